@@ -1,0 +1,4 @@
+import { Foundation1763856000000 } from './1763856000000-foundation.js';
+
+/** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
+export const MIGRATIONS = [Foundation1763856000000];

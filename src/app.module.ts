@@ -1,0 +1,50 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AccountModule } from './account/index.js';
+import { AuditModule } from './audit/index.js';
+import { AccessGuardModule, AuthModule } from './auth/index.js';
+import { CallsModule } from './calls/index.js';
+import { Clock } from './common/clock.js';
+import { CommonModule } from './common/common.module.js';
+import { loggerModule } from './common/logging/logger.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { DemoModule } from './demo/index.js';
+import { EventsModule } from './events/index.js';
+import { HealthModule } from './health/index.js';
+import { ReceptionistModule } from './receptionist/index.js';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  clock?: Clock;
+  /** The CLI keeps stdout for its one JSON object. */
+  logToStderr?: boolean;
+}
+
+/** The bounded contexts every role shares (the CLI uses exactly these services). */
+export function coreModules(opts: AppModuleOptions) {
+  return [
+    CommonModule.forRoot(opts.config, opts.clock),
+    DatabaseModule.forRoot(opts.databaseUrl),
+    loggerModule(opts.config, opts.logToStderr ?? false),
+    AuditModule,
+    AccountModule,
+    AuthModule,
+    ReceptionistModule,
+    EventsModule,
+    CallsModule,
+    DemoModule,
+  ];
+}
+
+@Module({})
+export class AppModule {
+  /** The HTTP service (`all` and `api` roles). */
+  static forRoot(opts: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [...coreModules(opts), ScheduleModule.forRoot(), AccessGuardModule, HealthModule],
+    };
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditService } from './audit.service.js';
+import { AuditEntryEntity } from './entities/audit-entry.entity.js';
+
+@Module({ imports: [TypeOrmModule.forFeature([AuditEntryEntity])], providers: [AuditService], exports: [AuditService] })
+export class AuditModule {}

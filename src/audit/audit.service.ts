@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditEntryEntity } from './entities/audit-entry.entity.js';
+
+export type AuditActor = { type: 'api_key'; id: string } | { type: 'owner'; id: string | null } | { type: 'recording_link'; id: string } | { type: 'system'; id: string | null };
+
+export interface AuditRecord {
+  orgId: string;
+  actor: AuditActor;
+  /** e.g. api_key.created, calls.listed, call.read, recording.played */
+  action: string;
+  resourceType: string;
+  resourceIds: string[];
+  details?: Record<string, unknown>;
+}
+
+export interface AuditEntryView {
+  at: string;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  resource_type: string;
+  resource_ids: string[];
+  details: Record<string, unknown> | null;
+}
+
+/**
+ * Who did what to which records. Never stores secrets: callers pass ids, not
+ * keys or tokens.
+ */
+@Injectable()
+export class AuditService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Writes inside the caller's transaction when a manager is given. */
+  async record(entry: AuditRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.insert(AuditEntryEntity, {
+      orgId: entry.orgId,
+      actorType: entry.actor.type,
+      actorId: entry.actor.id,
+      action: entry.action,
+      resourceType: entry.resourceType,
+      resourceIds: entry.resourceIds,
+      details: (entry.details ?? null) as Record<string, any> | null,
+    });
+  }
+
+  async list(orgId: string, opts: { action?: string; limit?: number } = {}): Promise<AuditEntryView[]> {
+    const rows = await this.dataSource.getRepository(AuditEntryEntity).find({
+      where: { orgId, ...(opts.action ? { action: opts.action } : {}) },
+      order: { id: 'DESC' },
+      take: opts.limit ?? 100,
+    });
+    return rows.map((r) => ({
+      at: r.at.toISOString(),
+      actor_type: r.actorType,
+      actor_id: r.actorId,
+      action: r.action,
+      resource_type: r.resourceType,
+      resource_ids: r.resourceIds,
+      details: r.details,
+    }));
+  }
+}

@@ -1,0 +1,51 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppConfig } from '../config/app-config.js';
+import { ApiError, insufficientScope, notFound, unauthorized } from '../common/errors/api-error.js';
+import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../common/http/access.decorators.js';
+import { PRINCIPAL } from '../common/http/principal.js';
+import type { Scope } from '../common/http/scopes.js';
+import { ApiKeyService } from './api-key.service.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Deny by default: a route must declare RequireScope, PublicRoute or
+ * InternalRoute, or every request to it fails.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly logger = new Logger(AccessGuard.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeyService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const targets = [ctx.getHandler(), ctx.getClass()];
+    const req = ctx.switchToHttp().getRequest();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(INTERNAL_ROUTE, targets)) return this.checkInternal(req.headers.authorization);
+    const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
+    if (!scope) {
+      this.logger.error(`route ${ctx.getClass().name}.${ctx.getHandler().name} declares no access rule; denying`);
+      throw new ApiError(500, 'internal_error', 'This endpoint is misconfigured.');
+    }
+    const principal = await this.keys.authenticate(req.headers.authorization);
+    if (!principal.scopes.includes(scope)) throw insufficientScope(scope);
+    req[PRINCIPAL] = principal;
+    return true;
+  }
+
+  /** The internal tree does not exist unless INTERNAL_API_TOKEN is set. */
+  private checkInternal(header: string | undefined): boolean {
+    const token = this.config.internalApiToken;
+    if (!token) throw notFound('The endpoint');
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
+    if (!timingSafeEqual(digest(given), digest(token))) throw unauthorized('Send INTERNAL_API_TOKEN as a bearer token.');
+    return true;
+  }
+}

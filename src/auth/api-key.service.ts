@@ -1,0 +1,170 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AccountService } from '../account/index.js';
+import { AuditService } from '../audit/index.js';
+import { Clock } from '../common/clock.js';
+import { unauthorized } from '../common/errors/api-error.js';
+import type { ApiPrincipal } from '../common/http/principal.js';
+import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import type { ApiKeyEntity } from './entities/api-key.entity.js';
+
+export const KEY_PREFIX = 'svc_live_';
+const PREFIX_LENGTH = 8;
+const MAX_ACTIVE_KEYS = 10;
+const KEY_BODY = /^[A-Za-z0-9_-]{43,128}$/;
+const TOUCH_EVERY_MS = 60_000;
+
+export class ApiKeyInputError extends Error {}
+
+export interface ApiKeySummary {
+  id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  permission_set: string;
+  scopes: string[];
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  status: 'active' | 'revoked' | 'expired';
+}
+
+const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+
+@Injectable()
+export class ApiKeyService {
+  private readonly logger = new Logger(ApiKeyService.name);
+  /** Per-process memo of the last touch, so most requests do not even issue the UPDATE. */
+  private readonly lastTouch = new Map<string, number>();
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly account: AccountService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Dashboard action. The full key is returned only here. */
+  async create(input: { orgId: string; name: string; set: string; expiresAt?: Date | null }): Promise<{ key: string; summary: ApiKeySummary }> {
+    const name = input.name?.trim();
+    if (!name) throw new ApiKeyInputError('--name is required');
+    if (!PERMISSION_SET_NAMES.includes(input.set as PermissionSet)) {
+      throw new ApiKeyInputError(`--set must be one of ${PERMISSION_SET_NAMES.join(', ')}`);
+    }
+    const now = this.clock.now();
+    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new ApiKeyInputError('--expires-at must be in the future');
+    const scopes = sortScopes(PERMISSION_SETS[input.set as PermissionSet].scopes);
+    return this.dataSource.transaction(async (manager) => {
+      await this.account.lockOrg(manager, input.orgId);
+      if ((await this.keys.countActive(manager, input.orgId, now)) >= MAX_ACTIVE_KEYS) {
+        throw new ApiKeyInputError(`this firm already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
+      }
+      let key: string;
+      do {
+        key = KEY_PREFIX + randomBytes(32).toString('base64url');
+      } while (await this.keys.prefixTaken(manager, key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH)));
+      const row = await this.keys.insert(manager, {
+        orgId: input.orgId,
+        name,
+        prefix: key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH),
+        last4: key.slice(-4),
+        keyHash: hashKey(key),
+        permissionSet: input.set,
+        scopes,
+        expiresAt: input.expiresAt ?? null,
+        createdAt: now,
+      });
+      await this.audit.record(
+        { orgId: input.orgId, actor: { type: 'owner', id: null }, action: 'api_key.created', resourceType: 'api_key', resourceIds: [row.id], details: { name, permission_set: input.set } },
+        manager,
+      );
+      return { key, summary: this.summarize(row, now) };
+    });
+  }
+
+  async revoke(id: string): Promise<ApiKeySummary> {
+    const now = this.clock.now();
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.keys.findById(id);
+      if (!row) throw new ApiKeyInputError(`no API key with id "${id}"`);
+      if (await this.keys.revoke(manager, id, now)) {
+        await this.audit.record({ orgId: row.orgId, actor: { type: 'owner', id: null }, action: 'api_key.revoked', resourceType: 'api_key', resourceIds: [id] }, manager);
+        row.revokedAt = now;
+      }
+      return this.summarize(row, now);
+    });
+  }
+
+  async list(orgId: string): Promise<ApiKeySummary[]> {
+    const now = this.clock.now();
+    return (await this.keys.listForOrg(orgId)).map((k) => this.summarize(k, now));
+  }
+
+  /** True while the key exists, is not revoked and has not expired (recording links stop with their key). */
+  async isActive(id: string): Promise<boolean> {
+    const row = await this.keys.findById(id);
+    return !!row && this.activeAt(row, this.clock.now());
+  }
+
+  /** From the Authorization header to a principal, or 401. */
+  async authenticate(header: string | undefined): Promise<ApiPrincipal> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!match) throw unauthorized();
+    const key = match[1];
+    if (!key.startsWith(KEY_PREFIX) || !KEY_BODY.test(key.slice(KEY_PREFIX.length))) throw unauthorized('The API key is malformed.');
+    const row = await this.keys.findByPrefix(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH));
+    const given = hashKey(key);
+    // Compare even when no row was found, so timing does not tell a known prefix from an unknown one.
+    const stored = row?.keyHash ?? Buffer.alloc(given.length);
+    const same = stored.length === given.length && timingSafeEqual(stored, given);
+    if (!row || !same) throw unauthorized('The API key is not valid.');
+    const now = this.clock.now();
+    if (row.revokedAt) throw unauthorized('The API key has been revoked.');
+    if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw unauthorized('The API key has expired.');
+    this.touch(row.id, now);
+    return {
+      orgId: row.orgId,
+      keyId: row.id,
+      keyName: row.name,
+      prefix: row.prefix,
+      last4: row.last4,
+      scopes: sortScopes(row.scopes) as Scope[],
+      expiresAt: row.expiresAt,
+      createdAt: row.createdAt,
+    };
+  }
+
+  private touch(id: string, now: Date): void {
+    const last = this.lastTouch.get(id);
+    if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
+    this.lastTouch.set(id, now.getTime());
+    this.keys.touch(id, now).catch((err) => this.logger.warn({ err: String(err) }, 'could not record last_used_at'));
+  }
+
+  private activeAt(k: ApiKeyEntity, now: Date): boolean {
+    return !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now.getTime());
+  }
+
+  private summarize(k: ApiKeyEntity, now: Date): ApiKeySummary {
+    return {
+      id: k.id,
+      org_id: k.orgId,
+      name: k.name,
+      prefix: k.prefix,
+      last4: k.last4,
+      permission_set: k.permissionSet,
+      scopes: sortScopes(k.scopes),
+      expires_at: k.expiresAt?.toISOString() ?? null,
+      last_used_at: k.lastUsedAt?.toISOString() ?? null,
+      created_at: k.createdAt.toISOString(),
+      revoked_at: k.revokedAt?.toISOString() ?? null,
+      status: k.revokedAt ? 'revoked' : this.activeAt(k, now) ? 'active' : 'expired',
+    };
+  }
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountModule } from '../account/index.js';
+import { AuditModule } from '../audit/index.js';
+import { AccessGuard } from './access.guard.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import { ApiKeyService } from './api-key.service.js';
+import { ApiKeyEntity } from './entities/api-key.entity.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), AccountModule, AuditModule],
+  providers: [ApiKeyRepository, ApiKeyService],
+  exports: [ApiKeyService],
+})
+export class AuthModule {}
+
+/** The API's global guard; only the HTTP app installs it (the CLI has no routes). */
+@Module({ imports: [AuthModule], providers: [{ provide: APP_GUARD, useClass: AccessGuard }] })
+export class AccessGuardModule {}

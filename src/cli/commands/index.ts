@@ -1,0 +1,8 @@
+import type { CliCommand } from '../command.js';
+import { keyCommands } from './key.commands.js';
+import { miscCommands } from './misc.commands.js';
+import { orgCommands } from './org.commands.js';
+import { receptionistCommands } from './receptionist.commands.js';
+
+/** Every dashboard action the CLI offers. Add a context's commands here. */
+export const COMMANDS: CliCommand[] = [...orgCommands, ...keyCommands, ...receptionistCommands, ...miscCommands];

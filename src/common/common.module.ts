@@ -1,0 +1,24 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
+import { AppConfig } from '../config/app-config.js';
+import { Clock } from './clock.js';
+import { CursorCodec } from './pagination/cursor.js';
+
+/** The kernel every context may use: validated config, the clock, cursor codec. */
+@Global()
+@Module({})
+export class CommonModule {
+  static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
+    // Cursor MAC key derived from the at-rest key, so every process agrees on it.
+    const cursorKey = createHmac('sha256', config.webhookSecretKey).update('cursor-mac-v1').digest();
+    return {
+      module: CommonModule,
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useValue: clock },
+        { provide: CursorCodec, useValue: new CursorCodec(cursorKey) },
+      ],
+      exports: [AppConfig, Clock, CursorCodec],
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOperation } from '@nestjs/swagger';
+import { ApiProblems } from './openapi.decorators.js';
+import type { Scope } from './scopes.js';
+
+export const REQUIRED_SCOPE = 'access:required_scope';
+export const PUBLIC_ROUTE = 'access:public';
+export const INTERNAL_ROUTE = 'access:internal';
+export const API_KEY_SECURITY = 'api_key';
+
+/**
+ * Every route declares exactly one of these. The guard denies any route that
+ * declares none, and a test walks every route to prove each has one.
+ */
+export function RequireScope(scope: Scope, summary: string) {
+  return applyDecorators(
+    SetMetadata(REQUIRED_SCOPE, scope),
+    ApiOperation({ summary, description: `Requires scope \`${scope}\`.` }),
+    ApiBearerAuth(API_KEY_SECURITY),
+    ApiExtension('x-required-scope', scope),
+    ApiProblems(401, 403, 429, 503),
+  );
+}
+
+/** No API key (health, the OpenAPI document, recording links whose token is the credential). */
+export function PublicRoute(summary?: string) {
+  return applyDecorators(SetMetadata(PUBLIC_ROUTE, true), ...(summary ? [ApiOperation({ summary, security: [] })] : []));
+}
+
+/** The receptionist pipeline's port: INTERNAL_API_TOKEN, never in the public document. */
+export function InternalRoute() {
+  return applyDecorators(SetMetadata(INTERNAL_ROUTE, true), ApiExcludeEndpoint());
+}

@@ -1,0 +1,24 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Scope } from './scopes.js';
+
+/** Who is calling: set on the request by the API-key guard. */
+export interface ApiPrincipal {
+  orgId: string;
+  keyId: string;
+  keyName: string;
+  prefix: string;
+  last4: string;
+  scopes: Scope[];
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export const PRINCIPAL = Symbol('principal');
+
+/** Controller parameter: the authenticated key. Only on routes that require a scope. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiPrincipal => {
+  const req = ctx.switchToHttp().getRequest();
+  const p = req[PRINCIPAL];
+  if (!p) throw new Error('CurrentPrincipal used on a route without RequireScope');
+  return p;
+});

@@ -1,0 +1,44 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
+
+/**
+ * Query parameters arrive as strings. These decorators validate the string
+ * form (so `limit=abc` names `limit` in the 400) and document it in OpenAPI
+ * from the same declaration.
+ */
+export function QueryIntRange(name: string, min: number, max: number, dflt: number | undefined, description: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'string', pattern: '^[0-9]+$', description, ...(dflt !== undefined ? { default: String(dflt) } : {}) }),
+    IsOptional(),
+    Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
+    IsInt({ message: `${name} must be an integer from ${min} to ${max}` }),
+    Min(min, { message: `${name} must be an integer from ${min} to ${max}` }),
+    Max(max, { message: `${name} must be an integer from ${min} to ${max}` }),
+  );
+}
+
+export function QueryDateTime(name: string, description: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'string', format: 'date-time', description }),
+    IsOptional(),
+    IsISO8601({ strict: true }, { message: `${name} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z` }),
+  );
+}
+
+export function QueryEnum(name: string, values: readonly string[], description?: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: values, description }),
+    IsOptional(),
+    IsIn(values as string[], { message: `${name} must be one of ${values.join(', ')}` }),
+  );
+}
+
+export function QueryBoolean(name: string, description: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: ['true', 'false'], description }),
+    IsOptional(),
+    IsIn(['true', 'false'], { message: `${name} must be true or false` }),
+  );
+}

@@ -1,0 +1,30 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+
+export class DocumentInvalidError extends Error {
+  constructor(readonly problems: { path: string; message: string }[]) {
+    super(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+  }
+}
+
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): { path: string; message: string }[] {
+  return errors.flatMap((e) => {
+    const path = parent ? (/^\d+$/.test(e.property) ? `${parent}[${e.property}]` : `${parent}.${e.property}`) : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({
+      path,
+      message: message.startsWith('property ') ? 'is not allowed' : message,
+    }));
+    return [...own, ...flattenValidationErrors(e.children ?? [], path)];
+  });
+}
+
+/** Validates a plain JSON document against a DTO class, refusing unknown members. */
+export function validateDocument<T extends object>(cls: new () => T, plain: unknown, path = ''): T {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
+    throw new DocumentInvalidError([{ path: path || '(document)', message: 'must be a JSON object' }]);
+  }
+  const instance = plainToInstance(cls, plain);
+  const errors = validateSync(instance as object, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  if (errors.length) throw new DocumentInvalidError(flattenValidationErrors(errors, path));
+  return instance;
+}

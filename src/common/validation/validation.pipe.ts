@@ -1,0 +1,26 @@
+import { ValidationPipe } from '@nestjs/common';
+import { badRequest } from '../errors/api-error.js';
+import { flattenValidationErrors } from './validate-document.js';
+
+/**
+ * Query and body validation. Unknown members are refused (a typo such as
+ * `updatedSince` would otherwise silently return everything), and the answer
+ * names the offending parameter in `param`.
+ */
+export function apiValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => {
+      const all = flattenValidationErrors(errors).map(({ path, message }) => ({
+        param: path,
+        message: message === 'is not allowed' ? `${path} is not a known parameter` : message,
+      }));
+      const first = all[0] ?? { param: undefined, message: 'the request is not valid' };
+      return badRequest(`${first.message}.`, first.param, { errors: all });
+    },
+  });
+}

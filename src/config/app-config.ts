@@ -1,0 +1,134 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+const ROLES: Role[] = ['all', 'api', 'worker'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Thrown at boot for a bad environment; the message names the variable. */
+export class ConfigError extends Error {}
+
+/**
+ * The validated environment. Built once at boot by `loadConfig` and provided to
+ * every module as a plain value, so nothing reads `process.env` later.
+ */
+export class AppConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  embeddedPgPort: number;
+  baseUrl: string;
+  dashboardUrl: string | null;
+  logLevel: string;
+  role: Role;
+  internalApiToken: string | null;
+  /** 32-byte key for AES-256-GCM encryption of webhook signing secrets at rest. */
+  webhookSecretKey: Buffer;
+  webhookAllowPrivateTargets: boolean;
+  /** Waits between attempts, in ms; its length + 1 is the attempt budget. */
+  webhookRetryScheduleMs: number[];
+  webhookDispatchConcurrency: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Start PostgreSQL-free work (demo seed) only when we own the database. */
+  get embedded(): boolean {
+    return this.databaseUrl === null;
+  }
+  get runsApi(): boolean {
+    return this.role === 'all' || this.role === 'api';
+  }
+  get runsWorker(): boolean {
+    return this.role === 'all' || this.role === 'worker';
+  }
+}
+
+export const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
+
+export function parseDuration(text: string): number | null {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!m) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  try {
+    const u = new URL(raw);
+    if (!protocols.includes(u.protocol)) throw new Error();
+    return raw;
+  } catch {
+    throw new ConfigError(`${name} must be a ${protocols.join(' or ')} URL`);
+  }
+}
+
+function secretKey(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): Buffer {
+  const raw = env.WEBHOOK_SECRET_KEY;
+  const decode = (text: string, source: string): Buffer => {
+    const t = text.trim();
+    const buf = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
+    if (buf.length !== 32) throw new ConfigError(`${source} must be 32 bytes, as 64 hex characters or base64`);
+    return buf;
+  };
+  if (raw) return decode(raw, 'WEBHOOK_SECRET_KEY');
+  if (!embedded) throw new ConfigError('WEBHOOK_SECRET_KEY is required when DATABASE_URL is set');
+  // Embedded mode: generate once and keep it beside the data it protects.
+  const file = join(dataDir, 'webhook-secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return decode(readFileSync(file, 'utf8'), file);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const c = new AppConfig();
+  c.port = int(env, 'PORT', 3000, 0, 65535);
+  c.host = env.HOST || '0.0.0.0';
+  c.databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  c.dataDir = resolve(env.DATA_DIR || './.data');
+  c.embeddedPgPort = int(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535);
+  c.baseUrl = (url(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${c.port}`).replace(/\/+$/, '');
+  c.dashboardUrl = url(env, 'DASHBOARD_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
+  c.logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(c.logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const role = (env.ROLE || 'all').toLowerCase();
+  if (!ROLES.includes(role as Role)) throw new ConfigError(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
+  c.role = role as Role;
+  c.internalApiToken = env.INTERNAL_API_TOKEN || null;
+  if (c.internalApiToken !== null && c.internalApiToken.length < 16) {
+    throw new ConfigError('INTERNAL_API_TOKEN must be at least 16 characters');
+  }
+  c.webhookSecretKey = secretKey(env, c.dataDir, c.databaseUrl === null);
+  c.webhookAllowPrivateTargets = bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS');
+  const schedule = (env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE).split(',');
+  c.webhookRetryScheduleMs = schedule.map((part) => {
+    const ms = parseDuration(part);
+    if (ms === null) throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE: "${part}" is not a duration such as 30s, 5m or 2h`);
+    return ms;
+  });
+  c.webhookDispatchConcurrency = int(env, 'WEBHOOK_DISPATCH_CONCURRENCY', 64, 1, 1000);
+  c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
+  return c;
+}

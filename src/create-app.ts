@@ -1,0 +1,32 @@
+import { NestFactory } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule, type AppModuleOptions } from './app.module.js';
+import { ProblemFilter } from './common/errors/problem.filter.js';
+import { apiValidationPipe } from './common/validation/validation.pipe.js';
+import { mountOpenApi } from './openapi.js';
+
+/** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
+export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    // Fastify would answer HEAD for every GET by itself; HEAD is refused explicitly where the spec says so.
+    exposeHeadRoutes: false,
+    trustProxy: true,
+    bodyLimit: 8 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // One id per request, in the logs, the x-request-id header and every error body.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+  } as ConstructorParameters<typeof FastifyAdapter>[0]);
+  adapter.getInstance().addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalPipes(apiValidationPipe());
+  app.enableShutdownHooks();
+  mountOpenApi(app, opts.config);
+  return app;
+}

@@ -1,0 +1,33 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+
+export const DATABASE_URL = Symbol('DATABASE_URL');
+
+/**
+ * TypeORM on the URL resolved before boot (embedded PostgreSQL or DATABASE_URL).
+ * Schema only ever comes from migrations.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(url: string, poolSize = 20): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          url,
+          autoLoadEntities: true,
+          synchronize: false,
+          migrationsRun: false,
+          logging: false,
+          // Keep failing fast when PostgreSQL is away so requests answer 503 quickly; the pool reconnects by itself.
+          retryAttempts: 0,
+          extra: { max: poolSize, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 },
+        }),
+      ],
+      providers: [{ provide: DATABASE_URL, useValue: url }],
+      exports: [DATABASE_URL],
+    };
+  }
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { AccountModule } from '../account/index.js';
+import { AuthModule } from '../auth/index.js';
+import { ReceptionistModule } from '../receptionist/index.js';
+import { DemoService } from './demo.service.js';
+
+@Module({ imports: [AccountModule, AuthModule, ReceptionistModule], providers: [DemoService], exports: [DemoService] })
+export class DemoModule {}

@@ -1,0 +1,5 @@
+export { EventsModule } from './events.module.js';
+export { EventsService, toEnvelope } from './events.service.js';
+export type { EventFanOut } from './events.service.js';
+export { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './event-types.js';
+export type { EventEnvelope, EventType, RecordedEvent, SubscribableEventType } from './event-types.js';

@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config/app-config.js';
+import { createApp } from './create-app.js';
+import { prepareDatabase } from './database/prepare-database.js';
+import { DemoService } from './demo/index.js';
+
+const say = (line: string) => process.stdout.write(line + '\n');
+const warn = (line: string) => process.stderr.write(line + '\n');
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      warn(`configuration error: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  if (config.webhookAllowPrivateTargets) {
+    warn('WARNING: WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets webhooks reach http and private addresses. For development and tests only.');
+  }
+  const db = await prepareDatabase(config, (line) => (config.logLevel === 'debug' || config.logLevel === 'trace' ? warn(line.trimEnd()) : undefined));
+  const app = await createApp({ config, databaseUrl: db.url });
+  const stopDatabase = async () => {
+    await db.stop().catch(() => undefined);
+  };
+  process.once('SIGTERM', () => void app.close().then(stopDatabase).then(() => process.exit(0)));
+  process.once('SIGINT', () => void app.close().then(stopDatabase).then(() => process.exit(0)));
+
+  // First start on the embedded database: a demo firm to explore right away.
+  let demoKey: string | null = null;
+  if (db.embedded && config.runsApi) {
+    const demo = app.get(DemoService);
+    if (!(await demo.hasAnyFirm())) demoKey = (await demo.seed()).keys['read-update-leads'];
+  }
+  if (config.runsApi) {
+    await app.listen({ port: config.port, host: config.host });
+  } else {
+    await app.init();
+  }
+  say('');
+  say(`Receptionist API (${config.role}) on ${config.baseUrl}`);
+  say(`  Swagger UI:  ${config.baseUrl}/docs`);
+  say(`  OpenAPI:     ${config.baseUrl}/v1/openapi.json`);
+  say(`  Database:    ${db.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
+  if (demoKey) {
+    say('');
+    say('  Demo firm created. Its API key (permission set "Read and update leads") is shown only now:');
+    say(`    ${demoKey}`);
+    say(`  Try: curl -H "Authorization: Bearer ${demoKey}" ${config.baseUrl}/v1/account`);
+  }
+  say('');
+}
+
+main().catch((err) => {
+  warn(`failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+export { ReceptionistModule } from './receptionist.module.js';
+export { ReceptionistService } from './receptionist.service.js';
+export type { ReceptionistSetupState } from './receptionist.service.js';

@@ -1,0 +1,22 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../common/http/access.decorators.js';
+import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
+import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
+import { PublishedReceptionistDto } from './dto/receptionist-settings.dto.js';
+import { ReceptionistService } from './receptionist.service.js';
+
+@ApiTags('Receptionist')
+@Controller('v1/receptionist')
+export class ReceptionistController {
+  constructor(private readonly receptionist: ReceptionistService) {}
+
+  @Get()
+  @RequireScope('receptionist:read', 'Get the published receptionist settings')
+  @ApiOkResponse({ type: PublishedReceptionistDto })
+  @ApiProblems(400)
+  @ApiConflict('`not_published`: the firm has never published its settings.')
+  get(@CurrentPrincipal() principal: ApiPrincipal): Promise<PublishedReceptionistDto> {
+    return this.receptionist.getPublished(principal.orgId);
+  }
+}

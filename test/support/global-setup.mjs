@@ -1,0 +1,48 @@
+// Runs outside Jest's module system, so it loads the compiled service (npm test builds first).
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const dist = new URL('../../dist/src/database/', import.meta.url);
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/**
+ * One real PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL's server),
+ * with a migrated template database; each test file clones it (test/support/database.ts).
+ */
+export default async function globalSetup() {
+  if (!existsSync(new URL('migrate.js', dist))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before jest');
+  const { startEmbeddedPostgres } = await import(new URL('embedded-postgres.js', dist).href);
+  const { runMigrations } = await import(new URL('migrate.js', dist).href);
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const dir = mkdtempSync(join(tmpdir(), 'receptionist-test-'));
+    chmodSync(dir, 0o777);
+    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
+    globalThis.__testPg = db;
+    adminUrl = db.url;
+  }
+  const template = `tpl_${process.pid}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${template}`);
+  await client.query(`CREATE DATABASE ${template}`);
+  await client.end();
+  const templateUrl = new URL(adminUrl);
+  templateUrl.pathname = `/${template}`;
+  await runMigrations(templateUrl.toString());
+  process.env.TEST_PG_ADMIN_URL = adminUrl;
+  process.env.TEST_PG_TEMPLATE = template;
+}

@@ -1,0 +1,91 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import pg from 'pg';
+import { AdjustableClock } from '../../src/common/clock';
+import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { createApp } from '../../src/create-app';
+import { createTestDatabase } from './database';
+
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  clock: AdjustableClock;
+  baseUrl: string;
+  databaseUrl: string;
+  /** A direct connection for assertions about stored rows (never for the code under test). */
+  sql(text: string, params?: unknown[]): Promise<any[]>;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
+  get<T = any>(path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real service, listening on a real port, against its own cloned database.
+ * `env` adds environment variables exactly as an operator would set them.
+ */
+export async function startTestApp(opts: { env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestApp> {
+  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    BASE_URL: 'http://api.test',
+    ...opts.env,
+  });
+  const clock = new AdjustableClock();
+  const app = await createApp({ config, databaseUrl, clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+
+  const request = async <T>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> => {
+    const url = new URL(path, baseUrl);
+    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    let body: string | Buffer | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  };
+
+  return {
+    app,
+    config,
+    clock,
+    baseUrl,
+    databaseUrl,
+    sql: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    request,
+    get: (path, o) => request('GET', path, o),
+    close: async () => {
+      await app.close();
+      await pool.end();
+    },
+  };
+}
