@@ -19,7 +19,7 @@ export default {
   transform: { '^.+\\.ts$': swc, '^.+/node_modules/(cookie|content-disposition)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }] },
   transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition)/)'],
   moduleNameMapper: {
-    '^(\.{1,2}/.*)\.js$': '$1',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
     // Its ESM build imports JSON without import attributes, which Jest warns about on every file.
     '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
   },
