@@ -1,5 +1,14 @@
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { AccountService } from '../src/account';
+import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../src/common/http/access.decorators';
+import { ReceptionistService } from '../src/receptionist';
+import { DEMO_SETTINGS } from '../src/demo/demo-settings';
 import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { createTestDatabase } from './support/database';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 
 describe('foundation', () => {
   let t: TestApp;
@@ -10,16 +19,248 @@ describe('foundation', () => {
   });
   afterAll(() => t.close());
 
-  it('GET /v1/health needs no key', async () => {
+  it('GET /v1/health needs no key and reads no firm data', async () => {
     const r = await t.get('/v1/health');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ ok: true });
+    expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('GET /v1/account describes the calling key', async () => {
-    const r = await t.get('/v1/account', { key: firm.keys.read });
+  it('readiness lives outside /v1 and pings the database', async () => {
+    const r = await t.get('/health/ready');
     expect(r.status).toBe(200);
-    expect(r.body.org.id).toBe(firm.orgId);
-    expect(r.body.api_key.id).toBe(firm.keyIds.read);
+    expect(r.body.info.database.status).toBe('up');
+  });
+
+  it('an unknown path answers 404 as a problem document', async () => {
+    const r = await t.get('/v1/nothing-here', { key: firm.keys.read });
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(r.body).toMatchObject({ status: 404, code: 'not_found', type: 'urn:receptionist-api:error:not_found', title: expect.any(String), detail: expect.any(String) });
+  });
+
+  it('refuses unknown query parameters, naming them', async () => {
+    const r = await t.get('/v1/account', { key: firm.keys.read, query: { verbose: 'true' } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'invalid_request', param: 'verbose' });
+  });
+
+  describe('GET /v1/account', () => {
+    it('returns every field, with the calling key', async () => {
+      const r = await t.get('/v1/account', { key: firm.keys['read-no-transcripts'] });
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body).sort()).toEqual(
+        ['api_key', 'billing_status', 'has_org', 'next_step', 'number', 'org', 'plan', 'setup', 'trial_days_left', 'trial_ends_at'].sort(),
+      );
+      expect(r.body.has_org).toBe(true);
+      expect(r.body.org).toEqual({ id: firm.orgId, slug: firm.slug, display_name: `Firm ${firm.slug}`, status: 'onboarding', timezone: 'America/Chicago', vertical: 'law' });
+      expect(r.body.api_key).toEqual({
+        id: firm.keyIds['read-no-transcripts'],
+        name: 'test read-no-transcripts',
+        prefix: firm.keys['read-no-transcripts'].slice(9, 17),
+        last4: firm.keys['read-no-transcripts'].slice(-4),
+        scopes: ['org:read', 'receptionist:read', 'calls:read', 'leads:read', 'webhooks:read', 'webhooks:test'],
+        expires_at: null,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+    });
+
+    it('derives setup and next_step from the firm’s real state', async () => {
+      const account = t.app.get(AccountService);
+      const org = await account.createOrg({ name: 'Fresh Firm', slug: `fresh-${Date.now()}` });
+      const fresh = await createFirm(t.app, { publish: false, slug: `fresh2-${Date.now()}` });
+      const get = async () => (await t.get('/v1/account', { key: fresh.keys.read })).body;
+      let a = await get();
+      expect(a.setup).toEqual({
+        receptionist_configured: false,
+        config_valid: false,
+        published: false,
+        team_added: false,
+        number_provisioned: false,
+        org_live: false,
+        first_call_received: false,
+        payment_method_on_file: false,
+      });
+      expect(a.next_step).toEqual({ code: 'start_setup', message: expect.any(String), dashboard_url: null });
+
+      await t.app.get(ReceptionistService).saveDraft(fresh.orgId, DEMO_SETTINGS);
+      a = await get();
+      expect(a.setup).toMatchObject({ receptionist_configured: true, config_valid: true, published: false });
+      expect(a.next_step.code).toBe('finish_setup');
+
+      await t.app.get(ReceptionistService).publish(fresh.orgId, DEMO_SETTINGS);
+      a = await get();
+      expect(a.setup).toMatchObject({ published: true, team_added: true, number_provisioned: false });
+      expect(a.next_step.code).toBe('get_number');
+
+      await account.updateOrg(fresh.orgId, { number: '(312) 555-0199', status: 'live' });
+      a = await get();
+      expect(a.number).toBe('+13125550199');
+      expect(a.setup).toMatchObject({ number_provisioned: true, org_live: true, first_call_received: false });
+      expect(a.next_step.code).toBe('make_test_call');
+
+      await t.sql('UPDATE orgs SET first_call_at = now() WHERE id = $1', [fresh.orgId]);
+      const trialEnds = new Date(t.clock.now().getTime() + 3.5 * 86_400_000);
+      await account.updateOrg(fresh.orgId, { trialEndsAt: trialEnds, plan: 'trial', billingStatus: 'trialing' });
+      a = await get();
+      expect(a.setup.first_call_received).toBe(true);
+      expect(a.next_step.code).toBe('add_payment_method');
+      expect(a.trial_days_left).toBe(4);
+      expect(a.trial_ends_at).toBe(trialEnds.toISOString());
+
+      t.clock.advance(4 * 86_400_000);
+      a = await get();
+      expect(a.trial_days_left).toBe(0);
+      expect(a.next_step.code).toBe('upgrade');
+      t.clock.reset();
+
+      await account.updateOrg(fresh.orgId, { paymentMethodOnFile: true, billingStatus: 'active' });
+      a = await get();
+      expect(a.setup.payment_method_on_file).toBe(true);
+      expect(a.next_step.code).toBe('none');
+      expect(org.id).not.toBe(fresh.orgId);
+    });
+  });
+
+  describe('GET /v1/receptionist', () => {
+    it('answers 409 not_published before the first publish', async () => {
+      const unpublished = await createFirm(t.app, { publish: false });
+      const r = await t.get('/v1/receptionist', { key: unpublished.keys.read });
+      expect(r.status).toBe(409);
+      expect(r.body.code).toBe('not_published');
+    });
+
+    it('serves the published settings with version, published_at and draft_pending', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const svc = t.app.get(ReceptionistService);
+      const first = await svc.publish(f.orgId, DEMO_SETTINGS);
+      let r = await t.get('/v1/receptionist', { key: f.keys['read-no-transcripts'] });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ ...DEMO_SETTINGS, version: 1, published_at: first.published_at, draft_pending: false });
+      expect(Object.keys(r.body).sort()).toEqual(
+        ['agent_name', 'profile', 'hours', 'team', 'routing', 'alert_emails', 'capture_email', 'facts', 'house_rules', 'version', 'published_at', 'draft_pending'].sort(),
+      );
+
+      await svc.saveDraft(f.orgId, { ...DEMO_SETTINGS, agent_name: 'Nova' });
+      r = await t.get('/v1/receptionist', { key: f.keys.read });
+      expect(r.body).toMatchObject({ agent_name: 'Ava', version: 1, draft_pending: true });
+
+      await svc.publish(f.orgId, { ...DEMO_SETTINGS, agent_name: 'Nova' });
+      r = await t.get('/v1/receptionist', { key: f.keys.read });
+      expect(r.body).toMatchObject({ agent_name: 'Nova', version: 2, draft_pending: false });
+    });
+
+    it('refuses an invalid settings document, naming the field, and keeps the old one', async () => {
+      const f = await createFirm(t.app);
+      const svc = t.app.get(ReceptionistService);
+      const bad = { ...DEMO_SETTINGS, hours: { ...DEMO_SETTINGS.hours, timezone: 'Mars/Olympus' } };
+      expect(() => svc.validate(bad)).toThrow(/hours\.timezone/);
+      const routed = { ...DEMO_SETTINGS, routing: { other: { ...DEMO_SETTINGS.routing.other, in_hours_chain: ['nobody'] } } };
+      await expect(svc.publish(f.orgId, routed)).rejects.toThrow(/routing\.other.*"nobody"/);
+      const extra = { ...DEMO_SETTINGS, surprise: true };
+      await expect(svc.publish(f.orgId, extra)).rejects.toThrow(/surprise/);
+      const r = await t.get('/v1/receptionist', { key: f.keys.read });
+      expect(r.body.version).toBe(1);
+    });
+  });
+
+  describe('the internal tree', () => {
+    it('answers 404 for everything when INTERNAL_API_TOKEN is unset', async () => {
+      const r = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, { body: {}, headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` } });
+      expect(r.status).toBe(404);
+      expect(r.body.code).toBe('not_found');
+    });
+  });
+
+  it('every route declares its access: a scope, public, or internal', () => {
+    const discovery = t.app.get(DiscoveryService);
+    const scanner = t.app.get(MetadataScanner);
+    const reflector = t.app.get(Reflector);
+    const undeclared: string[] = [];
+    let routes = 0;
+    for (const wrapper of discovery.getControllers()) {
+      const instance = wrapper.instance;
+      if (!instance) continue;
+      const proto = Object.getPrototypeOf(instance);
+      for (const name of scanner.getAllMethodNames(proto)) {
+        const handler = proto[name];
+        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        routes++;
+        const targets = [handler, wrapper.metatype as object];
+        const declared =
+          reflector.getAllAndOverride(REQUIRED_SCOPE, targets as never) ||
+          reflector.getAllAndOverride(PUBLIC_ROUTE, targets as never) ||
+          reflector.getAllAndOverride(INTERNAL_ROUTE, targets as never);
+        if (!declared) undeclared.push(`${wrapper.name}.${name}`);
+      }
+    }
+    expect(routes).toBeGreaterThanOrEqual(4);
+    expect(undeclared).toEqual([]);
+  });
+
+  describe('OpenAPI', () => {
+    it('serves a valid OpenAPI 3.1.0 document with every public endpoint, its scope and errors', async () => {
+      const r = await t.get('/v1/openapi.json');
+      expect(r.status).toBe(200);
+      const doc = r.body;
+      expect(doc.openapi).toBe('3.1.0');
+      await SwaggerParser.validate(structuredClone(doc));
+      const paths = Object.keys(doc.paths);
+      expect(paths.some((p) => p.startsWith('/internal'))).toBe(false);
+      expect(paths).not.toContain('/health/ready');
+      expect(doc.components.securitySchemes.api_key).toMatchObject({ type: 'http', scheme: 'bearer' });
+      for (const [path, item] of Object.entries<any>(doc.paths)) {
+        for (const [method, op] of Object.entries<any>(item)) {
+          const isPublic = path === '/v1/health' || path.startsWith('/v1/recordings/') || path.startsWith('/v1/openapi');
+          if (!isPublic) {
+            expect({ path, method, scope: op['x-required-scope'] }).toEqual({ path, method, scope: expect.any(String) });
+            expect(op.security).toEqual([{ api_key: [] }]);
+            expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '503']));
+            expect(op.responses['401'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
+          }
+        }
+      }
+      expect(doc.paths['/v1/account'].get['x-required-scope']).toBe('org:read');
+      expect(doc.paths['/v1/receptionist'].get.responses['409']).toBeDefined();
+      expect(doc.components.schemas.Problem.properties.code.enum).toEqual(expect.arrayContaining(['invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'rate_limited', 'service_unavailable']));
+    });
+
+    it('serves Swagger UI at /docs', async () => {
+      const r = await t.get('/docs');
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('swagger-ui');
+    });
+  });
+});
+
+describe('database outage', () => {
+  it('answers 503 with Retry-After while PostgreSQL is unreachable, then recovers by itself', async () => {
+    const direct = new URL(await createTestDatabase());
+    const proxy = new TcpProxy(direct.hostname, Number(direct.port));
+    const port = await proxy.start();
+    const viaProxy = new URL(direct.toString());
+    viaProxy.port = String(port);
+    const t = await startTestApp({ databaseUrl: viaProxy.toString() });
+    try {
+      const firm = await createFirm(t.app);
+      expect((await t.get('/v1/account', { key: firm.keys.read })).status).toBe(200);
+      await proxy.cut();
+      const down = await t.get('/v1/account', { key: firm.keys.read });
+      expect(down.status).toBe(503);
+      expect(down.body.code).toBe('service_unavailable');
+      expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await t.get('/health/ready')).status).toBe(503);
+      expect((await t.get('/v1/health')).status).toBe(200);
+      await proxy.restore();
+      let up = 0;
+      for (let i = 0; i < 20 && up !== 200; i++) {
+        up = (await t.get('/v1/account', { key: firm.keys.read })).status;
+        if (up !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(up).toBe(200);
+    } finally {
+      await proxy.cut().catch(() => undefined);
+      await t.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RequireScope } from '../common/http/access.decorators.js';
 import { ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
@@ -15,7 +16,7 @@ export class AccountController {
   @RequireScope('org:read', 'Get account status and the calling key')
   @ApiOkResponse({ type: AccountDto })
   @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal): Promise<AccountDto> {
+  get(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<AccountDto> {
     return this.account.describe(principal);
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RequireScope } from '../common/http/access.decorators.js';
 import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
@@ -16,7 +17,7 @@ export class ReceptionistController {
   @ApiOkResponse({ type: PublishedReceptionistDto })
   @ApiProblems(400)
   @ApiConflict('`not_published`: the firm has never published its settings.')
-  get(@CurrentPrincipal() principal: ApiPrincipal): Promise<PublishedReceptionistDto> {
+  get(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<PublishedReceptionistDto> {
     return this.receptionist.getPublished(principal.orgId);
   }
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -81,6 +81,7 @@ export class FactDto {
   @ApiProperty() @IsString() value: string;
 }
 
+@ApiExtraModels(RoutingRuleDto)
 export class ReceptionistSettingsDto {
   @ApiProperty({ example: 'Ava' }) @IsString() @IsNotEmpty() @MaxLength(60) agent_name: string;
   @ApiProperty({ type: ProfileDto }) @ValidateNested() @Type(() => ProfileDto) profile: ProfileDto;
@@ -88,7 +89,7 @@ export class ReceptionistSettingsDto {
   @ApiProperty({ type: [TeamMemberDto] }) @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => TeamMemberDto) team: TeamMemberDto[];
   @ApiProperty({
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/RoutingRuleDto' },
+    additionalProperties: { $ref: getSchemaPath(RoutingRuleDto) },
     description: 'Keyed by caller category.',
   })
   @IsObject()

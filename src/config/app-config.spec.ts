@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './app-config';
+
+const KEY = Buffer.alloc(32, 1).toString('base64');
+const base = { DATABASE_URL: 'postgres://u:p@db:5432/x', WEBHOOK_SECRET_KEY: KEY };
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig(base);
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', role: 'all', logLevel: 'info', baseUrl: 'http://localhost:3000', internalApiToken: null, webhookAllowPrivateTargets: false, dashboardUrl: null });
+    expect(c.webhookRetryScheduleMs).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000]);
+    expect(c.webhookSecretKey).toEqual(Buffer.alloc(32, 1));
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer/],
+    [{ ROLE: 'admin' }, /ROLE must be one of all, api, worker/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ BASE_URL: 'ftp://x' }, /BASE_URL must be a http: or https: URL/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres: or postgresql: URL/],
+    [{ WEBHOOK_SECRET_KEY: 'short' }, /WEBHOOK_SECRET_KEY must be 32 bytes/],
+    [{ WEBHOOK_SECRET_KEY: '' }, /WEBHOOK_SECRET_KEY is required when DATABASE_URL is set/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '1m,soon' }, /WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/],
+    [{ INTERNAL_API_TOKEN: 'tiny' }, /INTERNAL_API_TOKEN must be at least 16 characters/],
+  ])('refuses %j with a message naming the variable', (env, message) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+
+  it('generates the at-rest key once into DATA_DIR when embedded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.embedded).toBe(true);
+    expect(first.webhookSecretKey).toHaveLength(32);
+    expect(second.webhookSecretKey).toEqual(first.webhookSecretKey);
+    expect(Buffer.from(readFileSync(join(dir, 'webhook-secret.key'), 'utf8'), 'base64')).toEqual(first.webhookSecretKey);
+  });
+
+  it('derives BASE_URL from PORT and trims a trailing slash', () => {
+    expect(loadConfig({ ...base, PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ ...base, BASE_URL: 'https://api.example.com/' }).baseUrl).toBe('https://api.example.com');
+  });
+});

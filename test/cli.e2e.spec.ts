@@ -1,0 +1,126 @@
+import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_SETTINGS } from '../src/demo/demo-settings';
+import { runCli } from './support/cli';
+import { createTestDatabase } from './support/database';
+import { startTestApp, type TestApp } from './support/test-app';
+
+describe('admin CLI against DATABASE_URL', () => {
+  let db: string;
+  let t: TestApp;
+  const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp({ databaseUrl: db });
+  });
+  afterAll(() => t.close());
+
+  it('creates a firm and a key that works against the API, shown only once', async () => {
+    const org = await runCli(['org', 'create', '--name', 'Acme Law LLP', '--timezone', 'America/New_York', '--number', '(212) 555-0142', '--json'], { databaseUrl: db });
+    expect(org.code).toBe(0);
+    expect(org.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), slug: 'acme-law-llp' });
+    expect(org.stdout.trim().split('\n')).toHaveLength(1);
+
+    const key = await runCli(['key', 'create', '--org', 'acme-law-llp', '--name', 'CRM sync', '--set', 'read-update-leads', '--json'], { databaseUrl: db });
+    expect(key.code).toBe(0);
+    expect(Object.keys(key.json).sort()).toEqual(['expires_at', 'id', 'key', 'last4', 'prefix', 'scopes'].sort());
+    expect(key.json.key).toMatch(/^svc_live_[A-Za-z0-9_-]{43,}$/);
+    expect(key.json.prefix).toBe(key.json.key.slice(9, 17));
+    expect(key.json.last4).toBe(key.json.key.slice(-4));
+    expect(key.json.scopes).toContain('leads:write');
+    expect(key.json.expires_at).toBeNull();
+
+    const account = await t.get('/v1/account', { key: key.json.key });
+    expect(account.status).toBe(200);
+    expect(account.body.org).toMatchObject({ id: org.json.id, slug: 'acme-law-llp', timezone: 'America/New_York' });
+    expect(account.body.number).toBe('+12125550142');
+
+    const list = await runCli(['key', 'list', '--org', org.json.id, '--json'], { databaseUrl: db });
+    expect(list.code).toBe(0);
+    expect(list.json.keys).toHaveLength(1);
+    expect(list.json.keys[0]).toMatchObject({ id: key.json.id, name: 'CRM sync', status: 'active', prefix: key.json.prefix });
+    expect(list.stdout).not.toContain(key.json.key.slice(9));
+
+    const revoke = await runCli(['key', 'revoke', '--id', key.json.id, '--json'], { databaseUrl: db });
+    expect(revoke.code).toBe(0);
+    expect(revoke.json).toMatchObject({ id: key.json.id, status: 'revoked' });
+    expect((await t.get('/v1/account', { key: key.json.key })).status).toBe(401);
+  });
+
+  it('publishes and drafts receptionist settings from a file', async () => {
+    const org = await runCli(['org', 'create', '--name', 'Draft Firm', '--json'], { databaseUrl: db });
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify(DEMO_SETTINGS));
+    const pub = await runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', file, '--json'], { databaseUrl: db });
+    expect(pub.code).toBe(0);
+    expect(pub.json).toMatchObject({ org_id: org.json.id, version: 1, draft_pending: false, published_at: expect.any(String) });
+    const draft = await runCli(['receptionist', 'draft', '--org', org.json.slug, '--file', '-', '--json'], { databaseUrl: db, stdin: JSON.stringify({ ...DEMO_SETTINGS, agent_name: 'Nova' }) });
+    expect(draft.code).toBe(0);
+    expect(draft.json).toMatchObject({ version: 1, draft_pending: true });
+
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...DEMO_SETTINGS, team: [{ ...DEMO_SETTINGS.team[0], live_transfers: 'yes' }] }));
+    const refused = await runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', bad, '--json'], { databaseUrl: db });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/team\[0\]\.live_transfers/);
+    expect(refused.json.error.message).toMatch(/live_transfers/);
+    const [row] = await t.sql('SELECT version FROM receptionist_settings WHERE org_id = $1', [org.json.id]);
+    expect(row.version).toBe(1);
+  });
+
+  it('demo seed prints the firm and one key per permission set', async () => {
+    const r = await runCli(['demo', 'seed', '--json'], { databaseUrl: db });
+    expect(r.code).toBe(0);
+    expect(r.json.org_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(r.json.keys).sort()).toEqual(['read', 'read-no-transcripts', 'read-no-transcripts-update-leads', 'read-update-leads']);
+    const account = await t.get('/v1/account', { key: r.json.keys['read-no-transcripts'] });
+    expect(account.body.org.id).toBe(r.json.org_id);
+    expect(account.body.api_key.scopes).not.toContain('calls:transcript');
+    expect((await t.get('/v1/receptionist', { key: r.json.keys.read })).body.agent_name).toBe('Ava');
+  });
+
+  it('refuses bad input with a clear message and a non-zero exit', async () => {
+    const unknown = await runCli(['org', 'explode', '--json'], { databaseUrl: db });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "org explode"/);
+    const missing = await runCli(['key', 'create', '--org', 'nobody', '--name', 'x', '--set', 'read', '--json'], { databaseUrl: db });
+    expect(missing.code).toBe(1);
+    expect(missing.json.error.message).toMatch(/no firm with id or slug "nobody"/);
+    const badSet = await runCli(['key', 'create', '--org', 'acme-law-llp', '--name', 'x', '--set', 'admin'], { databaseUrl: db });
+    expect(badSet.code).toBe(1);
+    expect(badSet.stderr).toMatch(/--set must be one of read-no-transcripts, read-no-transcripts-update-leads, read, read-update-leads/);
+    const noName = await runCli(['org', 'create', '--json'], { databaseUrl: db });
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toMatch(/--name is required/);
+    const badTz = await runCli(['org', 'create', '--name', 'Z', '--timezone', 'Nowhere/Place'], { databaseUrl: db });
+    expect(badTz.code).toBe(1);
+    expect(badTz.stderr).toMatch(/timezone "Nowhere\/Place"/);
+  });
+
+  it('refuses a bad environment at start with a message naming the variable', async () => {
+    const r = await runCli(['org', 'list', '--json'], { databaseUrl: db, env: { ROLE: 'boss' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ROLE must be one of all, api, worker/);
+  });
+});
+
+describe('admin CLI on the embedded database', () => {
+  it('starts PostgreSQL in DATA_DIR itself when nothing runs there, and reuses the data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-embedded-'));
+    chmodSync(dataDir, 0o777);
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) };
+    const created = await runCli(['org', 'create', '--name', 'Embedded Firm', '--json'], { env });
+    expect(created.code).toBe(0);
+    const listed = await runCli(['org', 'list', '--json'], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.json.orgs.map((o: { slug: string }) => o.slug)).toEqual(['embedded-firm']);
+  });
+});

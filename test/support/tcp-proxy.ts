@@ -1,0 +1,42 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut and restore, to
+ * show what the service does while its database is unreachable.
+ */
+export class TcpProxy {
+  private server: Server | null = null;
+  private sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(port = 0): Promise<number> {
+    this.server = createServer((client) => {
+      const upstream = createConnection(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this.port;
+  }
+
+  /** Drops every connection and stops accepting new ones. */
+  async cut(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = null;
+  }
+
+  async restore(): Promise<void> {
+    await this.start(this.port);
+  }
+}
