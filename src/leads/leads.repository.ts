@@ -80,7 +80,8 @@ export class LeadsRepository {
 
   /** The lead's call was re-processed without finding a lead: the lead stays, its updated_at moves. */
   async touchForCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
-    const rows = await manager.query('UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id', [orgId, callId]);
+    // TypeORM answers UPDATE with [rows, rowCount].
+    const [rows] = await manager.query('UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id', [orgId, callId]);
     return rows[0]?.lead_id ?? null;
   }
 
@@ -91,7 +92,7 @@ export class LeadsRepository {
    * taken after beginChange gave the transaction its xid.
    */
   async updateFirmFields(manager: EntityManager, orgId: string, leadId: string, version: number, next: LeadFirmFields, statusChanged: boolean): Promise<LeadRow | null> {
-    const rows = await manager.query(
+    const [rows] = await manager.query(
       `UPDATE leads l SET status = $4, external_id = $5, status_reason = $6, version = l.version + 1,
               updated_at = statement_timestamp(), status_updated_at = CASE WHEN $7 THEN statement_timestamp() ELSE l.status_updated_at END
         WHERE l.org_id = $1 AND l.lead_id = $2 AND l.version = $3
