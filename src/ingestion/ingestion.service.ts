@@ -30,6 +30,20 @@ export interface IngestResult {
   completed_event: boolean;
 }
 
+/**
+ * One problem per path and message, worded after the path ("about: holds at
+ * most 8 items", not "about: about holds at most 8 items").
+ */
+function tidy(problems: { path: string; message: string }[]): { path: string; message: string }[] {
+  const seen = new Set<string>();
+  return problems
+    .map(({ path, message }) => {
+      const last = path.replace(/\[\d+\]$/, '').split('.').pop() ?? '';
+      return { path, message: last && message.startsWith(`${last} `) ? message.slice(last.length + 1) : message };
+    })
+    .filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && seen.add(`${p.path}\u0000${p.message}`));
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -58,7 +72,12 @@ export class IngestionService {
    * when given (the route's path); a document without call_id gets a new one.
    */
   validate(document: unknown, callId?: string, path = ''): ValidatedCall {
-    const doc = validateDocument(CallDocument, document, path);
+    let doc: CallDocument;
+    try {
+      doc = validateDocument(CallDocument, document, path);
+    } catch (e) {
+      throw e instanceof DocumentInvalidError ? new DocumentInvalidError(tidy(e.problems)) : e;
+    }
     const at = (p: string) => (path ? `${path}.${p}` : p);
     const problems: { path: string; message: string }[] = [];
     if (callId !== undefined && doc.call_id !== undefined && doc.call_id !== callId) {

@@ -163,25 +163,46 @@ export class LeadsService {
   async patch(principal: ApiPrincipal, leadId: string, body: unknown): Promise<PatchLeadResponseDto> {
     const input = parseLeadPatch(body);
     const timezone = await this.account.timezoneOf(principal.orgId);
-    const changedBy: LeadChangedBy = { kind: 'api_key', id: principal.keyId };
-    const { row, changes } = await this.dataSource.transaction(async (m) => {
+    const { row, changes } = await this.update(principal.orgId, leadId, input, { kind: 'api_key', id: principal.keyId });
+    const lead = toLeadDto(row);
+    return {
+      timezone,
+      caller_data: 'full',
+      lead,
+      changed: changes.length > 0,
+      next_step:
+        changes.length > 0
+          ? `Lead updated (${changes.join(', ')}); its status is ${lead.status}. A lead.updated event was recorded.`
+          : `Nothing changed: the lead already has these values (status ${lead.status}).`,
+    };
+  }
+
+  /**
+   * The one way a lead's firm-owned fields change (PATCH, and the demo
+   * history acting as an API key). Reads the lead, decides, then writes only
+   * if its version is still the one read; a change that landed in between is
+   * a 409, never a silent overwrite. The change, its lead.updated event and
+   * the audit entry commit together.
+   */
+  async update(orgId: string, leadId: string, input: LeadPatch, changedBy: LeadChangedBy): Promise<{ row: LeadRow; changes: FirmField[] }> {
+    return this.dataSource.transaction(async (m) => {
       await beginChange(m);
-      const current = await this.repo.find(m, principal.orgId, leadId);
+      const current = await this.repo.find(m, orgId, leadId);
       if (!current) throw notFound('The lead');
       this.checkExpected(input, current);
       const next = this.apply(input, current);
       const changes = FIRM_FIELDS.filter((f) => next[f] !== current[f]);
       if (changes.length === 0) return { row: current, changes: [] as FirmField[] };
-      const updated = await this.repo.updateFirmFields(m, principal.orgId, leadId, current.version, next, next.status !== current.status);
+      const updated = await this.repo.updateFirmFields(m, orgId, leadId, current.version, next, next.status !== current.status);
       if (!updated) {
         // Someone else changed the lead after our read.
-        const now = await this.repo.find(m, principal.orgId, leadId);
+        const now = await this.repo.find(m, orgId, leadId);
         if (!now) throw notFound('The lead');
         if (FIRM_FIELDS.every((f) => !(f in input) || input[f] === now[f])) return { row: now, changes: [] as FirmField[] };
         throw this.conflict(now, `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`);
       }
       await this.events.record(m, {
-        orgId: principal.orgId,
+        orgId,
         type: 'lead.updated',
         data: {
           lead_id: updated.lead_id,
@@ -194,22 +215,18 @@ export class LeadsService {
         },
       });
       await this.audit.record(
-        { orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'lead.updated', resourceType: 'lead', resourceIds: [leadId], details: { changes, previous_status: current.status, status: updated.status } },
+        {
+          orgId,
+          actor: changedBy.kind === 'api_key' ? { type: 'api_key', id: changedBy.id } : { type: 'system', id: changedBy.id },
+          action: 'lead.updated',
+          resourceType: 'lead',
+          resourceIds: [leadId],
+          details: { changes, previous_status: current.status, status: updated.status },
+        },
         m,
       );
       return { row: updated, changes };
     });
-    const lead = toLeadDto(row);
-    return {
-      timezone,
-      caller_data: 'full',
-      lead,
-      changed: changes.length > 0,
-      next_step:
-        changes.length > 0
-          ? `Lead updated (${changes.join(', ')}); its status is ${lead.status}. A lead.updated event was recorded.`
-          : `Nothing changed: the lead already has these values (status ${lead.status}).`,
-    };
   }
 
   /** Rule 4: expected_status applies only with status, and not when the lead is already at the requested status. */

@@ -7,7 +7,7 @@ import {
   IsDefined,
   IsIn,
   IsInt,
-  IsISO8601,
+  isISO8601,
   IsNumber,
   IsOptional,
   IsString,
@@ -16,6 +16,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -42,12 +43,15 @@ import {
 const ISO_WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
 export const CALL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-/** ISO 8601 date-time with a UTC offset. */
+/** ISO 8601 date-time with a UTC offset (one check, one message). */
 function IsDateTimeWithOffset() {
-  return applyDecorators(
-    IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time with a UTC offset' }),
-    Matches(ISO_WITH_OFFSET, { message: '$property must be an ISO 8601 date-time with a UTC offset' }),
-  );
+  return ValidateBy({
+    name: 'isDateTimeWithOffset',
+    validator: {
+      validate: (v: unknown) => typeof v === 'string' && isISO8601(v, { strict: true }) && /T/.test(v) && ISO_WITH_OFFSET.test(v),
+      defaultMessage: () => 'must be an ISO 8601 date-time with a UTC offset, such as 2026-03-02T15:04:05Z',
+    },
+  });
 }
 
 const NullableString = (max = 2000) => applyDecorators(IsOptional(), IsString(), MaxLength(max));
