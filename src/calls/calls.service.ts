@@ -9,6 +9,7 @@ import { CursorCodec } from '../common/pagination/cursor.js';
 import { normalizePhone } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
+import { relaxedCommit } from '../database/relaxed-commit.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
 import type { CallReference, CallWriteState, IngestedCall } from './call-model.js';
@@ -72,19 +73,7 @@ export class CallsService {
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
     const after = q.cursor === undefined ? null : this.decodeCursor(q.cursor, fingerprint);
     const limit = q.limit ?? 20;
-    const [timezone, { asOf, rows }] = await Promise.all([
-      this.account.timezoneOf(principal.orgId),
-      this.dataSource.transaction(async (m) => {
-        // as_of first, as its own statement: the page's snapshot must be younger (change-stamp.ts).
-        const asOf = await readAsOf(m, this.config.listAsOfMarginMs);
-        const rows = await this.repo.listPage(m, principal.orgId, filters, after, limit);
-        await this.audit.record(
-          { orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'calls.listed', resourceType: 'call', resourceIds: rows.slice(0, limit).map((r) => r.call_id) },
-          m,
-        );
-        return { asOf, rows };
-      }),
-    ]);
+    const [timezone, { asOf, rows }] = await Promise.all([this.account.timezoneOf(principal.orgId), this.readPage(principal, filters, after, limit)]);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page[page.length - 1];
@@ -100,16 +89,36 @@ export class CallsService {
     };
   }
 
+  /**
+   * as_of first, then the page, as two statements (no transaction needed: the
+   * page's snapshot is younger than as_of, change-stamp.ts), then the audit
+   * entry naming the ids read.
+   */
+  private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number) {
+    const m = this.dataSource.manager;
+    const asOf = await readAsOf(m, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(m, principal.orgId, filters, after, limit);
+    await this.auditRead(principal, 'calls.listed', rows.slice(0, limit).map((r) => r.call_id));
+    return { asOf, rows };
+  }
+
+  /** One audit entry per read, with the key and the ids read (relaxed commit: see relaxed-commit.ts). */
+  private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
+    return relaxedCommit(this.dataSource, (m) =>
+      this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action, resourceType: 'call', resourceIds: ids }, m),
+    );
+  }
+
   /** GET /v1/calls/{call_id} */
   async get(principal: ApiPrincipal, callId: string): Promise<CallResponseDto> {
     const [timezone, row] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
-      this.dataSource.transaction(async (m) => {
-        const row = await this.repo.findDetail(m, principal.orgId, callId);
+      (async () => {
+        const row = await this.repo.findDetail(this.dataSource.manager, principal.orgId, callId);
         if (!row) throw notFound('The call');
-        await this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'call.read', resourceType: 'call', resourceIds: [callId] }, m);
+        await this.auditRead(principal, 'call.read', [callId]);
         return row;
-      }),
+      })(),
     ]);
     return { timezone, caller_data: 'full', call: this.mapper.detail(row) };
   }

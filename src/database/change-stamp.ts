@@ -25,15 +25,23 @@ export async function beginChange(manager: EntityManager): Promise<void> {
   await manager.query('SELECT pg_current_xact_id()');
 }
 
-/** Which writers can still commit: every transaction of this database holding an xid, except the caller. */
+/**
+ * Which writers can still commit: every transaction of this database holding
+ * an xid, except the caller. Reads pg_stat_get_activity() directly (the
+ * pg_stat_activity view joins pg_database and pg_authid on every call). The
+ * service's role must see its own sessions' xact_start, which any role does;
+ * other roles writing these tables would need pg_read_all_stats.
+ */
 const OPEN_WRITERS = `
-  SELECT min(a.xact_start) FROM pg_stat_activity a
-   WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()`;
+  SELECT min(a.xact_start) FROM pg_stat_get_activity(NULL) a
+   WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database())
+     AND a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()`;
 
 /**
  * The page's `as_of` (ISO 8601 UTC, milliseconds, rounded down). Must run as its
- * own statement before the page query, never inside a REPEATABLE READ snapshot
- * taken earlier.
+ * own statement before the page query (READ COMMITTED, or no transaction), so
+ * the page's snapshot is taken after it; never inside a REPEATABLE READ
+ * transaction whose snapshot is older.
  */
 export async function readAsOf(manager: EntityManager, marginMs: number): Promise<string> {
   const [row] = await manager.query(

@@ -9,6 +9,7 @@ import type { ApiPrincipal } from '../common/http/principal.js';
 import { CursorCodec } from '../common/pagination/cursor.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
+import { relaxedCommit } from '../database/relaxed-commit.js';
 import { EventsService } from '../events/index.js';
 import type { LeadDto, LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import type { ListLeadsQuery } from './dto/list-leads.query.js';
@@ -114,16 +115,14 @@ export class LeadsService {
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
-      this.dataSource.transaction(async (m) => {
-        // as_of first, as its own statement: the page's snapshot must be younger (change-stamp.ts).
+      (async () => {
+        // as_of first, then the page: two statements, the page's snapshot younger (change-stamp.ts).
+        const m = this.dataSource.manager;
         const asOf = await readAsOf(m, this.config.listAsOfMarginMs);
         const rows = await this.repo.listPage(m, principal.orgId, filters, after, limit);
-        await this.audit.record(
-          { orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'leads.listed', resourceType: 'lead', resourceIds: rows.slice(0, limit).map((r) => r.lead_id) },
-          m,
-        );
+        await this.auditRead(principal, 'leads.listed', rows.slice(0, limit).map((r) => r.lead_id));
         return { asOf, rows };
-      }),
+      })(),
     ]);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
@@ -140,16 +139,23 @@ export class LeadsService {
     };
   }
 
+  /** One audit entry per read, with the key and the ids read (relaxed commit: see relaxed-commit.ts). */
+  private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
+    return relaxedCommit(this.dataSource, (m) =>
+      this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action, resourceType: 'lead', resourceIds: ids }, m),
+    );
+  }
+
   /** GET /v1/leads/{lead_id} with the intake. */
   async get(principal: ApiPrincipal, leadId: string): Promise<LeadResponseDto> {
     const [timezone, row] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
-      this.dataSource.transaction(async (m) => {
-        const row = await this.repo.find(m, principal.orgId, leadId, true);
+      (async () => {
+        const row = await this.repo.find(this.dataSource.manager, principal.orgId, leadId, true);
         if (!row) throw notFound('The lead');
-        await this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'lead.read', resourceType: 'lead', resourceIds: [leadId] }, m);
+        await this.auditRead(principal, 'lead.read', [leadId]);
         return row;
-      }),
+      })(),
     ]);
     return { timezone, lead: toLeadDto(row), intake: toIntakeDto(row.intake) };
   }

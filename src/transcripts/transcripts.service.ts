@@ -5,6 +5,7 @@ import { AuditService } from '../audit/index.js';
 import { CallsService, SEGMENTS, type Segment } from '../calls/index.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
+import { relaxedCommit } from '../database/relaxed-commit.js';
 import type { TranscriptDto, TranscriptQuery } from './dto/transcript.dto.js';
 import type { PreparedTranscript, TranscriptInput, TranscriptTurn } from './transcript-model.js';
 import { TranscriptsRepository } from './transcripts.repository.js';
@@ -83,7 +84,9 @@ export class TranscriptsService {
   /** GET /v1/calls/{call_id}/transcript: a call with no conversation answers an empty transcript. */
   async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<TranscriptDto> {
     const start = q.start_turn ?? 0;
-    return this.dataSource.transaction(async (m) => {
+    // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
+    // (relaxed commit: the only write is the read's audit entry, see relaxed-commit.ts)
+    return relaxedCommit(this.dataSource, async (m) => {
       await this.calls.requireCall(principal.orgId, callId, m);
       const header = await this.repo.header(m, principal.orgId, callId);
       const total = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
@@ -106,6 +109,6 @@ export class TranscriptsService {
         notice: header?.notice ?? null,
         untrusted: { turns: turns.map((x) => ({ speaker: x.speaker, speaker_name: x.speaker_name, segment: x.segment, text: x.text, start_s: x.start_s })) },
       };
-    });
+    }, 'REPEATABLE READ');
   }
 }
