@@ -186,6 +186,9 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
       expect(r.body.calls.map((c: any) => c.call_id)).toEqual([ids.full, ids.tieB, ids.tieA]);
       const offset = await list({ from: '2026-02-20T06:00:00-06:00', to: '2026-02-20T12:00:00.001Z' });
       expect(offset.body.calls.map((c: any) => c.call_id)).toEqual([ids.tieB, ids.tieA]);
+      // Without an offset a date-time is read as UTC.
+      const noOffset = await list({ from: '2026-02-20T12:00:00', to: '2026-02-20T12:00:01' });
+      expect(noOffset.body.calls.map((c: any) => c.call_id)).toEqual([ids.tieB, ids.tieA]);
     });
 
     it('filters by outcome, category and answered', async () => {
@@ -270,6 +273,9 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
       [{ from: 'yesterday' }, 'from'],
       [{ to: '2026-13-01T00:00:00Z' }, 'to'],
       [{ updated_since: '12/01/2026' }, 'updated_since'],
+      [{ from: '2026-W18-5' }, 'from'],
+      [{ updated_since: '2026-121' }, 'updated_since'],
+      [{ to: '2026-05-01T10' }, 'to'],
       [{ outcome: 'transferred' }, 'outcome'],
       [{ category: 'spam' }, 'category'],
       [{ answered: 'yes' }, 'answered'],

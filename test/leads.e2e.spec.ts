@@ -166,6 +166,7 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
     [{ from: 'March 1' }, 'from'],
     [{ to: '2026-03-01T25:00:00Z' }, 'to'],
     [{ updated_since: 'now' }, 'updated_since'],
+    [{ from: '2026-W10-1' }, 'from'],
     [{ limit: '0' }, 'limit'],
     [{ limit: '101' }, 'limit'],
     [{ cursor: 'zzz' }, 'cursor'],

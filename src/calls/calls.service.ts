@@ -26,8 +26,19 @@ export interface CallRef {
 
 const CURSOR_KIND = 'calls';
 
-/** A date-time query value as the instant it names (ISO 8601 UTC), so SQL and cursors never depend on a session time zone. */
-export const toInstant = (value: string | undefined): string | undefined => (value === undefined ? undefined : new Date(value).toISOString());
+/**
+ * A date-time query value as the instant it names (ISO 8601 UTC), so SQL and
+ * cursors never depend on a session or process time zone. A value without a
+ * UTC offset is read as UTC.
+ */
+export const toInstant = (value: string | undefined, param: string): string | undefined => {
+  if (value === undefined) return undefined;
+  const withZone = /T[\d:.,]+$/.test(value) ? `${value.replace(',', '.')}Z` : value;
+  const at = new Date(withZone);
+  // The shared validator also lets week and ordinal dates (2026-W18-5, 2026-121) through.
+  if (Number.isNaN(at.getTime())) throw badRequest(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
+  return at.toISOString();
+};
 
 @Injectable()
 export class CallsService {
@@ -60,12 +71,12 @@ export class CallsService {
   /** GET /v1/calls */
   async list(principal: ApiPrincipal, q: ListCallsQuery): Promise<CallListDto> {
     const filters: CallListFilters = {
-      from: toInstant(q.from),
-      to: toInstant(q.to),
+      from: toInstant(q.from, 'from'),
+      to: toInstant(q.to, 'to'),
       outcome: q.outcome,
       category: q.category,
       answered: q.answered === undefined ? undefined : q.answered === 'true',
-      updatedSince: toInstant(q.updated_since),
+      updatedSince: toInstant(q.updated_since, 'updated_since'),
       callerE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
       referenceKey: q.reference === undefined ? undefined : parseReference(q.reference),
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],

@@ -104,9 +104,9 @@ export class LeadsService {
   async list(principal: ApiPrincipal, q: ListLeadsQuery): Promise<LeadListDto> {
     const filters: LeadListFilters = {
       status: q.status,
-      from: toInstant(q.from),
-      to: toInstant(q.to),
-      updatedSince: toInstant(q.updated_since),
+      from: toInstant(q.from, 'from'),
+      to: toInstant(q.to, 'to'),
+      updatedSince: toInstant(q.updated_since, 'updated_since'),
       callId: q.call_id,
       phoneE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
       externalId: q.external_id,
