@@ -108,7 +108,8 @@ const DAY = 86_400_000;
 
 /** ~3.7 calls a day for 60 days: 220 calls, each category, outcome, language and urgency present. */
 export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistory {
-  const rnd = mulberry32(seed);
+  // One stream per call (seed and index): a call's content never depends on what earlier calls drew.
+  let rnd = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const chance = (p: number) => rnd() < p;
   const weighted = (): Category => {
@@ -123,16 +124,20 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
   const asSaid = (e164: string) => `(${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${e164.slice(8)}`;
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  const start = Math.floor((now.getTime() - 60 * DAY) / 60_000) * 60_000;
+  // Midnight UTC 60 days ago: day d of the window runs from start + d days, so office hours land in office hours.
+  const start = Math.floor((now.getTime() - 60 * DAY) / DAY) * DAY;
   const documents: Record<string, unknown>[] = [];
   const leads: DemoLeadPlan[] = [];
   let answeredSeen = 0;
   const repeatCallers: string[] = [];
 
   for (let i = 0; i < count; i++) {
+    rnd = mulberry32((seed + Math.imul(i + 1, 0x9e3779b1)) >>> 0);
     // Spread over the window; most calls in office hours (Chicago, roughly 14:00-23:00 UTC).
     const day = Math.floor((i * 59.5) / count);
-    const afterHours = chance(0.18);
+    // The office is open Monday to Friday; weekend calls are after hours whatever the time.
+    const weekend = [0, 6].includes(new Date(start + day * DAY).getUTCDay());
+    const afterHours = chance(0.18) || weekend;
     const hourUtc = afterHours ? 1 + Math.floor(rnd() * 11) : 14 + Math.floor(rnd() * 9);
     const startedMs = Math.min(start + day * DAY + hourUtc * 3_600_000 + Math.floor(rnd() * 60) * 60_000 + Math.floor(rnd() * 60) * 1000, now.getTime() - 10 * 60_000);
     const callId = `call_${startedMs.toString(36)}${String(i).padStart(3, '0')}`;
