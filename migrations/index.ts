@@ -1,4 +1,5 @@
 import { Foundation1763856000000 } from './1763856000000-foundation.js';
+import { CallsTranscriptsLeads1763900000000 } from './1763900000000-calls-transcripts-leads.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
-export const MIGRATIONS = [Foundation1763856000000];
+export const MIGRATIONS = [Foundation1763856000000, CallsTranscriptsLeads1763900000000];

@@ -12,7 +12,10 @@ import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/index.js';
 import { EventsModule } from './events/index.js';
 import { HealthModule } from './health/index.js';
+import { IngestionModule } from './ingestion/index.js';
+import { LeadsModule } from './leads/index.js';
 import { ReceptionistModule } from './receptionist/index.js';
+import { TranscriptsModule } from './transcripts/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -34,6 +37,9 @@ export function coreModules(opts: AppModuleOptions) {
     ReceptionistModule,
     EventsModule,
     CallsModule,
+    TranscriptsModule,
+    LeadsModule,
+    IngestionModule,
     DemoModule,
   ];
 }

@@ -1,8 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { notFound } from '../common/errors/api-error.js';
+import { AccountService } from '../account/index.js';
+import { AuditService } from '../audit/index.js';
+import { badRequest, notFound } from '../common/errors/api-error.js';
+import type { ApiPrincipal } from '../common/http/principal.js';
+import { CursorCodec } from '../common/pagination/cursor.js';
+import { normalizePhone } from '../common/phone.js';
+import { AppConfig } from '../config/app-config.js';
+import { beginChange, readAsOf } from '../database/change-stamp.js';
+import { relaxedCommit } from '../database/relaxed-commit.js';
+import { referenceKey } from './call-enums.js';
+import { CallMapper } from './call.mapper.js';
+import type { CallReference, CallWriteState, IngestedCall } from './call-model.js';
+import { CallsRepository, type CallListFilters } from './calls.repository.js';
 import { CallEntity } from './entities/call.entity.js';
+import type { CallListDto, CallResponseDto } from './dto/call.dto.js';
+import type { ListCallsQuery } from './dto/list-calls.query.js';
 
 export interface CallRef {
   orgId: string;
@@ -10,9 +24,36 @@ export interface CallRef {
   hasRecording: boolean;
 }
 
+const CURSOR_KIND = 'calls';
+
+/**
+ * A date-time query value as the instant it names (ISO 8601 UTC), so SQL and
+ * cursors never depend on a session or process time zone. A value without a
+ * UTC offset is read as UTC.
+ */
+export const toInstant = (value: string | undefined, param: string): string | undefined => {
+  if (value === undefined) return undefined;
+  const withZone = /T[\d:.,]+$/.test(value) ? `${value.replace(',', '.')}Z` : value;
+  const at = new Date(withZone);
+  // The shared validator also lets week and ordinal dates (2026-W18-5, 2026-121) through.
+  if (Number.isNaN(at.getTime())) throw badRequest(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
+  return at.toISOString();
+};
+
 @Injectable()
 export class CallsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly mapper: CallMapper;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: CallsRepository,
+    private readonly account: AccountService,
+    private readonly audit: AuditService,
+    private readonly cursors: CursorCodec,
+    private readonly config: AppConfig,
+  ) {
+    this.mapper = new CallMapper(config.dashboardUrl);
+  }
 
   /** The firm's call, or 404 (another firm's call answers exactly like a missing one). */
   async requireCall(orgId: string, callId: string, manager: EntityManager = this.dataSource.manager): Promise<CallRef> {
@@ -21,8 +62,114 @@ export class CallsService {
     return { orgId: row.orgId, callId: row.callId, hasRecording: row.hasRecording };
   }
 
-  /** Recording stored or removed: a change of the call, so updated_at moves. */
+  /** Recording stored or removed: a change of the call, so updated_at moves (sync-safe stamp, see change-stamp.ts). */
   async setHasRecording(manager: EntityManager, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
-    await manager.query('UPDATE calls SET has_recording = $3, updated_at = now() WHERE org_id = $1 AND call_id = $2', [orgId, callId, hasRecording]);
+    await beginChange(manager);
+    await this.repo.setHasRecording(manager, orgId, callId, hasRecording);
   }
+
+  /** GET /v1/calls */
+  async list(principal: ApiPrincipal, q: ListCallsQuery): Promise<CallListDto> {
+    const filters: CallListFilters = {
+      from: toInstant(q.from, 'from'),
+      to: toInstant(q.to, 'to'),
+      outcome: q.outcome,
+      category: q.category,
+      answered: q.answered === undefined ? undefined : q.answered === 'true',
+      updatedSince: toInstant(q.updated_since, 'updated_since'),
+      callerE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
+      referenceKey: q.reference === undefined ? undefined : parseReference(q.reference),
+      ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
+    };
+    const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
+    const after = q.cursor === undefined ? null : this.decodeCursor(q.cursor, fingerprint);
+    const limit = q.limit ?? 20;
+    const [timezone, { asOf, rows }] = await Promise.all([this.account.timezoneOf(principal.orgId), this.readPage(principal, filters, after, limit)]);
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    const last = page[page.length - 1];
+    return {
+      timezone,
+      caller_data: 'full',
+      calls: page.map((r) => this.mapper.item(r)),
+      has_more: hasMore,
+      next_cursor: hasMore && last ? this.cursors.encode(CURSOR_KIND, [last.started_at.toISOString(), last.call_id], fingerprint) : null,
+      as_of: asOf,
+      truncated: false,
+      note: null,
+    };
+  }
+
+  /**
+   * as_of first, then the page, as two statements (no transaction needed: the
+   * page's snapshot is younger than as_of, change-stamp.ts), then the audit
+   * entry naming the ids read.
+   */
+  private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number) {
+    const m = this.dataSource.manager;
+    const asOf = await readAsOf(m, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(m, principal.orgId, filters, after, limit);
+    await this.auditRead(principal, 'calls.listed', rows.slice(0, limit).map((r) => r.call_id));
+    return { asOf, rows };
+  }
+
+  /** One audit entry per read, with the key and the ids read (relaxed commit: see relaxed-commit.ts). */
+  private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
+    return relaxedCommit(this.dataSource, (m) =>
+      this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action, resourceType: 'call', resourceIds: ids }, m),
+    );
+  }
+
+  /** GET /v1/calls/{call_id} */
+  async get(principal: ApiPrincipal, callId: string): Promise<CallResponseDto> {
+    const [timezone, row] = await Promise.all([
+      this.account.timezoneOf(principal.orgId),
+      (async () => {
+        const row = await this.repo.findDetail(this.dataSource.manager, principal.orgId, callId);
+        if (!row) throw notFound('The call');
+        await this.auditRead(principal, 'call.read', [callId]);
+        return row;
+      })(),
+    ]);
+    return { timezone, caller_data: 'full', call: this.mapper.detail(row) };
+  }
+
+  // ---- the ingestion port's writes (all inside the ingestion transaction) ----
+
+  /** Locks the call for a rewrite and returns what must survive it (null for a new call). */
+  lockForWrite(manager: EntityManager, orgId: string, callId: string): Promise<CallWriteState | null> {
+    return this.repo.lockForWrite(manager, orgId, callId);
+  }
+
+  /** Writes the call as the pipeline sent it, with its reference keys; has_recording is never touched. Caller has run beginChange. */
+  async writeIngested(manager: EntityManager, orgId: string, call: IngestedCall, leadId: string | null): Promise<void> {
+    await this.repo.upsert(manager, orgId, call, leadId);
+    const references: CallReference[] = call.untrusted.details?.references ?? [];
+    await this.repo.replaceReferences(manager, orgId, call.callId, references);
+  }
+
+  markCompletedEvent(manager: EntityManager, orgId: string, callId: string): Promise<void> {
+    return this.repo.markCompletedEvent(manager, orgId, callId);
+  }
+
+  private decodeCursor(cursor: string, fingerprint: Record<string, unknown>): { startedAt: string; callId: string } {
+    const p = this.cursors.decode(CURSOR_KIND, cursor, fingerprint);
+    if (p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string' || Number.isNaN(Date.parse(p[0]))) {
+      throw badRequest('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
+    }
+    return { startedAt: p[0], callId: p[1] };
+  }
+}
+
+/** caller_number filter value to E.164, or 400 naming it. */
+export function parseCallerNumber(value: string): string {
+  const e164 = normalizePhone(value);
+  if (!e164) throw badRequest('caller_number must be a phone number: E.164 such as +13125550123, or a 10-digit US number such as (312) 555-0123.', 'caller_number');
+  return e164;
+}
+
+function parseReference(value: string): string {
+  const key = referenceKey(value);
+  if (!key) throw badRequest('reference must contain at least one letter or digit.', 'reference');
+  return key;
 }

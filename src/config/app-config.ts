@@ -32,6 +32,8 @@ export class AppConfig {
   webhookDispatchConcurrency: number;
   smtpUrl: string | null;
   mailFrom: string;
+  /** How far before the database clock list `as_of` is set (spec: half a minute). */
+  listAsOfMarginMs: number;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -130,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.webhookDispatchConcurrency = int(env, 'WEBHOOK_DISPATCH_CONCURRENCY', 64, 1, 1000);
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
+  c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
   return c;
 }

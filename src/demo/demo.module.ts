@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from '../account/index.js';
 import { AuthModule } from '../auth/index.js';
+import { IngestionModule } from '../ingestion/index.js';
+import { LeadsModule } from '../leads/index.js';
 import { ReceptionistModule } from '../receptionist/index.js';
 import { DemoService } from './demo.service.js';
 
-@Module({ imports: [AccountModule, AuthModule, ReceptionistModule], providers: [DemoService], exports: [DemoService] })
+@Module({ imports: [AccountModule, AuthModule, ReceptionistModule, IngestionModule, LeadsModule], providers: [DemoService], exports: [DemoService] })
 export class DemoModule {}

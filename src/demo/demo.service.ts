@@ -3,7 +3,10 @@ import { AccountService } from '../account/index.js';
 import { ApiKeyService } from '../auth/index.js';
 import { Clock } from '../common/clock.js';
 import { PERMISSION_SET_NAMES, type PermissionSet } from '../common/http/scopes.js';
+import { IngestionService } from '../ingestion/index.js';
+import { LeadsService } from '../leads/index.js';
 import { ReceptionistService } from '../receptionist/index.js';
+import { demoHistory } from './demo-history.js';
 import { DEMO_SETTINGS } from './demo-settings.js';
 
 export interface DemoSeedResult {
@@ -19,6 +22,8 @@ export class DemoService {
     private readonly account: AccountService,
     private readonly keys: ApiKeyService,
     private readonly receptionist: ReceptionistService,
+    private readonly ingestion: IngestionService,
+    private readonly leads: LeadsService,
     private readonly clock: Clock,
   ) {}
 
@@ -35,9 +40,34 @@ export class DemoService {
     await this.account.updateOrg(org.id, { status: 'live', plan: 'trial', billingStatus: 'trialing', trialEndsAt: trialEnds });
     await this.receptionist.publish(org.id, DEMO_SETTINGS);
     const keys = {} as Record<PermissionSet, string>;
+    const keyIds = {} as Record<PermissionSet, string>;
     for (const set of PERMISSION_SET_NAMES) {
-      keys[set] = (await this.keys.create({ orgId: org.id, name: `Demo (${set})`, set })).key;
+      const created = await this.keys.create({ orgId: org.id, name: `Demo (${set})`, set });
+      keys[set] = created.key;
+      keyIds[set] = created.summary.id;
     }
+    await this.seedHistory(org.id, keyIds['read-update-leads']);
     return { org_id: org.id, slug: org.slug, keys };
+  }
+
+  /**
+   * The last 60 days of calls through the real ingestion port, then the
+   * firm's own follow-up on the leads (statuses, its ids, notes) through the
+   * same path as PATCH /v1/leads, as the demo key.
+   */
+  private async seedHistory(orgId: string, keyId: string): Promise<void> {
+    const history = demoHistory(this.clock.now());
+    const results = await this.ingestion.ingestMany(orgId, history.documents);
+    const leadByCall = new Map(results.map((r) => [r.call_id, r.lead_id]));
+    for (const plan of history.leads) {
+      const leadId = leadByCall.get(plan.callId);
+      if (!leadId || (plan.status === 'new' && plan.external_id === null && plan.status_reason === null)) continue;
+      await this.leads.update(
+        orgId,
+        leadId,
+        { ...(plan.status !== 'new' ? { status: plan.status } : {}), external_id: plan.external_id, status_reason: plan.status_reason },
+        { kind: 'api_key', id: keyId },
+      );
+    }
   }
 }

@@ -1,0 +1,306 @@
+#!/usr/bin/env node
+/**
+ * GET /v1/calls under load: the real service against a minimal Fastify + pg
+ * baseline serving the same SQL and the same JSON, in the same run, on one
+ * firm with 200,000 calls.
+ *
+ *   npm run bench:calls
+ *
+ * Environment (all optional): BENCH_DATABASE_URL (a PostgreSQL server to use;
+ * default: an embedded one in a temp folder), BENCH_CALLS (200000),
+ * BENCH_DURATION (seconds per scenario and server, 6), BENCH_CONNECTIONS (10).
+ *
+ * Both servers run in their own child process; autocannon runs here. The
+ * baseline calls the service's own CallsRepository.listPage, readAsOf and
+ * CallMapper (compiled, from dist/), so the SQL and JSON are identical; it
+ * skips what the service adds per request: API-key lookup, scope check, query
+ * validation, cursor MAC, the firm's timezone, the audit row and its commit.
+ * Not part of `npm test`.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
+const SECRET = Buffer.alloc(32, 9).toString('base64');
+const CALLS = Number(process.env.BENCH_CALLS ?? 200_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const log = (line) => process.stderr.write(line + '\n');
+
+const role = process.argv[2];
+if (role === 'service') await serveService(process.argv[3]);
+else if (role === 'baseline') await serveBaseline(process.argv[3], process.argv[4]);
+else await main();
+
+// ---------------------------------------------------------------- children
+
+async function serveService(databaseUrl) {
+  require('reflect-metadata');
+  const { loadConfig } = require(dist('config/app-config.js'));
+  const { createApp } = require(dist('create-app.js'));
+  const config = loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api', BASE_URL: 'http://bench.local' });
+  const app = await createApp({ config, databaseUrl });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send({ port: app.getHttpServer().address().port });
+}
+
+async function serveBaseline(databaseUrl, orgId) {
+  require('reflect-metadata');
+  const { default: Fastify } = await import('fastify');
+  const { default: pg } = await import('pg');
+  const { CallsRepository } = require(dist('calls/calls.repository.js'));
+  const { CallMapper } = require(dist('calls/call.mapper.js'));
+  const { readAsOf } = require(dist('database/change-stamp.js'));
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const repo = new CallsRepository();
+  const mapper = new CallMapper(null);
+  const app = Fastify();
+  app.get('/v1/calls', async (req) => {
+    const q = req.query;
+    const limit = q.limit ? Number(q.limit) : 20;
+    const filters = {
+      updatedSince: q.updated_since ? new Date(q.updated_since).toISOString() : undefined,
+      callerE164: q.caller_number,
+      referenceKey: q.reference,
+    };
+    const after = q.cursor ? JSON.parse(Buffer.from(q.cursor, 'base64url').toString()) : null;
+    const client = await pool.connect();
+    let asOf, rows;
+    try {
+      const m = { query: (sql, params) => client.query(sql, params).then((r) => r.rows) };
+      asOf = await readAsOf(m, 30_000);
+      rows = await repo.listPage(m, orgId, filters, after, limit);
+    } finally {
+      client.release();
+    }
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit;
+    return {
+      timezone: 'America/Chicago',
+      caller_data: 'full',
+      calls: page.map((r) => mapper.item(r)),
+      has_more: hasMore,
+      next_cursor: hasMore ? Buffer.from(JSON.stringify({ startedAt: last.started_at.toISOString(), callId: last.call_id })).toString('base64url') : null,
+      as_of: asOf,
+      truncated: false,
+      note: null,
+    };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send({ port: app.server.address().port });
+}
+
+// ---------------------------------------------------------------- main
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+function child(args) {
+  return new Promise((resolve, reject) => {
+    const proc = fork(fileURLToPath(import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    proc.once('message', (m) => resolve({ proc, port: m.port }));
+    proc.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+}
+
+async function main() {
+  const { default: pg } = await import('pg');
+  const { default: autocannon } = await import('autocannon');
+  require('reflect-metadata');
+
+  // 1. A database: BENCH_DATABASE_URL's server, or an embedded one.
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  let stopPg = async () => undefined;
+  if (!adminUrl) {
+    const { startEmbeddedPostgres } = require(dist('database/embedded-postgres.js'));
+    const dir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
+    chmodSync(dir, 0o777);
+    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
+    adminUrl = db.url;
+    stopPg = db.stop;
+  }
+  const dbName = `bench_calls_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  const databaseUrl = url.toString();
+  const children = [];
+  try {
+    const { runMigrations } = require(dist('database/migrate.js'));
+    await runMigrations(databaseUrl);
+
+    // 2. The firm and a key, through the service's own services.
+    const { loadConfig } = require(dist('config/app-config.js'));
+    const { createApp } = require(dist('create-app.js'));
+    const { AccountService } = require(dist('account/index.js'));
+    const { ApiKeyService } = require(dist('auth/index.js'));
+    const { CursorCodec } = require(dist('common/pagination/cursor.js'));
+    const setupApp = await createApp({ config: loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api' }), databaseUrl });
+    await setupApp.init();
+    const org = await setupApp.get(AccountService).createOrg({ name: 'Bench Firm', slug: 'bench' });
+    const { key } = await setupApp.get(ApiKeyService).create({ orgId: org.id, name: 'bench', set: 'read' });
+    const codec = setupApp.get(CursorCodec);
+
+    // 3. 200,000 calls in bulk (one INSERT ... SELECT generate_series), references, one 1,000-turn transcript.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const [{ now }] = (await client.query(`SELECT date_trunc('milliseconds', clock_timestamp()) AS now`)).rows;
+    let t0 = Date.now();
+    await client.query(
+      `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164, callback_number,
+                          callback_extension, processing_complete, completed_event_at, config_version, lead_id, untrusted, conversation_summary,
+                          handling, has_recording, created_at, updated_at)
+       SELECT $1::uuid, 'call_' || lpad(s.g::text, 7, '0'), s.started, 30 + s.g % 600, s.g % 12 <> 5,
+              CASE WHEN s.g % 12 = 5 THEN NULL ELSE (ARRAY['new_injury_lead','existing_client','judge_court','process_server','opposing_counsel',
+                'referring_attorney','insurance_adjuster','medical_provider','litigation_funding','out_of_practice','sales','wrong_number','other'])[1 + s.g % 13] END,
+              CASE WHEN s.g % 12 = 5 THEN NULL ELSE (ARRAY['high','normal','low'])[1 + s.g % 3] END,
+              CASE WHEN s.g % 12 = 5 THEN NULL ELSE (ARRAY['en','en','en','es','mixed'])[1 + s.g % 5] END,
+              CASE WHEN s.g % 12 = 5 THEN 'not_attempted' ELSE (ARRAY['connected','declined','caller_gone','no_answer','not_attempted'])[1 + s.g % 5] END,
+              '+1312555' || lpad((s.g % 5000)::text, 4, '0'),
+              CASE WHEN s.g % 3 = 0 THEN '(312) 555-' || lpad((s.g % 9000)::text, 4, '0') END, NULL, true, s.started, 4,
+              CASE WHEN s.g % 7 = 0 THEN 'lead_' || lpad(s.g::text, 7, '0') END,
+              jsonb_build_object(
+                'summary', jsonb_build_object('reason', 'Caller was rear-ended on I-90 and wants to talk to an attorney (' || s.g || ').',
+                                              'message', 'Please call back after 5pm; has photos of the damage and the police report number.'),
+                'caller_name', 'Caller ' || s.g,
+                'details', jsonb_build_object(
+                  'about', jsonb_build_array(jsonb_build_object('name', 'Ana Reyes', 'relation', 'injured_party')),
+                  'caller_organization', NULL, 'asked_for', 'Dana Harper', 'message_for', NULL, 'best_time', 'after 5pm',
+                  'references', CASE WHEN s.g % 4 = 0 THEN jsonb_build_array(jsonb_build_object('kind', 'claim_number', 'value', 'CLM-' || (s.g % 10000),
+                                                                                                 'key', 'CLM' || (s.g % 10000), 'for_name', 'Ana Reyes'))
+                                     ELSE '[]'::jsonb END,
+                  'generated_at', '2026-03-02T15:10:00.000Z')),
+              NULL, NULL, s.g % 5 = 0, s.started,
+              CASE WHEN s.g % 50 = 0 THEN $2::timestamptz - (s.g % 3600) * interval '1 second' ELSE s.started + interval '5 minutes' END
+         FROM (SELECT g, date_trunc('milliseconds', $2::timestamptz - g * interval '25.9 seconds') AS started FROM generate_series(1, $3::int) g) s`,
+      [org.id, now, CALLS],
+    );
+    await client.query(
+      `INSERT INTO call_references (org_id, key, call_id)
+       SELECT $1::uuid, 'CLM' || (g % 10000), 'call_' || lpad(g::text, 7, '0') FROM generate_series(4, $2::int, 4) g`,
+      [org.id, CALLS],
+    );
+    await client.query(
+      `INSERT INTO transcripts (org_id, call_id, conversation_status, connected_name, notice, covers, briefings, turn_count, intake_count, briefing_count, conversation_count)
+       VALUES ($1, 'call_0000001', 'complete', 'Maya Chen', NULL, '{intake,conversation}', '[]', 1000, 100, 0, 900)`,
+      [org.id],
+    );
+    await client.query(
+      `INSERT INTO transcript_turns (org_id, call_id, idx, segment, seg_idx, speaker, speaker_name, text, start_s)
+       SELECT $1, 'call_0000001', g, CASE WHEN g < 100 THEN 'intake' ELSE 'conversation' END, CASE WHEN g < 100 THEN g ELSE g - 100 END,
+              CASE WHEN g % 2 = 0 THEN (CASE WHEN g < 100 THEN 'receptionist' ELSE 'staff' END) ELSE 'caller' END,
+              CASE WHEN g >= 100 AND g % 2 = 0 THEN 'Maya Chen' END,
+              'This is what was said in turn ' || g || ', a sentence or two of ordinary conversation about the accident and the injuries.', g * 4.2
+         FROM generate_series(0, 999) g`,
+      [org.id],
+    );
+    await client.query('ANALYZE');
+    const seedSeconds = (Date.now() - t0) / 1000;
+    log(`seeded ${CALLS} calls in ${seedSeconds.toFixed(1)} s`);
+
+    // 4. The deep page: the position after 1,000 pages of 100 (keyset position of row 100,000).
+    const deep = (await client.query(`SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 1`, [org.id, Math.min(100_000, CALLS - 101) - 1])).rows[0];
+    const serviceCursor = codec.encode('calls', [deep.started_at.toISOString(), deep.call_id], {});
+    const baselineCursor = Buffer.from(JSON.stringify({ startedAt: deep.started_at.toISOString(), callId: deep.call_id })).toString('base64url');
+    const updatedSince = new Date(now.getTime() - 3_600_000).toISOString();
+    await client.end();
+    await setupApp.close();
+
+    // 5. Both servers, each in its own process.
+    const service = await child(['service', databaseUrl]);
+    children.push(service.proc);
+    const baseline = await child(['baseline', databaseUrl, org.id]);
+    children.push(baseline.proc);
+    const scenarios = [
+      ['first page', 'limit=100', 'limit=100'],
+      ['after 1,000 cursor steps', `limit=100&cursor=${encodeURIComponent(serviceCursor)}`, `limit=100&cursor=${encodeURIComponent(baselineCursor)}`],
+      ['updated_since (last hour)', `limit=100&updated_since=${encodeURIComponent(updatedSince)}`, `limit=100&updated_since=${encodeURIComponent(updatedSince)}`],
+      ['caller_number', 'limit=100&caller_number=%2B13125550142', 'limit=100&caller_number=%2B13125550142'],
+      ['reference', 'limit=100&reference=CLM-1000', 'limit=100&reference=CLM1000'],
+    ];
+    const auth = { authorization: `Bearer ${key}` };
+
+    // Same JSON from both (the calls array) before measuring.
+    for (const [name, sq, bq] of scenarios) {
+      const a = await (await fetch(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, { headers: auth })).json();
+      const b = await (await fetch(`http://127.0.0.1:${baseline.port}/v1/calls?${bq}`)).json();
+      if (!a.calls || JSON.stringify(a.calls) !== JSON.stringify(b.calls)) throw new Error(`${name}: service and baseline disagree (${JSON.stringify(a).slice(0, 300)})`);
+      log(`${name}: ${a.calls.length} calls per page, same JSON on both`);
+    }
+
+    // The machine may be shared: alternate short rounds of service and baseline (order swapped each round)
+    // so both see the same conditions; report the mean throughput and the median round's latencies.
+    const once = async (url, headers, connections, duration) => {
+      const r = await autocannon({ url, headers, connections, duration });
+      if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+    };
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const summarize = (rs) => ({ rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length, p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)) });
+    const ROUNDS = 3;
+    const compare = async (sUrl, bUrl) => {
+      await once(sUrl, auth, CONNECTIONS, 1); // warm-up
+      await once(bUrl, {}, CONNECTIONS, 1);
+      const s = [];
+      const b = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        if (i % 2 === 0) {
+          s.push(await once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS));
+          b.push(await once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS));
+        } else {
+          b.push(await once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS));
+          s.push(await once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS));
+        }
+      }
+      return { s: summarize(s), b: summarize(b) };
+    };
+    const rows = [];
+    for (const [name, sq, bq] of scenarios) {
+      const { s, b } = await compare(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, `http://127.0.0.1:${baseline.port}/v1/calls?${bq}`);
+      rows.push({ name, s, b });
+      log(`${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`);
+    }
+    const run = async (url, headers, connections, duration) => {
+      await once(url, headers, connections, 1);
+      return once(url, headers, connections, duration);
+    };
+    const tr = await run(`http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`, auth, 1, DURATION);
+    log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
+
+    // 6. The table for docs/benchmarks.md.
+    const f = (n) => n.toFixed(0);
+    const first = rows[0].s.p50;
+    const lines = [
+      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (3 alternating rounds) after 1 s warm-up; PostgreSQL ${adminUrl === process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+      '',
+      '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...rows.map(({ name, s, b }) => `| ${name} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`),
+      '',
+      `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.`,
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+  } finally {
+    for (const c of children) c.kill();
+    await stopPg().catch(() => undefined);
+  }
+}

@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { CallReference, CallRow, CallWriteState, IngestedCall } from './call-model.js';
+
+export interface CallListFilters {
+  from?: string;
+  to?: string;
+  outcome?: string;
+  category?: string;
+  answered?: boolean;
+  updatedSince?: string;
+  callerE164?: string;
+  referenceKey?: string;
+  ids?: string[];
+}
+
+/** Columns of a list item (the detail adds the heavy ones). */
+const LIST_COLUMNS = `c.call_id, c.started_at, c.duration_s, c.answered, c.category, c.urgency, c.language, c.outcome,
+  c.lead_id, c.from_e164, c.callback_number, c.callback_extension, c.updated_at, c.processing_complete, c.has_recording, c.untrusted`;
+const DETAIL_COLUMNS = `${LIST_COLUMNS}, c.config_version, c.conversation_summary, c.handling`;
+
+/** Every query carries the firm's id. */
+@Injectable()
+export class CallsRepository {
+  /**
+   * Keyset page, newest start first with call_id as tie-breaker (index
+   * calls_org_started_idx; caller_number uses calls_org_from_idx, reference
+   * goes through call_references' primary key). Fetches limit + 1 rows so the
+   * caller knows whether there is more.
+   */
+  async listPage(manager: EntityManager, orgId: string, f: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number): Promise<CallRow[]> {
+    const params: unknown[] = [orgId];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const where = ['c.org_id = $1', 'c.started_at IS NOT NULL'];
+    if (f.from !== undefined) where.push(`c.started_at >= ${p(f.from)}::timestamptz`);
+    if (f.to !== undefined) where.push(`c.started_at < ${p(f.to)}::timestamptz`);
+    if (f.outcome !== undefined) where.push(`c.outcome = ${p(f.outcome)}`);
+    if (f.category !== undefined) where.push(`c.category = ${p(f.category)}`);
+    if (f.answered !== undefined) where.push(`c.answered = ${p(f.answered)}`);
+    if (f.updatedSince !== undefined) where.push(`c.updated_at >= ${p(f.updatedSince)}::timestamptz`);
+    if (f.callerE164 !== undefined) where.push(`c.from_e164 = ${p(f.callerE164)}`);
+    if (f.referenceKey !== undefined) {
+      where.push(`c.call_id IN (SELECT r.call_id FROM call_references r WHERE r.org_id = $1 AND r.key = ${p(f.referenceKey)})`);
+    }
+    if (f.ids !== undefined) where.push(`c.call_id = ANY(${p(f.ids)}::text[])`);
+    if (after) where.push(`(c.started_at, c.call_id) < (${p(after.startedAt)}::timestamptz, ${p(after.callId)})`);
+    const sql = `SELECT ${LIST_COLUMNS} FROM calls c WHERE ${where.join(' AND ')}
+                 ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${p(limit + 1)}`;
+    return manager.query(sql, params);
+  }
+
+  async findDetail(manager: EntityManager, orgId: string, callId: string): Promise<CallRow | null> {
+    const rows = await manager.query(`SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2`, [orgId, callId]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Serialises writers of one call (ingestion of the same call_id twice at
+   * once) with a transaction-scoped advisory lock, then reads what the
+   * rewrite must keep.
+   */
+  async lockForWrite(manager: EntityManager, orgId: string, callId: string): Promise<CallWriteState | null> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
+    const rows = await manager.query(
+      `SELECT processing_complete, completed_event_at, lead_id, has_recording FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
+      [orgId, callId],
+    );
+    if (!rows[0]) return null;
+    const r = rows[0];
+    return { processingComplete: r.processing_complete, completedEventAt: r.completed_event_at, leadId: r.lead_id, hasRecording: r.has_recording };
+  }
+
+  /** Insert or replace everything the pipeline owns; has_recording and created_at are kept. */
+  async upsert(manager: EntityManager, orgId: string, c: IngestedCall, leadId: string | null): Promise<void> {
+    await manager.query(
+      `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
+                          callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,
+                          conversation_summary, handling, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, clock_timestamp(), clock_timestamp())
+       ON CONFLICT (org_id, call_id) DO UPDATE SET
+         started_at = EXCLUDED.started_at, duration_s = EXCLUDED.duration_s, answered = EXCLUDED.answered,
+         category = EXCLUDED.category, urgency = EXCLUDED.urgency, language = EXCLUDED.language, outcome = EXCLUDED.outcome,
+         from_e164 = EXCLUDED.from_e164, callback_number = EXCLUDED.callback_number, callback_extension = EXCLUDED.callback_extension,
+         processing_complete = EXCLUDED.processing_complete, config_version = EXCLUDED.config_version, lead_id = EXCLUDED.lead_id,
+         untrusted = EXCLUDED.untrusted, conversation_summary = EXCLUDED.conversation_summary, handling = EXCLUDED.handling,
+         updated_at = EXCLUDED.updated_at`,
+      [
+        orgId,
+        c.callId,
+        c.startedAt,
+        c.durationS,
+        c.answered,
+        c.category,
+        c.urgency,
+        c.language,
+        c.outcome,
+        c.fromE164,
+        c.callbackNumber,
+        c.callbackExtension,
+        c.processingComplete,
+        c.configVersion,
+        leadId,
+        JSON.stringify(c.untrusted),
+        c.conversationSummary === null ? null : JSON.stringify(c.conversationSummary),
+        c.handling === null ? null : JSON.stringify(c.handling),
+      ],
+    );
+  }
+
+  async replaceReferences(manager: EntityManager, orgId: string, callId: string, references: CallReference[]): Promise<void> {
+    await manager.query('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+    const keys = [...new Set(references.map((r) => r.key))];
+    if (keys.length) {
+      await manager.query(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [orgId, callId, keys]);
+    }
+  }
+
+  async markCompletedEvent(manager: EntityManager, orgId: string, callId: string): Promise<void> {
+    await manager.query('UPDATE calls SET completed_event_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+  }
+
+  /** Caller has run beginChange (the stamp is clock_timestamp(), see change-stamp.ts). */
+  async setHasRecording(manager: EntityManager, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
+    await manager.query('UPDATE calls SET has_recording = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [orgId, callId, hasRecording]);
+  }
+}

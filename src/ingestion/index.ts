@@ -1,0 +1,3 @@
+export { IngestionModule } from './ingestion.module.js';
+export { IngestionService } from './ingestion.service.js';
+export type { IngestResult, ValidatedCall } from './ingestion.service.js';

@@ -1,0 +1,274 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountService } from '../account/index.js';
+import { CallsService, referenceKey, type CallHandling, type CallUntrusted, type ConversationSummary, type IngestedCall } from '../calls/index.js';
+import { notFound } from '../common/errors/api-error.js';
+import { newCallId, newLeadId } from '../common/ids.js';
+import { normalizePhone } from '../common/phone.js';
+import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
+import { AppConfig } from '../config/app-config.js';
+import { beginChange } from '../database/change-stamp.js';
+import { EventsService } from '../events/index.js';
+import { LeadsService, type LeadFromCall } from '../leads/index.js';
+import { TranscriptsService, type PreparedTranscript } from '../transcripts/index.js';
+import { CALL_ID_PATTERN, CallDocument, INTAKE_BOOLEAN_FIELDS, INTAKE_STRING_FIELDS, type LeadDoc } from './dto/call-document.dto.js';
+
+/** A document that passed validation, normalised and ready to write. */
+export interface ValidatedCall {
+  call: IngestedCall;
+  transcript: PreparedTranscript | null;
+  lead: LeadFromCall | null;
+}
+
+export interface IngestResult {
+  call_id: string;
+  /** created: first time this call_id was seen; reprocessed: it replaced an earlier version. */
+  status: 'created' | 'reprocessed';
+  lead_id: string | null;
+  lead_created: boolean;
+  completed_event: boolean;
+}
+
+/**
+ * One problem per path and message, worded after the path ("about: holds at
+ * most 8 items", not "about: about holds at most 8 items").
+ */
+function tidy(problems: { path: string; message: string }[]): { path: string; message: string }[] {
+  const seen = new Set<string>();
+  return problems
+    .map(({ path, message }) => {
+      const last = path.replace(/\[\d+\]$/, '').split('.').pop() ?? '';
+      return { path, message: last && message.startsWith(`${last} `) ? message.slice(last.length + 1) : message };
+    })
+    .filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && seen.add(`${p.path}\u0000${p.message}`));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The receptionist pipeline's port. One call document, one transaction: the
+ * call, its references, transcript and lead, the firm's first-call mark, and
+ * the events the change causes (call.completed once processing is complete,
+ * lead.created the first time the call yields a lead) commit together or not
+ * at all. Reached by PUT /internal/v1/orgs/{org_id}/calls/{call_id} and by
+ * `call ingest` on the CLI.
+ */
+@Injectable()
+export class IngestionService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly account: AccountService,
+    private readonly calls: CallsService,
+    private readonly transcripts: TranscriptsService,
+    private readonly leads: LeadsService,
+    private readonly events: EventsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Validates the whole document (nothing is written when any member is
+   * wrong; errors name the member's path). `callId` is the authoritative id
+   * when given (the route's path); a document without call_id gets a new one.
+   */
+  validate(document: unknown, callId?: string, path = ''): ValidatedCall {
+    let doc: CallDocument;
+    try {
+      doc = validateDocument(CallDocument, document, path);
+    } catch (e) {
+      throw e instanceof DocumentInvalidError ? new DocumentInvalidError(tidy(e.problems)) : e;
+    }
+    const at = (p: string) => (path ? `${path}.${p}` : p);
+    const problems: { path: string; message: string }[] = [];
+    if (callId !== undefined && doc.call_id !== undefined && doc.call_id !== callId) {
+      problems.push({ path: at('call_id'), message: `must equal the call id in the path ("${callId}") when sent` });
+    }
+    const id = callId ?? doc.call_id ?? newCallId();
+    if (!CALL_ID_PATTERN.test(id)) problems.push({ path: at('call_id'), message: 'must be 1 to 128 letters, digits, or _ . : -' });
+
+    const summary = doc.untrusted?.conversation_summary ?? null;
+    if (summary && summary.summary === null && (summary.outcome !== '' || summary.key_points.length || summary.confirmed_details.length || summary.next_steps.length)) {
+      problems.push({ path: at('untrusted.conversation_summary'), message: 'outcome must be empty and the lists empty when summary is null' });
+    }
+    if (problems.length) throw new DocumentInvalidError(problems);
+
+    const transcript = this.transcripts.prepare(doc.transcript ?? null, at('transcript'));
+    const startedAt = new Date(doc.started_at);
+    const callbackNumber = normalizePhone(doc.callback_number) ? doc.callback_number : null;
+    const call: IngestedCall = {
+      callId: id,
+      startedAt,
+      durationS: doc.duration_s ?? null,
+      answered: doc.answered ?? null,
+      category: doc.category ?? null,
+      urgency: doc.urgency ?? null,
+      language: doc.language ?? null,
+      outcome: doc.outcome ?? null,
+      fromE164: normalizePhone(doc.from),
+      callbackNumber,
+      callbackExtension: callbackNumber === null ? null : (doc.callback_extension ?? null),
+      processingComplete: doc.processing_complete,
+      configVersion: doc.config_version ?? null,
+      untrusted: this.untrusted(doc),
+      conversationSummary: summary ? this.conversationSummary(summary) : null,
+      handling: doc.handling ? this.handling(doc.handling) : null,
+    };
+    return { call, transcript, lead: doc.lead ? this.lead(doc.lead, call) : null };
+  }
+
+  /** PUT /internal/v1/orgs/{org_id}/calls/{call_id} */
+  async ingest(orgId: string, document: unknown, callId?: string): Promise<IngestResult> {
+    await this.requireOrg(orgId);
+    return this.write(orgId, this.validate(document, callId));
+  }
+
+  /** CLI: every document is validated before the first is written; then one transaction per call. */
+  async ingestMany(orgId: string, documents: unknown[]): Promise<IngestResult[]> {
+    await this.requireOrg(orgId);
+    const problems: { path: string; message: string }[] = [];
+    const valid: ValidatedCall[] = [];
+    documents.forEach((d, i) => {
+      try {
+        valid.push(this.validate(d, undefined, documents.length > 1 ? `[${i}]` : ''));
+      } catch (e) {
+        if (e instanceof DocumentInvalidError) problems.push(...e.problems);
+        else throw e;
+      }
+    });
+    if (problems.length) throw new DocumentInvalidError(problems);
+    const results: IngestResult[] = [];
+    for (const v of valid) results.push(await this.write(orgId, v));
+    return results;
+  }
+
+  private async requireOrg(orgId: string): Promise<void> {
+    if (!UUID.test(orgId)) throw notFound('The firm');
+    try {
+      await this.account.getOrg(orgId);
+    } catch {
+      throw notFound('The firm');
+    }
+  }
+
+  private async write(orgId: string, v: ValidatedCall): Promise<IngestResult> {
+    const { call } = v;
+    return this.dataSource.transaction(async (m) => {
+      const before = await this.calls.lockForWrite(m, orgId, call.callId);
+      await beginChange(m);
+      // A call yields at most one lead, ever: a re-processing finds the same one again.
+      const existingLeadId = await this.leads.findIdByCall(m, orgId, call.callId);
+      const leadId = v.lead ? (existingLeadId ?? newLeadId()) : null;
+      // The call first (the lead row references it), already pointing at its lead.
+      await this.calls.writeIngested(m, orgId, call, leadId);
+      let leadCreated = false;
+      if (v.lead && leadId) {
+        leadCreated = (await this.leads.upsertForCall(m, orgId, leadId, existingLeadId !== null, v.lead)).created;
+      } else if (existingLeadId) {
+        await this.leads.detachFromCall(m, orgId, call.callId);
+      }
+      await this.transcripts.replace(m, orgId, call.callId, v.transcript);
+      await this.account.markCallReceived(m, orgId, call.startedAt);
+      let completedEvent = false;
+      if (call.processingComplete && !before?.completedEventAt) {
+        await this.calls.markCompletedEvent(m, orgId, call.callId);
+        await this.events.record(m, {
+          orgId,
+          type: 'call.completed',
+          data: {
+            call_id: call.callId,
+            occurred_at: call.startedAt.toISOString(),
+            answered: call.answered,
+            duration_s: call.durationS,
+            category: call.category,
+            urgency: call.urgency,
+            outcome: call.outcome,
+            lead_id: leadId,
+            has_recording: before?.hasRecording ?? false,
+            url: `${this.config.baseUrl}/v1/calls/${encodeURIComponent(call.callId)}`,
+            dashboard_url: this.config.dashboardUrl ? `${this.config.dashboardUrl}/calls/${encodeURIComponent(call.callId)}` : null,
+          },
+        });
+        completedEvent = true;
+      }
+      return { call_id: call.callId, status: before ? 'reprocessed' : 'created', lead_id: leadId, lead_created: leadCreated, completed_event: completedEvent };
+    });
+  }
+
+  private untrusted(doc: CallDocument): CallUntrusted {
+    const u = doc.untrusted;
+    const d = u?.details ?? null;
+    return {
+      summary: { reason: u?.summary?.reason ?? null, message: u?.summary?.message ?? null },
+      caller_name: u?.caller_name ?? null,
+      details: d
+        ? {
+            about: d.about.map((a) => ({ name: a.name, relation: a.relation })),
+            caller_organization: d.caller_organization ?? null,
+            asked_for: d.asked_for ?? null,
+            message_for: d.message_for ?? null,
+            best_time: d.best_time ?? null,
+            references: d.references.map((r) => ({ kind: r.kind, value: r.value, key: referenceKey(r.value), for_name: r.for_name ?? null })),
+            generated_at: d.generated_at,
+          }
+        : null,
+    };
+  }
+
+  private conversationSummary(s: NonNullable<CallDocument['untrusted']['conversation_summary']>): ConversationSummary {
+    return {
+      covers: [...s.covers],
+      conversation_status: s.conversation_status ?? null,
+      staff_name: s.staff_name ?? null,
+      summary: s.summary ?? null,
+      outcome: s.outcome ?? '',
+      key_points: [...s.key_points],
+      confirmed_details: s.confirmed_details.map((c) => ({ label: c.label, value: c.value, said_by: c.said_by })),
+      next_steps: [...s.next_steps],
+      generated_at: s.generated_at,
+    };
+  }
+
+  private handling(h: NonNullable<CallDocument['handling']>): CallHandling {
+    return {
+      trace_version: h.trace_version,
+      config_version: h.config_version ?? null,
+      transfer_tool_fired: h.transfer_tool_fired,
+      fires: h.fires,
+      business_hours: h.business_hours ?? null,
+      category: h.category ?? null,
+      rule: h.rule ?? null,
+      eligible: h.eligible ?? null,
+      ineligible_reason: h.ineligible_reason ?? null,
+      requested_person: h.requested_person ?? null,
+      requested_person_name: h.requested_person_name ?? null,
+      gate: h.gate ?? null,
+      chain: h.chain ? [...h.chain] : null,
+      rung: h.rung ? h.rung.map((r) => ({ name: r.name, outcome: r.outcome })) : null,
+      connected: h.connected ?? null,
+      transfer_reason: h.transfer_reason ?? null,
+    };
+  }
+
+  private lead(l: LeadDoc, call: IngestedCall): LeadFromCall {
+    const intakeUntrusted: Record<string, string | boolean | null> = {};
+    const iu = (l.intake?.untrusted ?? {}) as unknown as Record<string, string | boolean | null | undefined>;
+    for (const f of INTAKE_STRING_FIELDS) intakeUntrusted[f] = iu[f] ?? null;
+    for (const f of INTAKE_BOOLEAN_FIELDS) intakeUntrusted[f] = iu[f] ?? null;
+    const phone = l.phone ?? null;
+    return {
+      callId: call.callId,
+      capturedAt: call.startedAt,
+      category: call.category,
+      urgency: call.urgency,
+      language: call.language,
+      phone,
+      phoneE164: normalizePhone(phone),
+      phoneExtension: phone === null ? null : (l.phone_extension ?? null),
+      email: l.email ?? null,
+      intakeCompleteness: l.intake_completeness ?? null,
+      untrustedName: l.untrusted?.name ?? null,
+      untrustedIncidentDate: l.untrusted?.incident_date ?? null,
+      intake: l.intake ? { extracted_at: l.intake.extracted_at ?? null, completeness: l.intake.completeness ?? null, untrusted: intakeUntrusted } : null,
+    };
+  }
+}

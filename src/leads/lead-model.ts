@@ -1,0 +1,52 @@
+export const LEAD_STATUSES = ['new', 'contacted', 'signed', 'rejected'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+/** What a PATCH may set (a lead never goes back to new). */
+export const SETTABLE_STATUSES = ['contacted', 'signed', 'rejected'] as const;
+
+/** intake.untrusted as stored: every field of the spec, each nullable. */
+export type IntakeUntrusted = Record<string, string | boolean | null>;
+
+export interface LeadIntake {
+  extracted_at: string | null;
+  completeness: number | null;
+  untrusted: IntakeUntrusted;
+}
+
+/** What a call's processing says about its lead (ingestion's input to the leads context). */
+export interface LeadFromCall {
+  callId: string;
+  capturedAt: Date;
+  category: string | null;
+  urgency: string | null;
+  language: string | null;
+  phone: string | null;
+  phoneE164: string | null;
+  phoneExtension: string | null;
+  email: string | null;
+  intakeCompleteness: number | null;
+  untrustedName: string | null;
+  untrustedIncidentDate: string | null;
+  intake: LeadIntake | null;
+}
+
+export interface LeadRow {
+  lead_id: string;
+  call_id: string;
+  status: LeadStatus;
+  status_updated_at: Date | null;
+  captured_at: Date;
+  updated_at: Date;
+  category: string | null;
+  urgency: string | null;
+  language: string | null;
+  intake_completeness: number | null;
+  phone: string | null;
+  phone_extension: string | null;
+  email: string | null;
+  external_id: string | null;
+  status_reason: string | null;
+  untrusted_name: string | null;
+  untrusted_incident_date: string | null;
+  version: number;
+  intake?: LeadIntake | null;
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { LeadFromCall, LeadRow, LeadStatus } from './lead-model.js';
+
+export interface LeadListFilters {
+  status?: string;
+  from?: string;
+  to?: string;
+  updatedSince?: string;
+  callId?: string;
+  phoneE164?: string;
+  externalId?: string;
+}
+
+/** The firm-owned fields a PATCH writes. */
+export interface LeadFirmFields {
+  status: LeadStatus;
+  external_id: string | null;
+  status_reason: string | null;
+}
+
+const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured_at, l.updated_at, l.category, l.urgency, l.language,
+  l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version`;
+
+/** Every query carries the firm's id. Writers have run beginChange (updated_at = clock_timestamp(), see change-stamp.ts). */
+@Injectable()
+export class LeadsRepository {
+  /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
+  async listPage(manager: EntityManager, orgId: string, f: LeadListFilters, after: { capturedAt: string; leadId: string } | null, limit: number): Promise<LeadRow[]> {
+    const params: unknown[] = [orgId];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const where = ['l.org_id = $1'];
+    if (f.status !== undefined) where.push(`l.status = ${p(f.status)}`);
+    if (f.from !== undefined) where.push(`l.captured_at >= ${p(f.from)}::timestamptz`);
+    if (f.to !== undefined) where.push(`l.captured_at < ${p(f.to)}::timestamptz`);
+    if (f.updatedSince !== undefined) where.push(`l.updated_at >= ${p(f.updatedSince)}::timestamptz`);
+    if (f.callId !== undefined) where.push(`l.call_id = ${p(f.callId)}`);
+    if (f.phoneE164 !== undefined) where.push(`l.phone_e164 = ${p(f.phoneE164)}`);
+    if (f.externalId !== undefined) where.push(`l.external_id = ${p(f.externalId)}`);
+    if (after) where.push(`(l.captured_at, l.lead_id) < (${p(after.capturedAt)}::timestamptz, ${p(after.leadId)})`);
+    return manager.query(
+      `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${p(limit + 1)}`,
+      params,
+    );
+  }
+
+  async find(manager: EntityManager, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
+    const rows = await manager.query(`SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`, [orgId, leadId]);
+    return rows[0] ?? null;
+  }
+
+  async findIdByCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
+    const rows = await manager.query('SELECT lead_id FROM leads WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+    return rows[0]?.lead_id ?? null;
+  }
+
+  async insert(manager: EntityManager, orgId: string, leadId: string, l: LeadFromCall): Promise<LeadRow> {
+    const rows = await manager.query(
+      `INSERT INTO leads (org_id, lead_id, call_id, status, status_updated_at, captured_at, created_at, updated_at, category, urgency, language,
+                          intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake)
+       VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       RETURNING ${COLUMNS.replace(/l\./g, '')}`,
+      [orgId, leadId, l.callId, l.capturedAt, l.category, l.urgency, l.language, l.intakeCompleteness, l.phone, l.phoneE164, l.phoneExtension, l.email, l.untrustedName, l.untrustedIncidentDate, l.intake === null ? null : JSON.stringify(l.intake)],
+    );
+    return rows[0];
+  }
+
+  /** Re-processing: the pipeline's fields are replaced; status, external_id, status_reason and version are kept. */
+  async updateFromCall(manager: EntityManager, orgId: string, leadId: string, l: LeadFromCall): Promise<void> {
+    await manager.query(
+      `UPDATE leads SET captured_at = $3, category = $4, urgency = $5, language = $6, intake_completeness = $7, phone = $8, phone_e164 = $9,
+                        phone_extension = $10, email = $11, untrusted_name = $12, untrusted_incident_date = $13, intake = $14, updated_at = clock_timestamp()
+        WHERE org_id = $1 AND lead_id = $2`,
+      [orgId, leadId, l.capturedAt, l.category, l.urgency, l.language, l.intakeCompleteness, l.phone, l.phoneE164, l.phoneExtension, l.email, l.untrustedName, l.untrustedIncidentDate, l.intake === null ? null : JSON.stringify(l.intake)],
+    );
+  }
+
+  /** The lead's call was re-processed without finding a lead: the lead stays, its updated_at moves. */
+  async touchForCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
+    // TypeORM answers UPDATE with [rows, rowCount].
+    const [rows] = await manager.query('UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id', [orgId, callId]);
+    return rows[0]?.lead_id ?? null;
+  }
+
+  /**
+   * Optimistic write of the firm's fields: only if nobody changed them since
+   * `version` was read. Null when the version moved (the caller answers 409
+   * or a no-op after re-reading). One stamp for both times: statement_timestamp(),
+   * taken after beginChange gave the transaction its xid.
+   */
+  async updateFirmFields(manager: EntityManager, orgId: string, leadId: string, version: number, next: LeadFirmFields, statusChanged: boolean): Promise<LeadRow | null> {
+    const [rows] = await manager.query(
+      `UPDATE leads l SET status = $4, external_id = $5, status_reason = $6, version = l.version + 1,
+              updated_at = statement_timestamp(), status_updated_at = CASE WHEN $7 THEN statement_timestamp() ELSE l.status_updated_at END
+        WHERE l.org_id = $1 AND l.lead_id = $2 AND l.version = $3
+        RETURNING ${COLUMNS}`,
+      [orgId, leadId, version, next.status, next.external_id, next.status_reason, statusChanged],
+    );
+    return rows[0] ?? null;
+  }
+}

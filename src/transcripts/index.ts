@@ -1,0 +1,3 @@
+export { TranscriptsModule } from './transcripts.module.js';
+export { TranscriptsService } from './transcripts.service.js';
+export type { TranscriptInput, PreparedTranscript, TranscriptTurn } from './transcript-model.js';

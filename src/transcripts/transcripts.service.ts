@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditService } from '../audit/index.js';
+import { CallsService, SEGMENTS, type Segment } from '../calls/index.js';
+import type { ApiPrincipal } from '../common/http/principal.js';
+import { DocumentInvalidError } from '../common/validation/validate-document.js';
+import { relaxedCommit } from '../database/relaxed-commit.js';
+import type { TranscriptDto, TranscriptQuery } from './dto/transcript.dto.js';
+import type { PreparedTranscript, TranscriptInput, TranscriptTurn } from './transcript-model.js';
+import { TranscriptsRepository } from './transcripts.repository.js';
+
+@Injectable()
+export class TranscriptsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: TranscriptsRepository,
+    private readonly calls: CallsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * Checks a pipeline transcript and derives what the API serves: consecutive
+   * speech of one speaker in one part joined into one turn (briefing indexes
+   * re-pointed accordingly), covers in call order, per-part counts. Refuses
+   * briefings that point outside the turns or at turns of another part.
+   */
+  prepare(t: TranscriptInput | null, path = 'transcript'): PreparedTranscript | null {
+    if (!t) return null;
+    const problems: { path: string; message: string }[] = [];
+    const starts = new Set<number>();
+    t.briefings.forEach((b, i) => {
+      const end = b.start_turn + b.turn_count;
+      if (end > t.turns.length) {
+        problems.push({ path: `${path}.briefings[${i}]`, message: `start_turn + turn_count (${end}) is beyond the ${t.turns.length} turns` });
+      } else if (t.turns.slice(b.start_turn, end).some((turn) => turn.segment !== 'briefing')) {
+        problems.push({ path: `${path}.briefings[${i}]`, message: 'must cover briefing turns only' });
+      }
+      starts.add(b.start_turn);
+    });
+    t.turns.forEach((turn, i) => {
+      if (turn.speaker !== 'staff' && turn.speaker_name !== null) {
+        problems.push({ path: `${path}.turns[${i}].speaker_name`, message: 'is only set on staff turns' });
+      }
+    });
+    if (problems.length) throw new DocumentInvalidError(problems);
+
+    const turns: TranscriptTurn[] = [];
+    const newIndex: number[] = [];
+    t.turns.forEach((turn, i) => {
+      const prev = turns[turns.length - 1];
+      const joins = prev && !starts.has(i) && prev.speaker === turn.speaker && prev.segment === turn.segment && prev.speaker_name === turn.speaker_name;
+      if (joins) {
+        prev.text = prev.text && turn.text ? `${prev.text} ${turn.text}` : prev.text || turn.text;
+        if (prev.start_s === null) prev.start_s = turn.start_s;
+      } else {
+        turns.push({ speaker: turn.speaker, speaker_name: turn.speaker_name, segment: turn.segment as Segment, text: turn.text, start_s: turn.start_s });
+      }
+      newIndex.push(turns.length - 1);
+    });
+    const briefings = t.briefings.map((b) => {
+      const start = newIndex[b.start_turn];
+      const last = newIndex[b.start_turn + b.turn_count - 1];
+      return { attempt: b.attempt, name: b.name, outcome: b.outcome, start_turn: start, turn_count: last - start + 1 };
+    });
+    const counts = { intake: 0, briefing: 0, conversation: 0 } as Record<Segment, number>;
+    for (const turn of turns) counts[turn.segment]++;
+    return {
+      conversationStatus: t.conversation_status,
+      connectedName: t.connected_name,
+      notice: t.notice,
+      covers: SEGMENTS.filter((s) => counts[s] > 0),
+      briefings,
+      turns,
+      counts,
+    };
+  }
+
+  /** Ingestion: the call's transcript becomes exactly this one (or none). */
+  replace(manager: EntityManager, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
+    return this.repo.replace(manager, orgId, callId, t);
+  }
+
+  /** GET /v1/calls/{call_id}/transcript: a call with no conversation answers an empty transcript. */
+  async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<TranscriptDto> {
+    const start = q.start_turn ?? 0;
+    // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
+    // (relaxed commit: the only write is the read's audit entry, see relaxed-commit.ts)
+    return relaxedCommit(this.dataSource, async (m) => {
+      await this.calls.requireCall(principal.orgId, callId, m);
+      const header = await this.repo.header(m, principal.orgId, callId);
+      const total = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
+      const turns = header && start < total ? await this.repo.turns(m, principal.orgId, callId, q.segment, start, q.limit) : [];
+      await this.audit.record(
+        { orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'call.transcript_read', resourceType: 'call', resourceIds: [callId], details: { start_turn: start, returned: turns.length, ...(q.segment ? { segment: q.segment } : {}) } },
+        m,
+      );
+      const hasMore = start + turns.length < total;
+      return {
+        call_id: callId,
+        turn_count: total,
+        start_turn: start,
+        has_more: hasMore,
+        next_start_turn: hasMore ? start + turns.length : null,
+        covers: header ? [...header.covers] : [],
+        conversation_status: header?.conversation_status ?? null,
+        connected_name: header?.connected_name ?? null,
+        briefings: (header?.briefings ?? []).map((b) => ({ attempt: b.attempt, name: b.name, outcome: b.outcome, start_turn: b.start_turn, turn_count: b.turn_count })),
+        notice: header?.notice ?? null,
+        untrusted: { turns: turns.map((x) => ({ speaker: x.speaker, speaker_name: x.speaker_name, segment: x.segment, text: x.text, start_s: x.start_s })) },
+      };
+    }, 'REPEATABLE READ');
+  }
+}

@@ -1,0 +1,211 @@
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { CallsService } from '../src/calls';
+import { fullCallDocument, ingestOk, internalEnv, putCall, unansweredCallDocument } from './support/call-documents';
+import { createFirm, type TestFirm } from './support/factories';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * The spec's sync recipe under concurrent writes with late commits.
+ *
+ * The as_of margin is shortened to 300 ms (LIST_AS_OF_MARGIN_MS) so that
+ * commits arriving a second after their change, far beyond the margin, are
+ * cheap to produce: writers hold their transactions open (a held recordings
+ * write, and every writer that must record an event while another session
+ * holds the events table). A poller following the recipe against the real
+ * as_of must end with a mirror equal to the database; a control poller using
+ * the naive as_of (database clock minus the margin) runs beside it and must
+ * miss something, which proves the test produces the late commits it claims.
+ */
+const MARGIN_MS = 300;
+const WRITE_FOR_MS = 3000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Mirror = Map<string, unknown>;
+
+describe('sync: the poller recipe never misses a late commit', () => {
+  let t: TestApp;
+  let firm: TestFirm;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ...internalEnv, LIST_AS_OF_MARGIN_MS: String(MARGIN_MS) } });
+    firm = await createFirm(t.app);
+    key = firm.keys['read-update-leads'];
+  });
+  afterAll(() => t.close());
+
+  /** One run of the recipe: page through with updated_since, upsert on id; returns the first page's as_of. */
+  async function run(path: '/v1/calls' | '/v1/leads', since: string | null, mirror: Mirror, asOfOverride?: () => Promise<string>): Promise<string> {
+    const listKey = path === '/v1/calls' ? 'calls' : 'leads';
+    const idKey = path === '/v1/calls' ? 'call_id' : 'lead_id';
+    const naiveAsOf = asOfOverride ? await asOfOverride() : null;
+    let cursor: string | undefined;
+    let asOf: string | undefined;
+    do {
+      const r = await t.get(path, { key, query: { limit: 100, ...(since ? { updated_since: since } : {}), ...(cursor ? { cursor } : {}) } });
+      if (r.status !== 200) throw new Error(`poll failed: ${r.status} ${r.text}`);
+      asOf ??= r.body.as_of;
+      for (const item of r.body[listKey]) mirror.set(item[idKey], item);
+      cursor = r.body.next_cursor ?? undefined;
+    } while (cursor);
+    return naiveAsOf ?? asOf!;
+  }
+
+  async function everything(path: '/v1/calls' | '/v1/leads'): Promise<Mirror> {
+    const m: Mirror = new Map();
+    await run(path, null, m);
+    return m;
+  }
+
+  it('keeps a mirror equal to the database while others ingest, re-process, patch and commit late', async () => {
+    // Starting state: calls, some with leads, and dedicated calls for held recording writes.
+    const callIds: string[] = [];
+    const leadIds: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const id = `call_s${i}`;
+      const doc = i % 2 ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() }) : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() });
+      const r = await ingestOk(t, firm.orgId, id, doc);
+      callIds.push(id);
+      if (r.lead_id) leadIds.push(r.lead_id);
+    }
+    const heldIds = ['call_held_0', 'call_held_1', 'call_held_2'];
+    for (const id of heldIds) await ingestOk(t, firm.orgId, id, unansweredCallDocument({ started_at: '2026-02-01T00:00:00Z' }));
+
+    const mirrors = { calls: new Map() as Mirror, leads: new Map() as Mirror };
+    const naive = { calls: new Map() as Mirror, leads: new Map() as Mirror };
+    const naiveAsOf = async () =>
+      (await t.sql(`SELECT to_char((clock_timestamp() - make_interval(secs => $1::float8 / 1000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS a`, [MARGIN_MS]))[0].a as string;
+
+    let writing = true;
+    const stats = { ingested: 0, reprocessed: 0, patched: 0, conflicts: 0, held: 0, eventLocks: 0, runs: 0 };
+    const failures: string[] = [];
+
+    // Pollers: the recipe, and the naive control, each in its own loop.
+    const poller = async (m: { calls: Mirror; leads: Mirror }, asOf?: () => Promise<string>) => {
+      let sinceCalls: string | null = null;
+      let sinceLeads: string | null = null;
+      while (writing) {
+        sinceCalls = await run('/v1/calls', sinceCalls, m.calls, asOf);
+        sinceLeads = await run('/v1/leads', sinceLeads, m.leads, asOf);
+        if (!asOf) stats.runs++;
+        await sleep(20);
+      }
+      return { sinceCalls, sinceLeads };
+    };
+    const polling = poller(mirrors);
+    const naivePolling = poller(naive, naiveAsOf);
+
+    // Writers run for WRITE_FOR_MS and, on a slow machine, until every kind of activity has happened enough.
+    const until = Date.now() + WRITE_FOR_MS;
+    const hardStop = until + 20_000;
+    const enough = () => stats.ingested >= 5 && stats.reprocessed >= 5 && stats.patched >= 5 && stats.held >= 2 && stats.eventLocks >= 1;
+    const keepWriting = () => Date.now() < hardStop && (Date.now() < until || !enough());
+    const pick = <T>(a: T[]) => a[Math.floor(Math.random() * a.length)];
+
+    // New calls (each records events, so each can be held up by the event lock).
+    const ingestNew = async () => {
+      for (let i = 0; keepWriting(); i++) {
+        const id = `call_new_${i}`;
+        const doc = i % 3 ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() }) : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() });
+        const r = await putCall(t, firm.orgId, id, doc);
+        if (r.status !== 201) failures.push(`ingest ${id}: ${r.status}`);
+        else {
+          callIds.push(id);
+          if (r.body.lead_id) leadIds.push(r.body.lead_id);
+          stats.ingested++;
+        }
+      }
+    };
+    // Re-processing of existing calls: new content, leads found or lost.
+    const reprocess = async () => {
+      while (keepWriting()) {
+        const id = pick(callIds);
+        const doc = fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, Number(id.replace(/\D/g, '')) % 24)).toISOString(), urgency: pick(['high', 'normal', 'low']), duration_s: Math.floor(Math.random() * 600) });
+        if (Math.random() < 0.2) doc.lead = null;
+        const r = await putCall(t, firm.orgId, id, doc);
+        if (r.status !== 200 && r.status !== 201) failures.push(`reprocess ${id}: ${r.status}`);
+        else stats.reprocessed++;
+      }
+    };
+    // Firm updates.
+    const patcher = async () => {
+      for (let i = 0; keepWriting(); i++) {
+        if (!leadIds.length) {
+          await sleep(10);
+          continue;
+        }
+        const r = await t.request('PATCH', `/v1/leads/${pick(leadIds)}`, { key, body: { status: pick(['contacted', 'signed', 'rejected']), status_reason: `sync ${i}` } });
+        if (r.status === 409) stats.conflicts++;
+        else if (r.status !== 200) failures.push(`patch: ${r.status} ${r.text}`);
+        else stats.patched++;
+      }
+    };
+    // Another session holds the events table now and then: every writer that has written its rows
+    // and must record an event waits, so it commits up to a second after its updated_at.
+    const eventLocker = async () => {
+      const client = new pg.Client({ connectionString: t.databaseUrl });
+      await client.connect();
+      try {
+        while (keepWriting()) {
+          await sleep(300);
+          await client.query('BEGIN');
+          await client.query('LOCK TABLE events IN SHARE MODE');
+          await sleep(1000);
+          await client.query('COMMIT');
+          stats.eventLocks++;
+        }
+      } finally {
+        await client.end();
+      }
+    };
+    // The recordings port, in transactions that idle before writing (no xid yet) and commit a second after writing.
+    const heldWriter = async () => {
+      const ds = t.app.get(DataSource);
+      const calls = t.app.get(CallsService);
+      for (let i = 0; keepWriting(); i++) {
+        const id = heldIds[i % heldIds.length];
+        await ds.transaction(async (m) => {
+          await m.query('SELECT 1');
+          await sleep(200);
+          await calls.setHasRecording(m, firm.orgId, id, i % 2 === 0);
+          await sleep(1000);
+        });
+        stats.held++;
+      }
+    };
+
+    await Promise.all([ingestNew(), reprocess(), reprocess(), patcher(), patcher(), eventLocker(), heldWriter(), heldWriter()]);
+    writing = false;
+    const last = await polling;
+    const lastNaive = await naivePolling;
+    expect(failures).toEqual([]);
+
+    // One more run of each after the writers stopped, exactly as the next scheduled run would be.
+    await sleep(MARGIN_MS + 50);
+    await run('/v1/calls', last.sinceCalls, mirrors.calls);
+    await run('/v1/leads', last.sinceLeads, mirrors.leads);
+    await run('/v1/calls', lastNaive.sinceCalls, naive.calls, naiveAsOf);
+    await run('/v1/leads', lastNaive.sinceLeads, naive.leads, naiveAsOf);
+
+    const truth = { calls: await everything('/v1/calls'), leads: await everything('/v1/leads') };
+    const [dbCounts] = await t.sql(
+      `SELECT (SELECT count(*)::int FROM calls WHERE org_id = $1) AS calls, (SELECT count(*)::int FROM leads WHERE org_id = $1) AS leads`,
+      [firm.orgId],
+    );
+    expect(truth.calls.size).toBe(dbCounts.calls);
+    expect(truth.leads.size).toBe(dbCounts.leads);
+
+    // The activity was real: many changes, held transactions, lock waits, many poll runs.
+    const busy = enough() && stats.runs >= 5;
+    expect({ ...stats, busy }).toMatchObject({ busy: true });
+
+    // The recipe's mirror equals the database exactly.
+    expect(new Map([...mirrors.calls].sort())).toEqual(new Map([...truth.calls].sort()));
+    expect(new Map([...mirrors.leads].sort())).toEqual(new Map([...truth.leads].sort()));
+
+    // The naive as_of (clock minus margin) misses late commits: the scenario is the one that matters.
+    const stale = (m: Mirror, truthMap: Mirror) => [...truthMap].filter(([id, item]) => JSON.stringify(m.get(id)) !== JSON.stringify(item)).length;
+    expect(stale(naive.calls, truth.calls) + stale(naive.leads, truth.leads)).toBeGreaterThan(0);
+  }, 90_000);
+});
