@@ -35,15 +35,12 @@ export class AuditService {
 
   /** Writes inside the caller's transaction when a manager is given. */
   async record(entry: AuditRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.insert(AuditEntryEntity, {
-      orgId: entry.orgId,
-      actorType: entry.actor.type,
-      actorId: entry.actor.id,
-      action: entry.action,
-      resourceType: entry.resourceType,
-      resourceIds: entry.resourceIds,
-      details: (entry.details ?? null) as Record<string, any> | null,
-    });
+    // Plain SQL: this runs on every call and lead read.
+    await manager.query(
+      `INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [entry.orgId, entry.actor.type, entry.actor.id, entry.action, entry.resourceType, entry.resourceIds, entry.details ? JSON.stringify(entry.details) : null],
+    );
   }
 
   async list(orgId: string, opts: { action?: string; limit?: number } = {}): Promise<AuditEntryView[]> {

@@ -7,8 +7,29 @@ import { ApiKeyEntity } from './entities/api-key.entity.js';
 export class ApiKeyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  findByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
-    return this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
+  /** On every authenticated request: plain SQL on the unique prefix index (TypeORM's findOne costs several times the query). */
+  async findByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
+    const rows = await this.dataSource.query(
+      `SELECT id, org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, last_used_at, created_at, revoked_at
+         FROM api_keys WHERE prefix = $1`,
+      [prefix],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return Object.assign(new ApiKeyEntity(), {
+      id: r.id,
+      orgId: r.org_id,
+      name: r.name,
+      prefix: r.prefix,
+      last4: r.last4,
+      keyHash: r.key_hash,
+      permissionSet: r.permission_set,
+      scopes: r.scopes,
+      expiresAt: r.expires_at,
+      lastUsedAt: r.last_used_at,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
+    });
   }
 
   findById(id: string): Promise<ApiKeyEntity | null> {
