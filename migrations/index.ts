@@ -1,4 +1,5 @@
 import { Foundation1763856000000 } from './1763856000000-foundation.js';
+import { Recordings1763920000000 } from './1763920000000-recordings.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
-export const MIGRATIONS = [Foundation1763856000000];
+export const MIGRATIONS = [Foundation1763856000000, Recordings1763920000000];

@@ -13,6 +13,7 @@ import { DemoModule } from './demo/index.js';
 import { EventsModule } from './events/index.js';
 import { HealthModule } from './health/index.js';
 import { ReceptionistModule } from './receptionist/index.js';
+import { RecordingsModule } from './recordings/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -20,6 +21,8 @@ export interface AppModuleOptions {
   clock?: Clock;
   /** The CLI keeps stdout for its one JSON object. */
   logToStderr?: boolean;
+  /** Where log lines go instead of stdout/stderr (tests capture them to prove no secret is logged). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The bounded contexts every role shares (the CLI uses exactly these services). */
@@ -27,13 +30,14 @@ export function coreModules(opts: AppModuleOptions) {
   return [
     CommonModule.forRoot(opts.config, opts.clock),
     DatabaseModule.forRoot(opts.databaseUrl),
-    loggerModule(opts.config, opts.logToStderr ?? false),
+    loggerModule(opts.config, opts.logToStderr ?? false, opts.logStream),
     AuditModule,
     AccountModule,
     AuthModule,
     ReceptionistModule,
     EventsModule,
     CallsModule,
+    RecordingsModule,
     DemoModule,
   ];
 }
