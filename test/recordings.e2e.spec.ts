@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { ApiKeyService } from '../src/auth';
 import { createFirm, type TestFirm } from './support/factories';
 import { fixture, getBytes, headerNames, insertCall, storedFiles, tempDataDir, upload, uploadPath } from './support/recordings';
@@ -10,6 +12,14 @@ import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-
 const MAX_BYTES = 100_000;
 const HOUR = 60 * 60 * 1000;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
+
+/** Polls a condition the server reaches on its own (no fixed sleeps); fails after 5 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (const started = Date.now(); !condition(); ) {
+    if (Date.now() - started > 5000) throw new Error('condition not reached within 5 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe('call recordings', () => {
   const data = tempDataDir();
@@ -220,6 +230,35 @@ describe('call recordings', () => {
       expect(r.body.code).toBe('unsupported_media_type');
     });
 
+    it('two first uploads racing leave one recording and one file', async () => {
+      const callId = await newCall();
+      const before = new Set(storedFiles(data.dir));
+      const results = await Promise.all([upload(t, firm.orgId, callId, caller), upload(t, firm.orgId, callId, greeting)]);
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+      expect(results.map((r) => r.body.replaced).sort()).toEqual([false, true]);
+      const rows = await t.sql('SELECT storage_key, size_bytes FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
+      expect(rows).toHaveLength(1);
+      expect(storedFiles(data.dir).filter((f) => !before.has(f))).toEqual([rows[0].storage_key]);
+      const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
+      expect(got.bytes.equals(Number(rows[0].size_bytes) === caller.length ? caller : greeting)).toBe(true);
+    });
+
+    it('an upload the client abandons half-way writes nothing', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      const req = httpRequest(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg', 'content-length': String(caller.length) },
+      });
+      req.on('error', () => undefined);
+      req.write(caller.subarray(0, 20_000));
+      // Wait until the server has started writing the upload, then hang up.
+      await until(() => storedFiles(data.dir).some((f) => f.startsWith('tmp/')));
+      req.destroy();
+      await until(() => !storedFiles(data.dir).some((f) => f.startsWith('tmp/')));
+      await refusedWritingNothing(callId, before);
+    });
+
     it('DELETE removes the recording (has_recording false, file gone) and is idempotent', async () => {
       const callId = await withRecording();
       const [row] = await t.sql('SELECT storage_key FROM recordings WHERE call_id = $1', [callId]);
@@ -322,6 +361,7 @@ describe('call recordings', () => {
       const injected = await t.app.inject({ method: 'HEAD', url: `/v1/calls/${callId}/recording` });
       expect(injected.statusCode).toBe(405);
       expect(injected.headers.allow).toBe('GET');
+      expect(JSON.parse(injected.body)).toMatchObject({ status: 405, code: 'method_not_allowed', detail: 'HEAD is not supported on this endpoint; use GET.' });
     });
 
     it('records every fetch made with a key in the audit log', async () => {
@@ -456,7 +496,7 @@ describe('call recordings', () => {
       });
 
       it('sends no cross-origin headers, even to a request with Origin', async () => {
-        for (const headers of [{ origin: 'https://evil.example' }, { origin: 'https://evil.example', range: 'bytes=0-9' }, {}]) {
+        for (const headers of <Record<string, string>[]>[{ origin: 'https://evil.example' }, { origin: 'https://evil.example', range: 'bytes=0-9' }, {}]) {
           const r = await getBytes(t, link.path, { headers });
           expect([200, 206]).toContain(r.status);
           expect(headerNames(r.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
@@ -475,6 +515,9 @@ describe('call recordings', () => {
         expect(r.headers.get('content-type')).toContain('application/problem+json');
         const injected = await t.app.inject({ method: 'HEAD', url: link.path });
         expect(injected.statusCode).toBe(405);
+        expect(injected.headers.allow).toBe('GET');
+        expect(JSON.parse(injected.body)).toMatchObject({ status: 405, code: 'method_not_allowed' });
+        expect(injected.body).not.toContain(link.token);
       });
 
       it('answers 404 for a malformed or unknown token, without echoing it', async () => {
@@ -566,6 +609,16 @@ describe('call recordings', () => {
 
   it('documents the public routes in OpenAPI and leaves the internal ones out', async () => {
     const doc = (await t.get('/v1/openapi.json')).body;
+    // Validated on its own: these paths with the schemas they use (the rest of the document is other contexts' business).
+    const paths = ['/v1/calls/{call_id}/recording', '/v1/calls/{call_id}/recording-link', '/v1/recordings/{token}'];
+    const schemas = ['Problem', 'RecordingLinkDto'];
+    await SwaggerParser.validate(
+      structuredClone({
+        ...doc,
+        paths: Object.fromEntries(paths.map((p) => [p, doc.paths[p]])),
+        components: { ...doc.components, schemas: Object.fromEntries(schemas.map((n) => [n, doc.components.schemas[n]])) },
+      }),
+    );
     const rec = doc.paths['/v1/calls/{call_id}/recording'];
     expect(Object.keys(rec.get.responses)).toEqual(expect.arrayContaining(['200', '206', '401', '403', '404']));
     expect(rec.get.responses['206'].content['audio/ogg']).toBeDefined();
@@ -579,6 +632,13 @@ describe('call recordings', () => {
     expect(Object.keys(play.get.responses)).toEqual(expect.arrayContaining(['200', '206', '404']));
     expect(play.head.responses['405']).toBeDefined();
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
+  });
+
+  it('a token sent to a mistyped path is not logged either', async () => {
+    const callId = await withRecording();
+    const link = await createLink(callId);
+    expect((await t.get(`/V1/Recordings/${link.token}`)).status).toBe(404);
+    expect((await t.get(`/v1/RECORDINGS/${link.token}`)).status).toBe(404);
   });
 
   // Last: by now every test above has run against this app with LOG_LEVEL=debug.

@@ -3,9 +3,9 @@ import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import type { AppConfig } from '../../config/app-config.js';
 
-/** Paths that carry a credential in the URL itself. */
+/** Paths that carry a credential in the URL itself (any letter case: a mistyped path can carry it too). */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/(\/v1\/recordings\/)[^/?#]+/, '$1[REDACTED]');
+  return url?.replace(/(\/v1\/recordings\/)[^/?#]+/i, '$1[REDACTED]');
 }
 
 export const REDACT_PATHS = [
