@@ -623,14 +623,16 @@ describe('call recordings', () => {
     expect(Object.keys(rec.get.responses)).toEqual(expect.arrayContaining(['200', '206', '401', '403', '404']));
     expect(rec.get.responses['206'].content['audio/ogg']).toBeDefined();
     expect(rec.get['x-required-scope']).toBe('calls:recording');
-    expect(rec.head.responses['405']).toBeDefined();
+    expect(rec.get.security).toEqual([{ api_key: [] }]);
+    expect(rec.head).toBeUndefined(); // HEAD answers 405; it is not an operation of the API
     const link = doc.paths['/v1/calls/{call_id}/recording-link'].post;
     expect(Object.keys(link.responses)).toContain('201');
     expect(link.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/RecordingLinkDto');
     const play = doc.paths['/v1/recordings/{token}'];
     expect(play.get.security).toEqual([]);
     expect(Object.keys(play.get.responses)).toEqual(expect.arrayContaining(['200', '206', '404']));
-    expect(play.head.responses['405']).toBeDefined();
+    expect(play.head).toBeUndefined();
+    expect(Object.keys(play.get.responses)).toContain('400');
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
   });
 
@@ -639,6 +641,23 @@ describe('call recordings', () => {
     const link = await createLink(callId);
     expect((await t.get(`/V1/Recordings/${link.token}`)).status).toBe(404);
     expect((await t.get(`/v1/RECORDINGS/${link.token}`)).status).toBe(404);
+  });
+
+  it('refuses unknown query parameters with 400 naming them, on every recording route', async () => {
+    const callId = await withRecording();
+    const link = await createLink(callId);
+    const tries = [
+      await t.get(`/v1/calls/${callId}/recording`, { key: firm.keys.read, query: { download: '1' } }),
+      await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read, query: { download: '1' } }),
+      await t.get(link.path, { query: { download: '1' } }),
+      await t.request('DELETE', uploadPath(firm.orgId, callId), { key: TEST_INTERNAL_TOKEN, query: { download: '1' } }),
+    ];
+    for (const r of tries) {
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_request', param: 'download' });
+      expect(r.text).not.toContain(link.token);
+    }
+    expect(await hasRecording(firm.orgId, callId)).toBe(true);
   });
 
   // Last: by now every test above has run against this app with LOG_LEVEL=debug.

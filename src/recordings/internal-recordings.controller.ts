@@ -1,8 +1,9 @@
-import { Controller, Delete, HttpCode, Param, Put, Req } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../common/errors/api-error.js';
 import { InternalRoute } from '../common/http/access.decorators.js';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RemovedRecordingDto, StoredRecordingDto } from './dto/internal-recording.dto.js';
 import { RecordingsService } from './recordings.service.js';
 
@@ -17,7 +18,7 @@ export class InternalRecordingsController {
   @Put()
   @HttpCode(200)
   @InternalRoute()
-  async put(@Param('org_id') orgId: string, @Param('call_id') callId: string, @Req() req: FastifyRequest): Promise<StoredRecordingDto> {
+  async put(@Param('org_id') orgId: string, @Param('call_id') callId: string, @Query() _query: NoQueryDto, @Req() req: FastifyRequest): Promise<StoredRecordingDto> {
     const body = req.body as Readable;
     const declared = req.headers['content-length'];
     const declaredLength = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
@@ -37,7 +38,7 @@ export class InternalRecordingsController {
   @Delete()
   @HttpCode(200)
   @InternalRoute()
-  async remove(@Param('org_id') orgId: string, @Param('call_id') callId: string): Promise<RemovedRecordingDto> {
+  async remove(@Param('org_id') orgId: string, @Param('call_id') callId: string, @Query() _query: NoQueryDto): Promise<RemovedRecordingDto> {
     const r = await this.recordings.remove(orgId, callId, 'internal_api');
     return { org_id: r.org_id, call_id: r.call_id, has_recording: false, removed: r.removed };
   }

@@ -1,9 +1,10 @@
-import { applyDecorators, Controller, Get, Head, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Head, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PublicRoute, RequireScope } from '../common/http/access.decorators.js';
 import { ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RecordingLinkDto } from './dto/recording-link.dto.js';
 import { RecordingLinksService } from './recording-links.service.js';
 import { headNotAllowed, sendAudio } from './recordings.http.js';
@@ -19,14 +20,13 @@ const AUDIO_HEADERS = {
   ETag: { description: 'Changes when the recording is replaced; usable in If-Range.', schema: { type: 'string' } },
 };
 const CONTENT_RANGE = { 'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } } };
-const ALLOW_GET = { Allow: { description: 'Always `GET`.', schema: { type: 'string' } } };
 
 /** Audio responses in the OpenAPI document: 200 whole file, 206 one range. */
 function ApiAudioResponses() {
   return applyDecorators(
     ApiProduces('audio/ogg'),
     ApiHeader({ name: 'Range', required: false, description: RANGE_DOC }),
-    ApiResponse({ status: 200, description: 'The whole recording (Opus in Ogg), streamed.', content: AUDIO, headers: AUDIO_HEADERS }),
+    ApiResponse({ status: 200, description: 'The whole recording (Opus in Ogg), streamed. HEAD is not supported: it answers 405 with Allow: GET.', content: AUDIO, headers: AUDIO_HEADERS }),
     ApiResponse({ status: 206, description: 'Partial content: the one requested byte range.', content: AUDIO, headers: { ...AUDIO_HEADERS, ...CONTENT_RANGE } }),
   );
 }
@@ -43,10 +43,11 @@ export class CallRecordingController {
   @RequireScope('calls:recording', 'Download the recording of a call')
   @ApiParam({ name: 'call_id', description: 'As the calls list returned it.' })
   @ApiAudioResponses()
-  @ApiProblems(404)
+  @ApiProblems(400, 404)
   async get(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Param('call_id') callId: string,
+    @Query() _query: NoQueryDto,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
     @Res() reply: FastifyReply,
@@ -55,10 +56,10 @@ export class CallRecordingController {
     sendAudio(reply, playback);
   }
 
+  /** 405 for anyone, key or not: there is nothing to authorise. Left out of the document (a GET-only path there). */
   @Head('recording')
-  @PublicRoute('HEAD is not supported: use GET')
-  @ApiParam({ name: 'call_id' })
-  @ApiResponse({ status: 405, description: 'Always: HEAD is not supported (`method_not_allowed`).', headers: ALLOW_GET })
+  @PublicRoute()
+  @ApiExcludeEndpoint()
   head(): never {
     throw headNotAllowed();
   }
@@ -71,8 +72,13 @@ export class CallRecordingController {
     type: RecordingLinkDto,
     description: 'A new link (201 Created: every call creates a new link). The url is a credential. The response carries Cache-Control: no-store.',
   })
-  @ApiProblems(404)
-  async createLink(@CurrentPrincipal() principal: ApiPrincipal, @Param('call_id') callId: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<RecordingLinkDto> {
+  @ApiProblems(400, 404)
+  async createLink(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('call_id') callId: string,
+    @Query() _query: NoQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RecordingLinkDto> {
     const link = await this.links.create(principal, callId);
     reply.header('cache-control', 'no-store');
     return { call_id: link.callId, url: link.url, expires_at: link.expiresAt.toISOString() };
@@ -88,9 +94,10 @@ export class RecordingLinkController {
   @PublicRoute('Play a recording through a recording link (no key: the link is the credential)')
   @ApiParam({ name: 'token', description: 'Exactly as at the end of the url returned by the recording-link endpoint.' })
   @ApiAudioResponses()
-  @ApiProblems(404, 503)
+  @ApiProblems(400, 404, 503)
   async play(
     @Param('token') token: string,
+    @Query() _query: NoQueryDto,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
     @Res() reply: FastifyReply,
@@ -101,9 +108,8 @@ export class RecordingLinkController {
   }
 
   @Head(':token')
-  @PublicRoute('HEAD is not supported: use GET')
-  @ApiParam({ name: 'token' })
-  @ApiResponse({ status: 405, description: 'Always: HEAD is not supported (`method_not_allowed`).', headers: ALLOW_GET })
+  @PublicRoute()
+  @ApiExcludeEndpoint()
   head(): never {
     throw headNotAllowed();
   }

@@ -12,7 +12,8 @@ export function apiValidationPipe(): ValidationPipe {
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
+    // Off so an empty DTO (NoQueryDto) still validates; unknown members are refused by forbidNonWhitelisted.
+    forbidUnknownValues: false,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => {
       const all = flattenValidationErrors(errors).map(({ path, message }) => ({
