@@ -1,5 +1,6 @@
 import { Foundation1763856000000 } from './1763856000000-foundation.js';
 import { CallsTranscriptsLeads1763900000000 } from './1763900000000-calls-transcripts-leads.js';
+import { Recordings1763920000000 } from './1763920000000-recordings.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
-export const MIGRATIONS = [Foundation1763856000000, CallsTranscriptsLeads1763900000000];
+export const MIGRATIONS = [Foundation1763856000000, CallsTranscriptsLeads1763900000000, Recordings1763920000000];

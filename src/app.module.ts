@@ -16,6 +16,7 @@ import { IngestionModule } from './ingestion/index.js';
 import { LeadsModule } from './leads/index.js';
 import { ReceptionistModule } from './receptionist/index.js';
 import { TranscriptsModule } from './transcripts/index.js';
+import { RecordingsModule } from './recordings/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -23,6 +24,8 @@ export interface AppModuleOptions {
   clock?: Clock;
   /** The CLI keeps stdout for its one JSON object. */
   logToStderr?: boolean;
+  /** Where log lines go instead of stdout/stderr (tests capture them to prove no secret is logged). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The bounded contexts every role shares (the CLI uses exactly these services). */
@@ -30,7 +33,7 @@ export function coreModules(opts: AppModuleOptions) {
   return [
     CommonModule.forRoot(opts.config, opts.clock),
     DatabaseModule.forRoot(opts.databaseUrl),
-    loggerModule(opts.config, opts.logToStderr ?? false),
+    loggerModule(opts.config, opts.logToStderr ?? false, opts.logStream),
     AuditModule,
     AccountModule,
     AuthModule,
@@ -40,6 +43,7 @@ export function coreModules(opts: AppModuleOptions) {
     TranscriptsModule,
     LeadsModule,
     IngestionModule,
+    RecordingsModule,
     DemoModule,
   ];
 }

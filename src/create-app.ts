@@ -6,6 +6,7 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ProblemFilter } from './common/errors/problem.filter.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
+import { configureRecordingsHttp } from './recordings/index.js';
 
 /** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
 export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
@@ -22,6 +23,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
+  configureRecordingsHttp(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ProblemFilter());

@@ -34,6 +34,8 @@ export class AppConfig {
   mailFrom: string;
   /** How far before the database clock list `as_of` is set (spec: half a minute). */
   listAsOfMarginMs: number;
+  /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
+  recordingMaxBytes: number;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -45,6 +47,9 @@ export class AppConfig {
     return this.role === 'all' || this.role === 'worker';
   }
 }
+
+/** 256 MiB: about 24 hours of 24 kbit/s Opus, far beyond any phone call. */
+export const DEFAULT_RECORDING_MAX_BYTES = 256 * 1024 * 1024;
 
 export const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 
@@ -133,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
+  c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
   return c;
 }

@@ -40,7 +40,9 @@ export interface TestApp {
  * The real service, listening on a real port, against its own cloned database.
  * `env` adds environment variables exactly as an operator would set them.
  */
-export async function startTestApp(opts: { env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; databaseUrl?: string; /** Receives every log line of the app. */ logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -51,7 +53,7 @@ export async function startTestApp(opts: { env?: Record<string, string>; databas
     ...opts.env,
   });
   const clock = new AdjustableClock();
-  const app = await createApp({ config, databaseUrl, clock });
+  const app = await createApp({ config, databaseUrl, clock, logStream: opts.logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -4,6 +4,7 @@ import { keyCommands } from './key.commands.js';
 import { miscCommands } from './misc.commands.js';
 import { orgCommands } from './org.commands.js';
 import { receptionistCommands } from './receptionist.commands.js';
+import { recordingCommands } from './recording.commands.js';
 
 /** Every dashboard action the CLI offers. Add a context's commands here. */
-export const COMMANDS: CliCommand[] = [...orgCommands, ...keyCommands, ...receptionistCommands, ...callCommands, ...miscCommands];
+export const COMMANDS: CliCommand[] = [...orgCommands, ...keyCommands, ...receptionistCommands, ...callCommands, ...recordingCommands, ...miscCommands];

@@ -3,9 +3,9 @@ import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import type { AppConfig } from '../../config/app-config.js';
 
-/** Paths that carry a credential in the URL itself. */
+/** Paths that carry a credential in the URL itself (any letter case: a mistyped path can carry it too). */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/(\/v1\/recordings\/)[^/?#]+/, '$1[REDACTED]');
+  return url?.replace(/(\/v1\/recordings\/)[^/?#]+/i, '$1[REDACTED]');
 }
 
 export const REDACT_PATHS = [
@@ -25,7 +25,7 @@ export const REDACT_PATHS = [
  * headers and secret-named members are redacted, and recording-link tokens
  * are cut out of logged URLs.
  */
-export function loggerModule(config: AppConfig, toStderr = false) {
+export function loggerModule(config: AppConfig, toStderr = false, stream?: NodeJS.WritableStream) {
   return LoggerModule.forRoot({
     pinoHttp: [{
       level: config.logLevel,
@@ -39,7 +39,7 @@ export function loggerModule(config: AppConfig, toStderr = false) {
       customProps: () => ({ service: 'receptionist-api' }),
       autoLogging: { ignore: (req) => req.url === '/health/ready' },
       quietReqLogger: true,
-    }, pino.destination(toStderr ? 2 : 1)],
+    }, stream ?? pino.destination(toStderr ? 2 : 1)],
     forRoutes: ['*path'],
   });
 }

@@ -1,0 +1,116 @@
+import { applyDecorators, Controller, Get, Head, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { PublicRoute, RequireScope } from '../common/http/access.decorators.js';
+import { ApiProblems } from '../common/http/openapi.decorators.js';
+import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
+import { RecordingLinkDto } from './dto/recording-link.dto.js';
+import { RecordingLinksService } from './recording-links.service.js';
+import { headNotAllowed, sendAudio } from './recordings.http.js';
+import { RecordingsService } from './recordings.service.js';
+
+const RANGE_DOC =
+  'One byte range: bytes=N-, bytes=N-M or bytes=-N. A range the file can satisfy answers 206 with just that part; any other value (several ranges, garbage, unsatisfiable) is ignored and the whole file is returned with 200.';
+
+const AUDIO = { 'audio/ogg': { schema: { type: 'string', format: 'binary', contentMediaType: 'audio/ogg' } } };
+const AUDIO_HEADERS = {
+  'Accept-Ranges': { description: 'Always `bytes`.', schema: { type: 'string' } },
+  'Content-Length': { description: 'Bytes in this response.', schema: { type: 'integer' } },
+  ETag: { description: 'Changes when the recording is replaced; usable in If-Range.', schema: { type: 'string' } },
+};
+const CONTENT_RANGE = { 'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } } };
+
+/** Audio responses in the OpenAPI document: 200 whole file, 206 one range. */
+function ApiAudioResponses() {
+  return applyDecorators(
+    ApiProduces('audio/ogg'),
+    ApiHeader({ name: 'Range', required: false, description: RANGE_DOC }),
+    ApiResponse({ status: 200, description: 'The whole recording (Opus in Ogg), streamed. HEAD is not supported: it answers 405 with Allow: GET.', content: AUDIO, headers: AUDIO_HEADERS }),
+    ApiResponse({ status: 206, description: 'Partial content: the one requested byte range.', content: AUDIO, headers: { ...AUDIO_HEADERS, ...CONTENT_RANGE } }),
+  );
+}
+
+@ApiTags('Recordings')
+@Controller('v1/calls/:call_id')
+export class CallRecordingController {
+  constructor(
+    private readonly recordings: RecordingsService,
+    private readonly links: RecordingLinksService,
+  ) {}
+
+  @Get('recording')
+  @RequireScope('calls:recording', 'Download the recording of a call')
+  @ApiParam({ name: 'call_id', description: 'As the calls list returned it.' })
+  @ApiAudioResponses()
+  @ApiProblems(400, 404)
+  async get(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('call_id') callId: string,
+    @Query() _query: NoQueryDto,
+    @Headers('range') range: string | undefined,
+    @Headers('if-range') ifRange: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const playback = await this.recordings.openForKey(principal, callId, { range, ifRange });
+    sendAudio(reply, playback);
+  }
+
+  /** 405 for anyone, key or not: there is nothing to authorise. Left out of the document (a GET-only path there). */
+  @Head('recording')
+  @PublicRoute()
+  @ApiExcludeEndpoint()
+  head(): never {
+    throw headNotAllowed();
+  }
+
+  @Post('recording-link')
+  @HttpCode(201)
+  @RequireScope('calls:recording', 'Create a one-hour playback link for the recording of a call')
+  @ApiParam({ name: 'call_id', description: 'As the calls list returned it.' })
+  @ApiCreatedResponse({
+    type: RecordingLinkDto,
+    description: 'A new link (201 Created: every call creates a new link). The url is a credential. The response carries Cache-Control: no-store.',
+  })
+  @ApiProblems(400, 404)
+  async createLink(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('call_id') callId: string,
+    @Query() _query: NoQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RecordingLinkDto> {
+    const link = await this.links.create(principal, callId);
+    reply.header('cache-control', 'no-store');
+    return { call_id: link.callId, url: link.url, expires_at: link.expiresAt.toISOString() };
+  }
+}
+
+@ApiTags('Recordings')
+@Controller('v1/recordings')
+export class RecordingLinkController {
+  constructor(private readonly links: RecordingLinksService) {}
+
+  @Get(':token')
+  @PublicRoute('Play a recording through a recording link (no key: the link is the credential)')
+  @ApiParam({ name: 'token', description: 'Exactly as at the end of the url returned by the recording-link endpoint.' })
+  @ApiAudioResponses()
+  @ApiProblems(400, 404, 503)
+  async play(
+    @Param('token') token: string,
+    @Query() _query: NoQueryDto,
+    @Headers('range') range: string | undefined,
+    @Headers('if-range') ifRange: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const playback = await this.links.open(token, { range, ifRange });
+    // The url is a credential: keep it out of Referer headers and shared caches.
+    sendAudio(reply, playback, { 'referrer-policy': 'no-referrer' });
+  }
+
+  @Head(':token')
+  @PublicRoute()
+  @ApiExcludeEndpoint()
+  head(): never {
+    throw headNotAllowed();
+  }
+}

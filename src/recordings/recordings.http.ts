@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../common/errors/api-error.js';
+import type { Playback } from './recordings.service.js';
+
+/** Route patterns (Fastify's routeOptions.url) that need raw HTTP handling. */
+export const UPLOAD_ROUTE = '/internal/v1/orgs/:org_id/calls/:call_id/recording';
+export const LINK_ROUTE = '/v1/recordings/:token';
+
+export const headNotAllowed = () => new ApiError(405, 'method_not_allowed', 'HEAD is not supported on this endpoint; use GET.', {}, { Allow: 'GET' });
+
+const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
+const isUpload = (req: FastifyRequest) => req.method === 'PUT' && req.routeOptions.url === UPLOAD_ROUTE;
+
+/**
+ * The raw-HTTP parts of recordings, installed on the Fastify instance where
+ * the app is built (src/create-app.ts):
+ * - an `audio/ogg` body reaches the upload route as the untouched request
+ *   stream (never buffered, so Fastify's bodyLimit does not apply; the
+ *   service enforces RECORDING_MAX_BYTES), and no other route accepts it;
+ * - an upload with another content type is refused with a 415 that says what
+ *   to send;
+ * - the recording-link route never carries cross-origin headers, even if a
+ *   CORS policy is added to the app later.
+ */
+export function configureRecordingsHttp(fastify: FastifyInstance): void {
+  fastify.addContentTypeParser('audio/ogg', (req, payload, done) => {
+    if (isUpload(req)) return done(null, payload);
+    done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+  });
+  fastify.addHook('preParsing', async (req, _reply, payload) => {
+    if (isUpload(req) && mediaType(req.headers['content-type']) !== 'audio/ogg') {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the recording as the request body with Content-Type: audio/ogg.', {}, { Connection: 'close' });
+    }
+    return payload;
+  });
+  fastify.addHook('onSend', async (req, reply, payload) => {
+    if (req.routeOptions.url === LINK_ROUTE) {
+      for (const name of Object.keys(reply.getHeaders())) if (name.toLowerCase().startsWith('access-control-')) reply.removeHeader(name);
+    }
+    return payload;
+  });
+}
+
+/**
+ * Streams a playback: 200 with the whole file or 206 with the one range,
+ * with exact Content-Length, Accept-Ranges and (for 206) Content-Range.
+ */
+export function sendAudio(reply: FastifyReply, p: Playback, extraHeaders: Record<string, string> = {}): FastifyReply {
+  const size = p.object.size;
+  reply.headers({
+    'content-type': 'audio/ogg',
+    'accept-ranges': 'bytes',
+    etag: p.etag,
+    'cache-control': 'private, no-store',
+    'x-content-type-options': 'nosniff',
+    ...extraHeaders,
+  });
+  if (p.range) {
+    reply.code(206).header('content-range', `bytes ${p.range.start}-${p.range.end}/${size}`).header('content-length', String(p.range.end - p.range.start + 1));
+  } else {
+    reply.code(200).header('content-length', String(size));
+  }
+  return reply.send(p.object.stream(p.range ?? undefined));
+}

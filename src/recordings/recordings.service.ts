@@ -1,0 +1,241 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { AuditService, type AuditActor } from '../audit/index.js';
+import { CallsService } from '../calls/index.js';
+import { Clock } from '../common/clock.js';
+import { notFound } from '../common/errors/api-error.js';
+import { AppConfig } from '../config/app-config.js';
+import { parseRange } from './byte-range.js';
+import { RecordingIntake, recordingTooLarge } from './recording-intake.js';
+import { RecordingsRepository } from './recordings.repository.js';
+import { RECORDING_STORE, type ByteRange, type RecordingStore, type StoredObject } from './store/recording-store.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who stored or removed a recording (the audit log's actor). */
+export type RecordingSource = 'internal_api' | 'cli' | 'demo';
+
+export interface StoredRecordingSummary {
+  org_id: string;
+  call_id: string;
+  has_recording: boolean;
+  size_bytes: number;
+  sha256: string;
+  /** True when an earlier recording of the call was replaced. */
+  replaced: boolean;
+}
+
+export interface RemovedRecordingSummary {
+  org_id: string;
+  call_id: string;
+  has_recording: false;
+  /** False when the call had no recording (removal is idempotent). */
+  removed: boolean;
+}
+
+/** What a GET streams: an open object, the byte range to send (null: all of it) and its validator. */
+export interface Playback {
+  object: StoredObject;
+  range: ByteRange | null;
+  etag: string;
+}
+
+export interface RangeRequest {
+  range?: string;
+  ifRange?: string;
+}
+
+/**
+ * Stores, removes and serves call recordings. Audio goes through the
+ * RecordingStore as a stream end to end: an upload is checked and hashed on
+ * its way to the store, a download is read from an open handle, so memory
+ * stays flat whatever the file size.
+ */
+@Injectable()
+export class RecordingsService {
+  private readonly logger = new Logger(RecordingsService.name);
+
+  constructor(
+    @Inject(RECORDING_STORE) private readonly objects: RecordingStore,
+    private readonly recordings: RecordingsRepository,
+    private readonly calls: CallsService,
+    private readonly audit: AuditService,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  get maxBytes(): number {
+    return this.config.recordingMaxBytes;
+  }
+
+  /**
+   * Stores `body` as the call's recording (replacing any earlier one) and
+   * sets has_recording. Refuses, writing nothing, a body that is not Ogg
+   * (415) or exceeds RECORDING_MAX_BYTES (413); 404 for an unknown call.
+   * `declaredLength` (a Content-Length) lets an oversized upload be refused
+   * before any byte is read.
+   */
+  async store(orgId: string, callId: string, body: Readable, opts: { via: RecordingSource; declaredLength?: number }): Promise<StoredRecordingSummary> {
+    await this.requireCall(orgId, callId);
+    if (opts.declaredLength !== undefined && opts.declaredLength > this.maxBytes) throw recordingTooLarge(this.maxBytes);
+    const intake = new RecordingIntake(this.maxBytes);
+    // A refusal can happen before the store has attached to the intake; it still reaches us through
+    // put() (a stream that has already failed fails the store's pipeline), so this only keeps it from
+    // being an unhandled 'error' event.
+    intake.on('error', () => undefined);
+    const key = `${orgId}/${randomUUID()}.ogg`;
+    const detach = feed(body, intake);
+    try {
+      await this.objects.put(key, intake);
+    } finally {
+      detach();
+    }
+    const sizeBytes = intake.bytes;
+    const sha256 = intake.digest();
+    let previousKey: string | null;
+    try {
+      previousKey = await this.dataSource.transaction(async (manager) => {
+        await this.calls.requireCall(orgId, callId, manager);
+        const row = await this.recordings.upsert(manager, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
+        await this.calls.setHasRecording(manager, orgId, callId, true);
+        await this.audit.record(
+          {
+            orgId,
+            actor: { type: 'system', id: opts.via },
+            action: 'recording.stored',
+            resourceType: 'call',
+            resourceIds: [callId],
+            details: { size_bytes: sizeBytes, replaced: row.previousKey !== null },
+          },
+          manager,
+        );
+        return row.previousKey;
+      });
+    } catch (err) {
+      await this.discard(key);
+      throw err;
+    }
+    if (previousKey) await this.discard(previousKey);
+    return { org_id: orgId, call_id: callId, has_recording: true, size_bytes: sizeBytes, sha256: sha256.toString('hex'), replaced: previousKey !== null };
+  }
+
+  /** The same as `store`, from a file on disk (the CLI and the demo data). */
+  async storeFromFile(orgId: string, callId: string, path: string, via: RecordingSource = 'demo'): Promise<StoredRecordingSummary> {
+    const file = createReadStream(path);
+    try {
+      return await this.store(orgId, callId, file, { via });
+    } finally {
+      file.destroy();
+    }
+  }
+
+  /** Removes the call's recording: has_recording turns false and every link to it stops. Idempotent. */
+  async remove(orgId: string, callId: string, via: RecordingSource): Promise<RemovedRecordingSummary> {
+    await this.requireCall(orgId, callId);
+    const key = await this.dataSource.transaction(async (manager) => {
+      await this.calls.requireCall(orgId, callId, manager);
+      const removedKey = await this.recordings.delete(manager, orgId, callId);
+      await this.calls.setHasRecording(manager, orgId, callId, false);
+      if (removedKey) {
+        await this.audit.record(
+          { orgId, actor: { type: 'system', id: via }, action: 'recording.removed', resourceType: 'call', resourceIds: [callId] },
+          manager,
+        );
+      }
+      return removedKey;
+    });
+    // After commit: a reader that already opened the file keeps its handle; new readers find no row.
+    if (key) await this.discard(key);
+    return { org_id: orgId, call_id: callId, has_recording: false, removed: key !== null };
+  }
+
+  /** GET /v1/calls/{call_id}/recording: the firm's call and its recording, or 404; every fetch is audited. */
+  async openForKey(principal: { orgId: string; keyId: string }, callId: string, req: RangeRequest): Promise<Playback> {
+    await this.calls.requireCall(principal.orgId, callId);
+    const row = await this.recordings.findByCall(principal.orgId, callId);
+    if (!row) throw notFound('The recording of this call');
+    const playback = await this.openPlayback(row.storageKey, req);
+    if (!playback) throw notFound('The recording of this call');
+    await this.auditOrClose(playback, {
+      orgId: principal.orgId,
+      actor: { type: 'api_key', id: principal.keyId },
+      action: 'recording.fetched',
+      resourceType: 'call',
+      resourceIds: [callId],
+      details: rangeDetails(playback),
+    });
+    return playback;
+  }
+
+  /** Opens a stored object and settles the Range to serve; null when the object is gone. */
+  async openPlayback(storageKey: string, req: RangeRequest): Promise<Playback | null> {
+    const object = await this.objects.open(storageKey);
+    if (!object) return null;
+    const etag = etagOf(storageKey);
+    // If-Range with a validator other than ours (or a date: we send none) means "the whole file" (RFC 9110 13.1.5).
+    const rangeApplies = req.ifRange === undefined || req.ifRange.trim() === etag;
+    return { object, range: rangeApplies ? parseRange(req.range, object.size) : null, etag };
+  }
+
+  /** Records the audit entry before a byte is served; releases the file when that fails. */
+  async auditOrClose(playback: Playback, entry: { orgId: string; actor: AuditActor; action: string; resourceType: string; resourceIds: string[]; details?: Record<string, unknown> }): Promise<void> {
+    try {
+      await this.audit.record(entry);
+    } catch (err) {
+      await playback.object.close();
+      throw err;
+    }
+  }
+
+  private async requireCall(orgId: string, callId: string): Promise<void> {
+    // Not a firm id at all: the same 404 as any unknown call (and no invalid-uuid error from PostgreSQL).
+    if (!UUID.test(orgId)) throw notFound('The call');
+    await this.calls.requireCall(orgId, callId);
+  }
+
+  private async discard(key: string): Promise<void> {
+    try {
+      await this.objects.remove(key);
+    } catch (err) {
+      this.logger.warn({ err: String(err), storage_key: key }, 'could not remove a stored recording object');
+    }
+  }
+}
+
+/** Strong validator: a storage key is never reused, so its id names exactly these bytes. */
+function etagOf(storageKey: string): string {
+  const name = storageKey.slice(storageKey.lastIndexOf('/') + 1).replace(/\.ogg$/, '');
+  return `"${name}"`;
+}
+
+export function rangeDetails(p: Playback): Record<string, unknown> {
+  return p.range
+    ? { status: 206, start: p.range.start, end: p.range.end, size_bytes: p.object.size }
+    : { status: 200, start: 0, end: p.object.size - 1, size_bytes: p.object.size };
+}
+
+/**
+ * Pipes the source into the intake without handing it to `pipeline`, which
+ * would destroy an HTTP request (and its socket) on a refusal before the
+ * answer is sent. A source that fails or closes early fails the intake.
+ * Returns the function that detaches the two again.
+ */
+function feed(source: Readable, intake: RecordingIntake): () => void {
+  const onError = (err: Error) => intake.destroy(err);
+  const onClose = () => {
+    if (!source.readableEnded) intake.destroy(new Error('the upload ended before its end'));
+  };
+  source.on('error', onError);
+  source.on('close', onClose);
+  source.pipe(intake);
+  return () => {
+    source.off('error', onError);
+    source.off('close', onClose);
+    source.unpipe(intake);
+  };
+}

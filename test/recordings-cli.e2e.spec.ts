@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { recordingCommands } from '../src/cli/commands/recording.commands';
+import { CliError } from '../src/cli/command';
+import { ApiError } from '../src/common/errors/api-error';
+import { createFirm, type TestFirm } from './support/factories';
+import { FIXTURES, fixture, getBytes, insertCall, storedFiles, tempDataDir } from './support/recordings';
+import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** The compiled CLI (npm test builds first), on the test's database and DATA_DIR. */
+function cli(t: TestApp, dataDir: string, args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/src/cli/main.js', ...args],
+      { env: { ...process.env, DATABASE_URL: t.databaseUrl, WEBHOOK_SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } },
+      (err, stdout, stderr) => {
+        let json: any = null;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = null;
+        }
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
+      },
+    );
+  });
+}
+
+describe('CLI: call recording', () => {
+  const data = tempDataDir();
+  let t: TestApp;
+  let firm: TestFirm;
+  const callId = 'call_cli_recording';
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { DATA_DIR: data.dir } });
+    firm = await createFirm(t.app);
+    await insertCall(t, firm.orgId, callId);
+  });
+  afterAll(async () => {
+    await t.close();
+    data.cleanup();
+  });
+
+  it('--file stores the recording (one JSON object with --json), served by the API', async () => {
+    const file = join(FIXTURES, 'spanish-caller.ogg');
+    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', file, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const bytes = fixture('spanish-caller.ogg');
+    expect(r.json).toEqual({
+      org_id: firm.orgId,
+      call_id: callId,
+      has_recording: true,
+      size_bytes: bytes.length,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      replaced: false,
+    });
+    const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
+    expect(got.status).toBe(200);
+    expect(got.bytes.equals(bytes)).toBe(true);
+    const [audit] = await t.sql(`SELECT actor_type, actor_id FROM audit_log WHERE org_id = $1 AND action = 'recording.stored'`, [firm.orgId]);
+    expect(audit).toEqual({ actor_type: 'system', actor_id: 'cli' });
+  });
+
+  it('refuses a file that is not Ogg: exit 1 and the reason', async () => {
+    const notOgg = join(data.dir, 'not-ogg.wav');
+    writeFileSync(notOgg, Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(100)]));
+    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', notOgg, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.message).toMatch(/^The body is not an Ogg stream/);
+  });
+
+  // The same command object in-process (spawning costs seconds each), on the same services and database.
+  const run = (flags: Record<string, string | boolean>) =>
+    recordingCommands[0].run({ app: t.app, flags: { org: firm.slug, call: callId, ...flags }, readInput: async () => '' });
+
+  it.each([
+    ['--file and --remove together', { file: join(FIXTURES, 'injury-caller.ogg'), remove: true }, 2, /exactly one of --file/],
+    ['neither --file nor --remove', {}, 2, /exactly one of --file/],
+    ['a missing file', { file: '/nonexistent/recording.ogg' }, 1, /cannot read file/],
+  ])('refuses %s', async (_label, flags, exitCode, message) => {
+    const err = await run(flags).catch((e) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect(err.exitCode).toBe(exitCode);
+    expect(err.message).toMatch(message);
+  });
+
+  it('refuses an unknown call with the 404 detail, leaving the stored recording alone', async () => {
+    const err = await run({ call: 'call_nope', file: join(FIXTURES, 'injury-caller.ogg') }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(404);
+    expect(err.detail).toBe('The call was not found.');
+    expect((await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(true);
+    expect(storedFiles(data.dir).filter((f) => f.endsWith('.ogg'))).toHaveLength(1);
+  });
+
+  it('--remove removes it (and says so in human form when there is nothing left)', async () => {
+    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.orgId, '--call', callId, '--remove', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ org_id: firm.orgId, call_id: callId, has_recording: false, removed: true });
+    expect((await t.get(`/v1/calls/${callId}/recording`, { key: firm.keys.read })).status).toBe(404);
+    expect(storedFiles(data.dir).filter((f) => f.endsWith('.ogg'))).toEqual([]);
+    const again = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', callId, '--remove']);
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toBe(`call ${callId} had no recording`);
+  });
+});

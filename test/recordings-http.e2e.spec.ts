@@ -1,0 +1,33 @@
+import Fastify from 'fastify';
+import { configureRecordingsHttp } from '../src/recordings';
+
+/**
+ * The app has no CORS policy today, so the main suite proves the absence of
+ * cross-origin headers on recording links. This proves they stay absent if a
+ * policy is added later: the hook strips whatever an earlier hook set, on the
+ * link route only.
+ */
+describe('recording links and a CORS policy added later', () => {
+  const app = Fastify();
+  beforeAll(async () => {
+    app.addHook('onRequest', async (_req, reply) => {
+      reply.header('access-control-allow-origin', '*').header('Access-Control-Expose-Headers', 'content-range');
+    });
+    configureRecordingsHttp(app);
+    app.get('/v1/recordings/:token', async (_req, reply) => reply.code(404).send({ code: 'not_found' }));
+    app.get('/v1/calls/:call_id/recording', async () => ({ ok: true }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('strips every Access-Control-* header from the link route, errors included', async () => {
+    const r = await app.inject({ method: 'GET', url: '/v1/recordings/abc', headers: { origin: 'https://evil.example' } });
+    expect(r.statusCode).toBe(404);
+    expect(Object.keys(r.headers).filter((h) => h.toLowerCase().startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('leaves other routes to the policy', async () => {
+    const r = await app.inject({ method: 'GET', url: '/v1/calls/c1/recording', headers: { origin: 'https://evil.example' } });
+    expect(r.headers['access-control-allow-origin']).toBe('*');
+  });
+});

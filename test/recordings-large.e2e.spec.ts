@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, openSync, readSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { request, type IncomingMessage } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { createFirm, type TestFirm } from './support/factories';
+import { insertCall, storedFiles, tempDataDir, uploadPath } from './support/recordings';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+
+const MiB = 1024 * 1024;
+const SIZE = 100 * MiB;
+/**
+ * Buffers and heap in use may grow by at most this while 100 MB go through
+ * the server and back (upload and download both run in this process).
+ * Buffering the file would show as ~100 MB; streaming stays near 0-12 MB.
+ */
+const LIVE_BUDGET = 32 * MiB;
+/** The process's resident size (allocator slack included) stays well under the file size too. */
+const RSS_BUDGET = 64 * MiB;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as (opts?: { type: 'major' | 'minor' }) => void;
+
+/**
+ * Peak memory growth over a transfer, sampled every few MB of data moved.
+ * Each sample first runs two young-generation collections (a few ms; a full
+ * collection takes hundreds of ms here and would slow the transfer to a
+ * crawl), so it sees chunks still in use, not chunks that are garbage but
+ * not yet freed.
+ */
+class MemoryMeter {
+  private readonly start: NodeJS.MemoryUsage;
+  private moved = 0;
+  private nextSample = SAMPLE_EVERY;
+  readonly peak = { rss: 0, arrayBuffers: 0, heap: 0, samples: 0 };
+
+  constructor() {
+    gc();
+    this.start = process.memoryUsage();
+  }
+
+  /** Call with each chunk's size as data moves. */
+  progress(bytes: number): void {
+    this.moved += bytes;
+    if (this.moved >= this.nextSample) {
+      this.nextSample += SAMPLE_EVERY;
+      this.sample();
+    }
+  }
+
+  sample(): void {
+    gc({ type: 'minor' });
+    gc({ type: 'minor' });
+    const m = process.memoryUsage();
+    this.peak.rss = Math.max(this.peak.rss, m.rss - this.start.rss);
+    this.peak.arrayBuffers = Math.max(this.peak.arrayBuffers, m.arrayBuffers - this.start.arrayBuffers);
+    this.peak.heap = Math.max(this.peak.heap, m.heapUsed - this.start.heapUsed);
+    this.peak.samples++;
+  }
+}
+const SAMPLE_EVERY = 8 * MiB;
+
+/** One assertion that, when it fails, shows every figure (MiB) and which budget was exceeded. */
+function expectBounded(meter: MemoryMeter): void {
+  const { rss, arrayBuffers, heap, samples } = meter.peak;
+  const over = [
+    ...(arrayBuffers >= LIVE_BUDGET ? ['arrayBuffers'] : []),
+    ...(heap >= LIVE_BUDGET ? ['heap'] : []),
+    ...(rss >= RSS_BUDGET ? ['rss'] : []),
+    ...(samples < 10 ? ['too few samples'] : []),
+  ];
+  const mib = (n: number) => Math.round((n / MiB) * 10) / 10;
+  const peak_mib = { arrayBuffers: mib(arrayBuffers), heap: mib(heap), rss: mib(rss) };
+  expect({ peak_mib, samples, over }).toEqual({ peak_mib, samples, over: [] });
+}
+
+/** Reads a response as a stream: counts and hashes it, keeping nothing. */
+async function drain(body: AsyncIterable<Buffer>, meter: MemoryMeter): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    hash.update(chunk);
+    meter.progress(chunk.length);
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+describe('a 100 MB recording', () => {
+  const data = tempDataDir();
+  const file = join(data.dir, 'big.ogg');
+  let fileSha = '';
+  let t: TestApp;
+  let firm: TestFirm;
+  const callId = 'call_large_recording';
+
+  beforeAll(async () => {
+    // An Ogg-looking 100 MB file: "OggS", then 1 MiB blocks that differ from each other.
+    const block = randomBytes(MiB);
+    const hash = createHash('sha256');
+    const out = createWriteStream(file);
+    for (let i = 0; i < SIZE / MiB; i++) {
+      const chunk = Buffer.from(block);
+      if (i === 0) chunk.write('OggS', 0, 'latin1');
+      chunk.writeUInt32BE(i, 8);
+      hash.update(chunk);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+    fileSha = hash.digest('hex');
+    t = await startTestApp({ env: { DATA_DIR: join(data.dir, 'data'), INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
+    firm = await createFirm(t.app);
+    await insertCall(t, firm.orgId, callId);
+  });
+  afterAll(async () => {
+    await t?.close();
+    data.cleanup();
+  });
+
+  it('uploads as a stream with bounded memory', async () => {
+    const meter = new MemoryMeter();
+    // node:http so the client side streams with backpressure too (chunked: no Content-Length).
+    const req = request(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg' },
+    });
+    const response = once(req, 'response') as Promise<[IncomingMessage]>;
+    const source = createReadStream(file);
+    source.on('data', (chunk) => meter.progress(chunk.length));
+    await pipeline(source, req);
+    const [res] = await response;
+    let text = '';
+    for await (const chunk of res) text += chunk;
+    meter.sample();
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ size_bytes: SIZE, sha256: fileSha, has_recording: true });
+    expectBounded(meter);
+    expect(storedFiles(join(data.dir, 'data')).filter((f) => !f.startsWith('tmp/'))).toHaveLength(1);
+  });
+
+  it('streams back whole with bounded memory, byte for byte', async () => {
+    const meter = new MemoryMeter();
+    // node:http reads with backpressure (fetch's body stream may run ahead of the reader and blur the measure).
+    const req = request(new URL(`/v1/calls/${callId}/recording`, t.baseUrl), { headers: { authorization: `Bearer ${firm.keys.read}` } });
+    req.end();
+    const [res] = (await once(req, 'response')) as [IncomingMessage];
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe(String(SIZE));
+    expect(await drain(res, meter)).toEqual({ bytes: SIZE, sha256: fileSha });
+    meter.sample();
+    expectBounded(meter);
+  });
+
+  it('serves a range from the middle through a recording link', async () => {
+    const link = await fetch(new URL(`/v1/calls/${callId}/recording-link`, t.baseUrl), { method: 'POST', headers: { authorization: `Bearer ${firm.keys.read}` } });
+    expect(link.status).toBe(201);
+    const { url } = (await link.json()) as { url: string };
+    const path = new URL(url).pathname;
+    const start = 50 * MiB - 10;
+    const end = start + 2 * MiB;
+    const res = await fetch(new URL(path, t.baseUrl), { headers: { range: `bytes=${start}-${end}` } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${SIZE}`);
+    const got = Buffer.from(await res.arrayBuffer());
+    const expected = Buffer.alloc(end - start + 1);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, expected, 0, expected.length, start);
+    } finally {
+      closeSync(fd);
+    }
+    expect(got.equals(expected)).toBe(true);
+  });
+});

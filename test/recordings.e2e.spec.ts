@@ -1,0 +1,673 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import { PassThrough } from 'node:stream';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { ApiKeyService } from '../src/auth';
+import { createFirm, type TestFirm } from './support/factories';
+import { fixture, getBytes, headerNames, insertCall, storedFiles, tempDataDir, upload, uploadPath } from './support/recordings';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+
+const MAX_BYTES = 100_000;
+const HOUR = 60 * 60 * 1000;
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
+
+/** Polls a condition the server reaches on its own (no fixed sleeps); fails after 5 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (const started = Date.now(); !condition(); ) {
+    if (Date.now() - started > 5000) throw new Error('condition not reached within 5 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('call recordings', () => {
+  const data = tempDataDir();
+  // Every log line the app writes during this whole file, to prove no link token is ever logged.
+  const logLines: string[] = [];
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logLines.push(chunk.toString('utf8')));
+  /** Every token this file was handed. */
+  const tokens: string[] = [];
+
+  let t: TestApp;
+  let firm: TestFirm;
+  let other: TestFirm;
+  const caller = fixture('injury-caller.ogg');
+  const greeting = fixture('receptionist-greeting.ogg');
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: { DATA_DIR: data.dir, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, RECORDING_MAX_BYTES: String(MAX_BYTES), LOG_LEVEL: 'debug' },
+      logStream,
+    });
+    firm = await createFirm(t.app);
+    other = await createFirm(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    data.cleanup();
+  });
+
+  let n = 0;
+  const newCall = async (orgId = firm.orgId) => {
+    const callId = `call_rec${++n}_${Math.random().toString(36).slice(2, 8)}`;
+    await insertCall(t, orgId, callId);
+    return callId;
+  };
+  const withRecording = async (body = caller, orgId = firm.orgId) => {
+    const callId = await newCall(orgId);
+    const r = await upload(t, orgId, callId, body);
+    expect(r.status).toBe(200);
+    return callId;
+  };
+  const createLink = async (callId: string, key = firm.keys.read) => {
+    const r = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key });
+    expect(r.status).toBe(201);
+    const token = r.body.url.slice(`${t.config.baseUrl}/v1/recordings/`.length);
+    tokens.push(token);
+    return { token, path: `/v1/recordings/${token}`, body: r.body, headers: r.headers };
+  };
+  const hasRecording = async (orgId: string, callId: string) =>
+    (await t.sql('SELECT has_recording FROM calls WHERE org_id = $1 AND call_id = $2', [orgId, callId]))[0].has_recording;
+  const audit = (action: string, orgId = firm.orgId) =>
+    t.sql('SELECT actor_type, actor_id, resource_type, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = $2 ORDER BY id', [orgId, action]);
+
+  describe('ingestion (internal PUT and DELETE)', () => {
+    it('streams an Ogg body to the store and sets has_recording', async () => {
+      const callId = await newCall();
+      expect(await hasRecording(firm.orgId, callId)).toBe(false);
+      const r = await upload(t, firm.orgId, callId, caller);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({
+        org_id: firm.orgId,
+        call_id: callId,
+        has_recording: true,
+        size_bytes: caller.length,
+        sha256: sha256(caller).toString('hex'),
+        replaced: false,
+      });
+      expect(await hasRecording(firm.orgId, callId)).toBe(true);
+      const [row] = await t.sql('SELECT storage_key, size_bytes, sha256 FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
+      expect(row.size_bytes).toBe(String(caller.length));
+      expect(row.sha256).toEqual(sha256(caller));
+      expect(row.storage_key).toMatch(new RegExp(`^${firm.orgId}/[0-9a-f-]{36}\\.ogg$`));
+      expect(readFileSync(join(data.dir, 'recordings', row.storage_key)).equals(caller)).toBe(true);
+      expect(storedFiles(data.dir).filter((f) => f.startsWith('tmp/'))).toEqual([]);
+      expect((await audit('recording.stored')).at(-1)).toEqual({
+        actor_type: 'system',
+        actor_id: 'internal_api',
+        resource_type: 'call',
+        resource_ids: [callId],
+        details: { size_bytes: caller.length, replaced: false },
+      });
+    });
+
+    it('accepts audio/ogg with parameters', async () => {
+      const callId = await newCall();
+      const r = await upload(t, firm.orgId, callId, greeting, { 'content-type': 'audio/ogg; codecs=opus' });
+      expect(r.status).toBe(200);
+      expect(r.body.size_bytes).toBe(greeting.length);
+    });
+
+    it('replaces an earlier recording and removes the old file', async () => {
+      const callId = await withRecording(caller);
+      const [before] = await t.sql('SELECT id, storage_key FROM recordings WHERE call_id = $1', [callId]);
+      const r = await upload(t, firm.orgId, callId, greeting);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ size_bytes: greeting.length, replaced: true });
+      const [after] = await t.sql('SELECT id, storage_key FROM recordings WHERE call_id = $1', [callId]);
+      expect(after.id).toBe(before.id);
+      expect(after.storage_key).not.toBe(before.storage_key);
+      expect(existsSync(join(data.dir, 'recordings', before.storage_key))).toBe(false);
+      const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
+      expect(got.bytes.equals(greeting)).toBe(true);
+    });
+
+    const refusedWritingNothing = async (callId: string, filesBefore: string[]) => {
+      expect(await hasRecording(firm.orgId, callId)).toBe(false);
+      expect(await t.sql('SELECT 1 FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId])).toEqual([]);
+      expect(storedFiles(data.dir)).toEqual(filesBefore.filter((f) => !f.startsWith('tmp/')));
+    };
+
+    it('refuses a body that is not Ogg (415), writing nothing', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(5000, 1)]);
+      const r = await upload(t, firm.orgId, callId, wav);
+      expect(r.status).toBe(415);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+      expect(r.body).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+      expect(r.body.detail).toContain('OggS');
+      await refusedWritingNothing(callId, before);
+    });
+
+    it('refuses an empty or too short body as not Ogg', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      for (const body of [Buffer.alloc(0), Buffer.from('Ogg')]) {
+        const r = await upload(t, firm.orgId, callId, body);
+        expect(r.status).toBe(415);
+        expect(r.body.code).toBe('unsupported_media_type');
+      }
+      await refusedWritingNothing(callId, before);
+    });
+
+    it('refuses another content type with a 415 that names audio/ogg', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      for (const type of ['application/octet-stream', 'application/json']) {
+        const r = await upload(t, firm.orgId, callId, caller, { 'content-type': type });
+        expect(r.status).toBe(415);
+        expect(r.body.code).toBe('unsupported_media_type');
+        expect(r.body.detail).toContain('audio/ogg');
+      }
+      await refusedWritingNothing(callId, before);
+    });
+
+    it('refuses a body over RECORDING_MAX_BYTES (413) by its Content-Length, writing nothing', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      const big = Buffer.concat([caller, caller, caller]);
+      expect(big.length).toBeGreaterThan(MAX_BYTES);
+      const r = await upload(t, firm.orgId, callId, big);
+      expect(r.status).toBe(413);
+      expect(r.body).toMatchObject({ status: 413, code: 'payload_too_large', max_bytes: MAX_BYTES });
+      await refusedWritingNothing(callId, before);
+    });
+
+    it('refuses a chunked body that grows past the limit while streaming (413), writing nothing', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      const chunks = [caller, caller, caller];
+      const body = new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(new Uint8Array(next));
+          else controller.close();
+        },
+      });
+      const res = await fetch(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ code: 'payload_too_large', max_bytes: MAX_BYTES });
+      await refusedWritingNothing(callId, before);
+    });
+
+    it('answers 404 for an unknown call, another firm\'s call and a malformed firm id', async () => {
+      const theirs = await newCall(other.orgId);
+      for (const [orgId, callId] of [
+        [firm.orgId, 'call_does_not_exist'],
+        [firm.orgId, theirs],
+        ['not-a-uuid', theirs],
+      ]) {
+        const r = await upload(t, orgId, callId, caller);
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('not_found');
+      }
+      expect(await hasRecording(other.orgId, theirs)).toBe(false);
+    });
+
+    it('needs INTERNAL_API_TOKEN', async () => {
+      const callId = await newCall();
+      const r = await t.request('PUT', uploadPath(firm.orgId, callId), { rawBody: caller, headers: { 'content-type': 'audio/ogg' } });
+      expect(r.status).toBe(401);
+      const withKey = await t.request('PUT', uploadPath(firm.orgId, callId), { key: firm.keys.read, rawBody: caller, headers: { 'content-type': 'audio/ogg' } });
+      expect(withKey.status).toBe(401);
+      const del = await t.request('DELETE', uploadPath(firm.orgId, callId), { key: firm.keys.read });
+      expect(del.status).toBe(401);
+      expect(await hasRecording(firm.orgId, callId)).toBe(false);
+    });
+
+    it('no other route takes an audio/ogg body', async () => {
+      const callId = await withRecording();
+      const r = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read, rawBody: caller, headers: { 'content-type': 'audio/ogg' } });
+      expect(r.status).toBe(415);
+      expect(r.body.code).toBe('unsupported_media_type');
+    });
+
+    it('two first uploads racing leave one recording and one file', async () => {
+      const callId = await newCall();
+      const before = new Set(storedFiles(data.dir));
+      const results = await Promise.all([upload(t, firm.orgId, callId, caller), upload(t, firm.orgId, callId, greeting)]);
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+      expect(results.map((r) => r.body.replaced).sort()).toEqual([false, true]);
+      const rows = await t.sql('SELECT storage_key, size_bytes FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
+      expect(rows).toHaveLength(1);
+      expect(storedFiles(data.dir).filter((f) => !before.has(f))).toEqual([rows[0].storage_key]);
+      const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
+      expect(got.bytes.equals(Number(rows[0].size_bytes) === caller.length ? caller : greeting)).toBe(true);
+    });
+
+    it('an upload the client abandons half-way writes nothing', async () => {
+      const callId = await newCall();
+      const before = storedFiles(data.dir);
+      const req = httpRequest(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg', 'content-length': String(caller.length) },
+      });
+      req.on('error', () => undefined);
+      req.write(caller.subarray(0, 20_000));
+      // Wait until the server has started writing the upload, then hang up.
+      await until(() => storedFiles(data.dir).some((f) => f.startsWith('tmp/')));
+      req.destroy();
+      await until(() => !storedFiles(data.dir).some((f) => f.startsWith('tmp/')));
+      await refusedWritingNothing(callId, before);
+    });
+
+    it('DELETE removes the recording (has_recording false, file gone) and is idempotent', async () => {
+      const callId = await withRecording();
+      const [row] = await t.sql('SELECT storage_key FROM recordings WHERE call_id = $1', [callId]);
+      const r = await t.request('DELETE', uploadPath(firm.orgId, callId), { key: TEST_INTERNAL_TOKEN });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ org_id: firm.orgId, call_id: callId, has_recording: false, removed: true });
+      expect(await hasRecording(firm.orgId, callId)).toBe(false);
+      expect(existsSync(join(data.dir, 'recordings', row.storage_key))).toBe(false);
+      expect((await audit('recording.removed')).at(-1)).toMatchObject({ actor_type: 'system', actor_id: 'internal_api', resource_ids: [callId] });
+      const again = await t.request('DELETE', uploadPath(firm.orgId, callId), { key: TEST_INTERNAL_TOKEN });
+      expect(again.status).toBe(200);
+      expect(again.body.removed).toBe(false);
+      expect((await t.request('DELETE', uploadPath(firm.orgId, 'call_nope'), { key: TEST_INTERNAL_TOKEN })).status).toBe(404);
+      const got = await t.get(`/v1/calls/${callId}/recording`, { key: firm.keys.read });
+      expect(got.status).toBe(404);
+    });
+  });
+
+  describe('GET /v1/calls/{call_id}/recording', () => {
+    let callId: string;
+    const size = caller.length;
+    beforeAll(async () => {
+      callId = await withRecording(caller);
+    });
+    const get = (headers: Record<string, string> = {}, key = firm.keys.read) => getBytes(t, `/v1/calls/${callId}/recording`, { key, headers });
+
+    it('streams the whole file as audio/ogg with Accept-Ranges and Content-Length', async () => {
+      const r = await get();
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('audio/ogg');
+      expect(r.headers.get('accept-ranges')).toBe('bytes');
+      expect(r.headers.get('content-length')).toBe(String(size));
+      expect(r.headers.get('content-range')).toBeNull();
+      expect(r.bytes.equals(caller)).toBe(true);
+    });
+
+    it.each([
+      ['bytes=0-99', 0, 99],
+      ['bytes=0-0', 0, 0],
+      ['bytes=1000-', 1000, size - 1],
+      ['bytes=-500', size - 500, size - 1],
+      [`bytes=${size - 1}-`, size - 1, size - 1],
+      [`bytes=${size - 10}-${size + 5000}`, size - 10, size - 1],
+      [`bytes=-${size + 100}`, 0, size - 1],
+      ['BYTES=5-9', 5, 9],
+      [' bytes=5-9 ', 5, 9],
+    ])('Range %j answers 206 with exactly bytes %i-%i', async (range, start, end) => {
+      const r = await get({ range });
+      expect(r.status).toBe(206);
+      expect(r.headers.get('content-range')).toBe(`bytes ${start}-${end}/${size}`);
+      expect(r.headers.get('content-length')).toBe(String(end - start + 1));
+      expect(r.headers.get('accept-ranges')).toBe('bytes');
+      expect(r.headers.get('content-type')).toBe('audio/ogg');
+      expect(r.bytes.equals(caller.subarray(start, end + 1))).toBe(true);
+    });
+
+    it.each([
+      ['several ranges', 'bytes=0-9,20-29'],
+      ['several ranges, one empty', 'bytes=0-9,'],
+      ['garbage', 'garbage'],
+      ['empty', ''],
+      ['another unit', 'items=0-9'],
+      ['no unit', '0-9'],
+      ['no positions', 'bytes=-'],
+      ['last before first', 'bytes=9-5'],
+      ['start past the end', `bytes=${size}-`],
+      ['start far past the end', `bytes=${size + 1000}-${size + 2000}`],
+      ['zero suffix', 'bytes=-0'],
+      ['negative', 'bytes=-5-9'],
+      ['huge number', 'bytes=99999999999999999999-'],
+      ['spaces inside', 'bytes = 0 - 9'],
+    ])('Range with %s (%j) is ignored: 200 and the whole file', async (_label, range) => {
+      const r = await get({ range });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-range')).toBeNull();
+      expect(r.headers.get('content-length')).toBe(String(size));
+      expect(r.bytes.equals(caller)).toBe(true);
+    });
+
+    it('honours If-Range only with the current ETag', async () => {
+      const whole = await get();
+      const etag = whole.headers.get('etag')!;
+      expect(etag).toMatch(/^"[0-9a-f-]{36}"$/);
+      const same = await get({ range: 'bytes=0-9', 'if-range': etag });
+      expect(same.status).toBe(206);
+      expect(same.bytes.equals(caller.subarray(0, 10))).toBe(true);
+      const stale = await get({ range: 'bytes=0-9', 'if-range': '"something-else"' });
+      expect(stale.status).toBe(200);
+      expect(stale.bytes.equals(caller)).toBe(true);
+    });
+
+    it('HEAD answers 405 with Allow: GET and a problem document', async () => {
+      for (const key of [firm.keys.read, undefined]) {
+        const r = await getBytes(t, `/v1/calls/${callId}/recording`, { method: 'HEAD', key });
+        expect(r.status).toBe(405);
+        expect(r.headers.get('allow')).toBe('GET');
+        expect(r.headers.get('content-type')).toContain('application/problem+json');
+      }
+      // HTTP sends no body for HEAD; the same handler's problem document, through an inject:
+      const injected = await t.app.inject({ method: 'HEAD', url: `/v1/calls/${callId}/recording` });
+      expect(injected.statusCode).toBe(405);
+      expect(injected.headers.allow).toBe('GET');
+      expect(JSON.parse(injected.body)).toMatchObject({ status: 405, code: 'method_not_allowed', detail: 'HEAD is not supported on this endpoint; use GET.' });
+    });
+
+    it('records every fetch made with a key in the audit log', async () => {
+      const callForAudit = await withRecording(greeting);
+      await getBytes(t, `/v1/calls/${callForAudit}/recording`, { key: firm.keys.read });
+      await getBytes(t, `/v1/calls/${callForAudit}/recording`, { key: firm.keys['read-update-leads'], headers: { range: 'bytes=100-199' } });
+      const rows = (await audit('recording.fetched')).filter((r) => r.resource_ids[0] === callForAudit);
+      expect(rows).toEqual([
+        { actor_type: 'api_key', actor_id: firm.keyIds.read, resource_type: 'call', resource_ids: [callForAudit], details: { status: 200, start: 0, end: greeting.length - 1, size_bytes: greeting.length } },
+        { actor_type: 'api_key', actor_id: firm.keyIds['read-update-leads'], resource_type: 'call', resource_ids: [callForAudit], details: { status: 206, start: 100, end: 199, size_bytes: greeting.length } },
+      ]);
+    });
+
+    it('needs calls:recording (403 insufficient_scope) and a key (401)', async () => {
+      const r = await t.get(`/v1/calls/${callId}/recording`, { key: firm.keys['read-no-transcripts'] });
+      expect(r.status).toBe(403);
+      expect(r.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'calls:recording' });
+      expect((await t.get(`/v1/calls/${callId}/recording`)).status).toBe(401);
+    });
+
+    it("answers 404 for another firm's call, an unknown call and a call without a recording", async () => {
+      const theirs = await withRecording(caller, other.orgId);
+      const bare = await newCall();
+      for (const [id, key] of [
+        [callId, other.keys.read],
+        [theirs, firm.keys.read],
+        ['call_unknown', firm.keys.read],
+        [bare, firm.keys.read],
+      ]) {
+        const r = await t.get(`/v1/calls/${id}/recording`, { key });
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('not_found');
+      }
+    });
+  });
+
+  describe('recording links', () => {
+    it('POST creates a one-hour link (201) whose token is stored only as a hash', async () => {
+      const callId = await withRecording();
+      const before = t.clock.now().getTime();
+      const link = await createLink(callId);
+      const after = t.clock.now().getTime();
+      expect(Object.keys(link.body).sort()).toEqual(['call_id', 'expires_at', 'url']);
+      expect(link.body.call_id).toBe(callId);
+      expect(link.body.url).toBe(`http://api.test/v1/recordings/${link.token}`);
+      expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(link.token, 'base64url')).toHaveLength(32);
+      const expires = Date.parse(link.body.expires_at);
+      expect(link.body.expires_at).toBe(new Date(expires).toISOString());
+      expect(expires).toBeGreaterThanOrEqual(before + HOUR);
+      expect(expires).toBeLessThanOrEqual(after + HOUR);
+      expect(link.headers.get('cache-control')).toBe('no-store');
+
+      const rows = await t.sql('SELECT * FROM recording_links WHERE call_id = $1', [callId]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].token_hash).toEqual(createHash('sha256').update(link.token).digest());
+      expect(rows[0].created_by_key_id).toBe(firm.keyIds.read);
+      expect(JSON.stringify(rows[0])).not.toContain(link.token);
+      expect((await audit('recording_link.created')).at(-1)).toEqual({
+        actor_type: 'api_key',
+        actor_id: firm.keyIds.read,
+        resource_type: 'recording_link',
+        resource_ids: [rows[0].id],
+        details: { call_id: callId, expires_at: link.body.expires_at },
+      });
+    });
+
+    it('each POST makes a new link', async () => {
+      const callId = await withRecording();
+      const a = await createLink(callId);
+      const b = await createLink(callId);
+      expect(a.token).not.toBe(b.token);
+      expect((await getBytes(t, a.path)).status).toBe(200);
+      expect((await getBytes(t, b.path)).status).toBe(200);
+    });
+
+    it('POST needs calls:recording and the firm\'s own call with a recording', async () => {
+      const callId = await withRecording();
+      const denied = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys['read-no-transcripts-update-leads'] });
+      expect(denied.status).toBe(403);
+      expect(denied.body.code).toBe('insufficient_scope');
+      expect((await t.request('POST', `/v1/calls/${callId}/recording-link`)).status).toBe(401);
+      const bare = await newCall();
+      for (const [id, key] of [
+        [callId, other.keys.read],
+        [bare, firm.keys.read],
+        ['call_unknown', firm.keys.read],
+      ]) {
+        const r = await t.request('POST', `/v1/calls/${id}/recording-link`, { key });
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('not_found');
+      }
+      expect(await t.sql('SELECT 1 FROM recording_links WHERE call_id = ANY($1)', [[callId, bare]])).toEqual([]);
+    });
+
+    describe('GET /v1/recordings/{token}', () => {
+      let callId: string;
+      let link: Awaited<ReturnType<typeof createLink>>;
+      const size = caller.length;
+      beforeAll(async () => {
+        callId = await withRecording(caller);
+        link = await createLink(callId);
+      });
+
+      it('plays the whole file with no key', async () => {
+        const r = await getBytes(t, link.path);
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toBe('audio/ogg');
+        expect(r.headers.get('accept-ranges')).toBe('bytes');
+        expect(r.headers.get('content-length')).toBe(String(size));
+        expect(r.bytes.equals(caller)).toBe(true);
+      });
+
+      it.each([
+        ['bytes=0-1023', 0, 1023],
+        ['bytes=20000-', 20000, size - 1],
+        ['bytes=-4096', size - 4096, size - 1],
+        [`bytes=30000-${size * 2}`, 30000, size - 1],
+      ])('Range %j answers 206 with exactly bytes %i-%i', async (range, start, end) => {
+        const r = await getBytes(t, link.path, { headers: { range } });
+        expect(r.status).toBe(206);
+        expect(r.headers.get('content-range')).toBe(`bytes ${start}-${end}/${size}`);
+        expect(r.headers.get('content-length')).toBe(String(end - start + 1));
+        expect(r.bytes.equals(caller.subarray(start, end + 1))).toBe(true);
+      });
+
+      it.each(['bytes=0-1,5-6', 'bytes=x-y', `bytes=${size}-`, 'bytes=-0', 'bytes=10-5'])('Range %j is ignored: 200 and the whole file', async (range) => {
+        const r = await getBytes(t, link.path, { headers: { range } });
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-range')).toBeNull();
+        expect(r.bytes.equals(caller)).toBe(true);
+      });
+
+      it('sends no cross-origin headers, even to a request with Origin', async () => {
+        for (const headers of <Record<string, string>[]>[{ origin: 'https://evil.example' }, { origin: 'https://evil.example', range: 'bytes=0-9' }, {}]) {
+          const r = await getBytes(t, link.path, { headers });
+          expect([200, 206]).toContain(r.status);
+          expect(headerNames(r.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+        }
+        const missing = await getBytes(t, '/v1/recordings/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { headers: { origin: 'https://evil.example' } });
+        expect(missing.status).toBe(404);
+        expect(headerNames(missing.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+        const preflight = await getBytes(t, link.path, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+        expect(headerNames(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      });
+
+      it('HEAD answers 405 with Allow: GET', async () => {
+        const r = await getBytes(t, link.path, { method: 'HEAD' });
+        expect(r.status).toBe(405);
+        expect(r.headers.get('allow')).toBe('GET');
+        expect(r.headers.get('content-type')).toContain('application/problem+json');
+        const injected = await t.app.inject({ method: 'HEAD', url: link.path });
+        expect(injected.statusCode).toBe(405);
+        expect(injected.headers.allow).toBe('GET');
+        expect(JSON.parse(injected.body)).toMatchObject({ status: 405, code: 'method_not_allowed' });
+        expect(injected.body).not.toContain(link.token);
+      });
+
+      it('answers 404 for a malformed or unknown token, without echoing it', async () => {
+        for (const bad of ['short', 'A'.repeat(43), link.token.slice(0, -1) + (link.token.endsWith('A') ? 'B' : 'A'), `${link.token}x`]) {
+          const r = await t.get(`/v1/recordings/${bad}`);
+          expect(r.status).toBe(404);
+          expect(r.body.code).toBe('not_found');
+          expect(r.text).not.toContain(bad);
+        }
+      });
+
+      it('audits each start of playback with the link as actor, and no token anywhere in the audit log', async () => {
+        const fresh = await createLink(callId);
+        const [{ id: linkId }] = await t.sql('SELECT id FROM recording_links WHERE token_hash = $1', [createHash('sha256').update(fresh.token).digest()]);
+        const played = async () =>
+          (await audit('recording.played')).filter((r) => r.actor_id === linkId);
+        await getBytes(t, fresh.path); // no Range: a start
+        await getBytes(t, fresh.path, { headers: { range: 'bytes=0-' } }); // from byte 0: a start
+        await getBytes(t, fresh.path, { headers: { range: 'bytes=5000-9999' } }); // seeking: not a start
+        await getBytes(t, fresh.path, { headers: { range: 'bytes=-100' } }); // the tail: not a start
+        await getBytes(t, fresh.path, { headers: { range: 'bytes=1-0,4-5' } }); // ignored Range, whole file: a start
+        const rows = await played();
+        const base = { actor_type: 'recording_link', actor_id: linkId, resource_type: 'call', resource_ids: [callId] };
+        const details = { link_created_by_key_id: firm.keyIds.read, start: 0, end: size - 1, size_bytes: size };
+        expect(rows).toEqual([
+          { ...base, details: { ...details, status: 200 } },
+          { ...base, details: { ...details, status: 206 } },
+          { ...base, details: { ...details, status: 200 } },
+        ]);
+        const everything = await t.sql('SELECT * FROM audit_log');
+        for (const token of tokens) expect(JSON.stringify(everything)).not.toContain(token);
+      });
+    });
+
+    it('expires one hour after creation (moving the clock)', async () => {
+      const callId = await withRecording();
+      const link = await createLink(callId);
+      t.clock.advance(HOUR - 1000);
+      try {
+        expect((await getBytes(t, link.path)).status).toBe(200);
+        t.clock.advance(1000);
+        const r = await t.get(link.path);
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('not_found');
+        expect(r.text).not.toContain(link.token);
+        // A new link works again.
+        expect((await getBytes(t, (await createLink(callId)).path)).status).toBe(200);
+      } finally {
+        t.clock.reset();
+      }
+    });
+
+    it('stops when the key that created it is revoked', async () => {
+      const firmB = await createFirm(t.app);
+      const callId = await withRecording(caller, firmB.orgId);
+      const byRead = await createLink(callId, firmB.keys.read);
+      const byOther = await createLink(callId, firmB.keys['read-update-leads']);
+      await t.app.get(ApiKeyService).revoke(firmB.keyIds.read);
+      const r = await t.get(byRead.path);
+      expect(r.status).toBe(404);
+      expect(r.body.code).toBe('not_found');
+      // A link made by a key that is still active keeps working.
+      expect((await getBytes(t, byOther.path)).status).toBe(200);
+    });
+
+    it('stops when the recording is removed, and stays stopped after a new upload', async () => {
+      const callId = await withRecording();
+      const link = await createLink(callId);
+      expect((await getBytes(t, link.path)).status).toBe(200);
+      const del = await t.request('DELETE', uploadPath(firm.orgId, callId), { key: TEST_INTERNAL_TOKEN });
+      expect(del.body.removed).toBe(true);
+      expect((await t.get(link.path)).status).toBe(404);
+      expect(await t.sql('SELECT 1 FROM recording_links WHERE call_id = $1', [callId])).toEqual([]);
+      expect((await upload(t, firm.orgId, callId, greeting)).status).toBe(200);
+      expect((await t.get(link.path)).status).toBe(404);
+      const relinked = await getBytes(t, (await createLink(callId)).path);
+      expect(relinked.bytes.equals(greeting)).toBe(true);
+    });
+
+    it('follows a replaced recording (the link is to the call\'s recording)', async () => {
+      const callId = await withRecording(caller);
+      const link = await createLink(callId);
+      expect((await upload(t, firm.orgId, callId, greeting)).body.replaced).toBe(true);
+      const r = await getBytes(t, link.path);
+      expect(r.status).toBe(200);
+      expect(r.bytes.equals(greeting)).toBe(true);
+    });
+  });
+
+  it('documents the public routes in OpenAPI and leaves the internal ones out', async () => {
+    const doc = (await t.get('/v1/openapi.json')).body;
+    // Validated on its own: these paths with the schemas they use (the rest of the document is other contexts' business).
+    const paths = ['/v1/calls/{call_id}/recording', '/v1/calls/{call_id}/recording-link', '/v1/recordings/{token}'];
+    const schemas = ['Problem', 'RecordingLinkDto'];
+    await SwaggerParser.validate(
+      structuredClone({
+        ...doc,
+        paths: Object.fromEntries(paths.map((p) => [p, doc.paths[p]])),
+        components: { ...doc.components, schemas: Object.fromEntries(schemas.map((n) => [n, doc.components.schemas[n]])) },
+      }),
+    );
+    const rec = doc.paths['/v1/calls/{call_id}/recording'];
+    expect(Object.keys(rec.get.responses)).toEqual(expect.arrayContaining(['200', '206', '401', '403', '404']));
+    expect(rec.get.responses['206'].content['audio/ogg']).toBeDefined();
+    expect(rec.get['x-required-scope']).toBe('calls:recording');
+    expect(rec.get.security).toEqual([{ api_key: [] }]);
+    expect(rec.head).toBeUndefined(); // HEAD answers 405; it is not an operation of the API
+    const link = doc.paths['/v1/calls/{call_id}/recording-link'].post;
+    expect(Object.keys(link.responses)).toContain('201');
+    expect(link.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/RecordingLinkDto');
+    const play = doc.paths['/v1/recordings/{token}'];
+    expect(play.get.security).toEqual([]);
+    expect(Object.keys(play.get.responses)).toEqual(expect.arrayContaining(['200', '206', '404']));
+    expect(play.head).toBeUndefined();
+    expect(Object.keys(play.get.responses)).toContain('400');
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
+  });
+
+  it('a token sent to a mistyped path is not logged either', async () => {
+    const callId = await withRecording();
+    const link = await createLink(callId);
+    expect((await t.get(`/V1/Recordings/${link.token}`)).status).toBe(404);
+    expect((await t.get(`/v1/RECORDINGS/${link.token}`)).status).toBe(404);
+  });
+
+  it('refuses unknown query parameters with 400 naming them, on every recording route', async () => {
+    const callId = await withRecording();
+    const link = await createLink(callId);
+    const tries = [
+      await t.get(`/v1/calls/${callId}/recording`, { key: firm.keys.read, query: { download: '1' } }),
+      await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read, query: { download: '1' } }),
+      await t.get(link.path, { query: { download: '1' } }),
+      await t.request('DELETE', uploadPath(firm.orgId, callId), { key: TEST_INTERNAL_TOKEN, query: { download: '1' } }),
+    ];
+    for (const r of tries) {
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_request', param: 'download' });
+      expect(r.text).not.toContain(link.token);
+    }
+    expect(await hasRecording(firm.orgId, callId)).toBe(true);
+  });
+
+  // Last: by now every test above has run against this app with LOG_LEVEL=debug.
+  it('logged the whole file without a single link token (the path is redacted)', async () => {
+    const text = logLines.join('');
+    expect(tokens.length).toBeGreaterThan(10);
+    expect(text).toContain('/v1/recordings/[REDACTED]');
+    for (const token of tokens) expect(text).not.toContain(token);
+    // Nothing went wrong on the way (a failed file removal, say, would be a warning).
+    const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+  });
+});
