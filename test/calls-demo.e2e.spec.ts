@@ -38,6 +38,17 @@ describe('demo seed: the demo firm gets a realistic call history', () => {
     expect(seedMs).toBeLessThan(15_000);
   });
 
+  it('gives every answered call a real Ogg Opus recording, and none to unanswered calls', async () => {
+    for (const c of calls) expect({ call: c.call_id, has_recording: c.has_recording }).toEqual({ call: c.call_id, has_recording: c.answered === true });
+    const spanish = calls.find((c) => c.answered && c.language === 'es');
+    const r = await fetch(`${t.baseUrl}/v1/calls/${spanish.call_id}/recording`, { headers: { authorization: `Bearer ${demo.keys.read}` } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('audio/ogg');
+    const audio = Buffer.from(await r.arrayBuffer());
+    expect(audio.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(audio.includes(Buffer.from('OpusHead'))).toBe(true);
+  });
+
   it('has at least 200 calls over the last 60 days', async () => {
     expect(calls.length).toBeGreaterThanOrEqual(200);
     const [db] = await t.sql('SELECT clock_timestamp() AS now');

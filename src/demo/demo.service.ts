@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { AccountService } from '../account/index.js';
 import { ApiKeyService } from '../auth/index.js';
 import { Clock } from '../common/clock.js';
@@ -6,6 +8,7 @@ import { PERMISSION_SET_NAMES, type PermissionSet } from '../common/http/scopes.
 import { IngestionService } from '../ingestion/index.js';
 import { LeadsService } from '../leads/index.js';
 import { ReceptionistService } from '../receptionist/index.js';
+import { RecordingsService } from '../recordings/index.js';
 import { demoHistory } from './demo-history.js';
 import { DEMO_SETTINGS } from './demo-settings.js';
 
@@ -24,6 +27,7 @@ export class DemoService {
     private readonly receptionist: ReceptionistService,
     private readonly ingestion: IngestionService,
     private readonly leads: LeadsService,
+    private readonly recordings: RecordingsService,
     private readonly clock: Clock,
   ) {}
 
@@ -58,6 +62,7 @@ export class DemoService {
   private async seedHistory(orgId: string, keyId: string): Promise<void> {
     const history = demoHistory(this.clock.now());
     const results = await this.ingestion.ingestMany(orgId, history.documents);
+    await this.seedRecordings(orgId, history.documents);
     const leadByCall = new Map(results.map((r) => [r.call_id, r.lead_id]));
     for (const plan of history.leads) {
       const leadId = leadByCall.get(plan.callId);
@@ -70,4 +75,36 @@ export class DemoService {
       );
     }
   }
+
+  /**
+   * Every answered demo call gets a real Ogg Opus recording (committed
+   * fixtures, synthesized speech): Spanish speech for Spanish calls.
+   */
+  private async seedRecordings(orgId: string, documents: Record<string, unknown>[]): Promise<void> {
+    const dir = findDemoRecordings();
+    const english = ['receptionist-greeting.ogg', 'injury-caller.ogg'];
+    let n = 0;
+    for (const doc of documents) {
+      if (doc.answered !== true) continue;
+      const file = doc.language === 'es' ? 'spanish-caller.ogg' : english[n++ % english.length];
+      await this.recordings.storeFromFile(orgId, doc.call_id as string, join(dir, file));
+    }
+  }
+}
+
+/**
+ * The committed fixtures folder, looked for upward from the running script
+ * (dist/src/... of the service or CLI, wherever it is started from) and from
+ * the working folder (tests, the image's /app).
+ */
+function findDemoRecordings(): string {
+  const starts = [process.argv[1] ? dirname(resolve(process.argv[1])) : null, process.cwd()].filter((d): d is string => d !== null);
+  for (const start of starts) {
+    for (let d = start; ; d = dirname(d)) {
+      const candidate = join(d, 'fixtures', 'recordings');
+      if (existsSync(join(candidate, 'receptionist-greeting.ogg'))) return candidate;
+      if (dirname(d) === d) break;
+    }
+  }
+  throw new Error(`demo recordings (fixtures/recordings) not found above ${starts.join(' or ')}`);
 }

@@ -1,4 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { AdjustableClock } from '../../src/common/clock';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
@@ -50,6 +53,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     PORT: '0',
     BASE_URL: 'http://api.test',
+    // Recordings and generated files never land in the project's own .data.
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'app-data-')),
     ...opts.env,
   });
   const clock = new AdjustableClock();
