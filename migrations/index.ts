@@ -1,4 +1,7 @@
 import { Foundation1763856000000 } from './1763856000000-foundation.js';
+import { EventsCommitOrder1763910000000 } from './1763910000000-events-commit-order.js';
+import { Webhooks1763910100000 } from './1763910100000-webhooks.js';
+import { MailOutbox1763910200000 } from './1763910200000-mail-outbox.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
-export const MIGRATIONS = [Foundation1763856000000];
+export const MIGRATIONS = [Foundation1763856000000, EventsCommitOrder1763910000000, Webhooks1763910100000, MailOutbox1763910200000];
