@@ -12,7 +12,9 @@ import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/index.js';
 import { EventsModule } from './events/index.js';
 import { HealthModule } from './health/index.js';
+import { MailModule, MailWorkerModule } from './mail/index.js';
 import { ReceptionistModule } from './receptionist/index.js';
+import { WebhooksModule, WebhooksWorkerModule } from './webhooks/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -35,6 +37,8 @@ export function coreModules(opts: AppModuleOptions) {
     EventsModule,
     CallsModule,
     DemoModule,
+    MailModule,
+    WebhooksModule,
   ];
 }
 
@@ -44,7 +48,8 @@ export class AppModule {
   static forRoot(opts: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [...coreModules(opts), ScheduleModule.forRoot(), AccessGuardModule, HealthModule],
+      // The worker modules start their loops only for ROLE all or worker.
+      imports: [...coreModules(opts), ScheduleModule.forRoot(), AccessGuardModule, HealthModule, WebhooksWorkerModule, MailWorkerModule],
     };
   }
 }

@@ -1,8 +1,9 @@
 import type { CliCommand } from '../command.js';
+import { endpointCommands } from './endpoint.commands.js';
 import { keyCommands } from './key.commands.js';
 import { miscCommands } from './misc.commands.js';
 import { orgCommands } from './org.commands.js';
 import { receptionistCommands } from './receptionist.commands.js';
 
 /** Every dashboard action the CLI offers. Add a context's commands here. */
-export const COMMANDS: CliCommand[] = [...orgCommands, ...keyCommands, ...receptionistCommands, ...miscCommands];
+export const COMMANDS: CliCommand[] = [...orgCommands, ...keyCommands, ...receptionistCommands, ...endpointCommands, ...miscCommands];
