@@ -208,83 +208,92 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   /**
-   * One transaction: lock the endpoints concerned (id order, before any
-   * delivery row, the lock order every writer uses), write the deliveries'
-   * transitions (only where the claim still holds), then per endpoint its
-   * health, a 410 or 3-day shutdown, and the owner's emails.
+   * One transaction. Lock every endpoint concerned (id order, before any
+   * delivery row: the lock order every writer uses), fold the real attempts
+   * into each endpoint's health and decide whether it turns off (410, or a
+   * delivery exhausted after 3 days without success); a delivery whose
+   * endpoint is or turns off is not kept pending. Then write the transitions
+   * (only where this worker's claim still holds), the endpoint changes, and
+   * the owner's emails.
    */
   private async writeResults(items: Finished[]): Promise<void> {
     const schedule = this.config.webhookRetryScheduleMs;
-    const decided = items.map((f) => ({
-      ...f,
-      isTest: f.claimed.eventType === 'webhook.test',
-      decision: decideDelivery({ attemptsBefore: f.claimed.attemptCount, isTest: f.claimed.eventType === 'webhook.test', outcome: f.outcome, scheduleMs: schedule }),
-    }));
-    const affecting = decided.filter((d) => !d.isTest && d.outcome.kind === 'attempt');
-    const emails: MailMessage[] = [];
+    const decided = items.map((f) => {
+      const isTest = f.claimed.eventType === 'webhook.test';
+      return { ...f, isTest, decision: decideDelivery({ attemptsBefore: f.claimed.attemptCount, isTest, outcome: f.outcome, scheduleMs: schedule }) };
+    });
     let writtenCount = 0;
     await this.dataSource.transaction(async (manager) => {
-      const endpointIds = [...new Set(affecting.map((d) => d.claimed.endpointId))].sort();
-      const endpoints = await this.endpoints.lockMany(manager, endpointIds);
+      const now = this.clock.now();
+      const endpoints = await this.endpoints.lockMany(manager, [...new Set(decided.map((d) => d.claimed.endpointId))].sort());
+      const plans = endpoints.map((endpoint) => this.planEndpoint(endpoint, decided.filter((d) => d.claimed.endpointId === endpoint.id), now));
+      const offIds = new Set(plans.filter((p) => p.endpoint.status !== 'enabled' || p.disableFor).map((p) => p.endpoint.id));
+      for (const d of decided) {
+        if (d.decision.status === 'pending' && offIds.has(d.claimed.endpointId)) {
+          d.decision = { ...d.decision, status: 'failed', nextAttemptAt: null, completedAt: d.outcome.at };
+        }
+      }
       const written = await this.deliveries.applyTransitions(
         manager,
         decided.map((d) => ({ id: d.claimed.id, claimToken: d.claimed.claimToken, ...d.decision })),
       );
       writtenCount = written.size;
-      const now = this.clock.now();
-      for (const endpoint of endpoints) {
-        const mine = affecting.filter((d) => d.claimed.endpointId === endpoint.id && written.has(d.claimed.id));
-        if (mine.length > 0) emails.push(...(await this.applyEndpointEffects(manager, endpoint, mine, now)));
-      }
+      const emails: MailMessage[] = [];
+      for (const plan of plans) emails.push(...(await this.applyEndpointPlan(manager, plan, written, now)));
       for (const message of emails) await this.mail.enqueue(manager, message);
     });
     const lost = decided.length - writtenCount;
     if (lost > 0) this.logger.warn({ lost }, 'results not recorded: their lease had run out and another worker holds them');
   }
 
-  private async applyEndpointEffects(
-    manager: EntityManager,
-    endpoint: EndpointRow,
-    mine: { claimed: ClaimedDelivery; outcome: DeliveryOutcome; decision: DeliveryDecision }[],
-    now: Date,
-  ): Promise<MailMessage[]> {
-    const health = foldHealth(
-      { lastSuccessAt: endpoint.lastSuccessAt, lastFailureAt: endpoint.lastFailureAt, failingSince: endpoint.failingSince },
-      mine.map((d) => ({ at: d.outcome.at, success: d.decision.succeeded })),
-    );
-    await this.endpoints.setHealth(manager, endpoint.id, health);
-    const emails: MailMessage[] = [];
-    const owner = async () => (await this.account.getOrg(endpoint.orgId).catch(() => null))?.ownerEmail ?? null;
-    const exhausted = mine.filter((d) => d.decision.exhausted);
+  /** What this batch does to one endpoint (pure). Test deliveries never count. */
+  private planEndpoint(endpoint: EndpointRow, mine: { claimed: ClaimedDelivery; outcome: DeliveryOutcome; decision: DeliveryDecision; isTest: boolean }[], now: Date) {
+    const real = mine.filter((d) => !d.isTest && d.outcome.kind === 'attempt');
+    const health =
+      real.length === 0
+        ? null
+        : foldHealth(
+            { lastSuccessAt: endpoint.lastSuccessAt, lastFailureAt: endpoint.lastFailureAt, failingSince: endpoint.failingSince },
+            real.map((d) => ({ at: d.outcome.at, success: d.decision.succeeded })),
+          );
+    const exhausted = real.filter((d) => d.decision.exhausted);
     let disableFor: 'gone' | 'failing' | null = null;
-    if (endpoint.status === 'enabled' && mine.some((d) => d.decision.gone)) disableFor = 'gone';
-    if (exhausted.length > 0) {
-      const to = await owner();
-      if (to) {
-        emails.push(
-          deliveryFailedNotice(
-            to,
-            endpoint,
-            exhausted.map((d) => ({
-              deliveryId: d.claimed.id,
-              eventId: d.claimed.eventId,
-              eventType: d.claimed.eventType,
-              lastError: d.decision.attempt?.error ?? `HTTP ${d.decision.attempt?.status_code}`,
-            })),
-          ),
-        );
-      } else {
-        this.logger.warn({ org_id: endpoint.orgId, endpoint_id: endpoint.id }, 'a webhook delivery ran out of attempts, but the firm has no owner email');
-      }
-      if (!disableFor && endpoint.status === 'enabled' && noSuccessFor3Days({ lastSuccessAt: health.lastSuccessAt, healthSince: endpoint.healthSince }, now)) {
+    if (endpoint.status === 'enabled') {
+      if (real.some((d) => d.decision.gone)) disableFor = 'gone';
+      else if (exhausted.length > 0 && noSuccessFor3Days({ lastSuccessAt: health?.lastSuccessAt ?? endpoint.lastSuccessAt, healthSince: endpoint.healthSince }, now)) {
         disableFor = 'failing';
       }
+    }
+    return { endpoint, health, exhausted, disableFor };
+  }
+
+  private async applyEndpointPlan(manager: EntityManager, plan: ReturnType<DeliveryDispatcher['planEndpoint']>, written: Set<string>, now: Date): Promise<MailMessage[]> {
+    const { endpoint, health, disableFor } = plan;
+    if (health) await this.endpoints.setHealth(manager, endpoint.id, health);
+    // A result another worker now owns is that worker's to report.
+    const exhausted = plan.exhausted.filter((d) => written.has(d.claimed.id));
+    if (exhausted.length === 0 && !disableFor) return [];
+    const emails: MailMessage[] = [];
+    const to = (await this.account.getOrg(endpoint.orgId).catch(() => null))?.ownerEmail ?? null;
+    if (!to) this.logger.warn({ org_id: endpoint.orgId, endpoint_id: endpoint.id }, 'owner email needed for a webhook notice, but the firm has none');
+    if (exhausted.length > 0 && to) {
+      emails.push(
+        deliveryFailedNotice(
+          to,
+          endpoint,
+          exhausted.map((d) => ({
+            deliveryId: d.claimed.id,
+            eventId: d.claimed.eventId,
+            eventType: d.claimed.eventType,
+            lastError: d.decision.attempt?.error ?? `HTTP ${d.decision.attempt?.status_code}`,
+          })),
+        ),
+      );
     }
     if (disableFor) {
       await this.endpoints.disable(manager, endpoint.id, disableFor, now);
       const closed = await this.deliveries.closePending(manager, endpoint.id, now);
       this.logger.warn({ endpoint_id: endpoint.id, org_id: endpoint.orgId, reason: disableFor, closed_pending: closed }, 'webhook endpoint turned off');
-      const to = await owner();
       if (to) emails.push(endpointDisabledNotice(to, endpoint, disableFor));
     }
     return emails;
