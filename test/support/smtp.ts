@@ -35,5 +35,16 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
 /** The text part of a simple nodemailer message (quoted-printable soft breaks undone). */
 export function mailText(raw: string): string {
   const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
-  return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  const joined = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    const hex = joined[i] === '=' ? /^[0-9A-F]{2}/.exec(joined.slice(i + 1, i + 3)) : null;
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[i], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
