@@ -182,6 +182,22 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     }
   });
 
+  it('orders by log position numerically, also across digit boundaries (e.g. seq 999 -> 1000)', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const [{ seq }] = await t.sql(`SELECT last_value::int AS seq FROM events_seq_seq`);
+    await t.sql(`SELECT setval('events_seq_seq', $1)`, [Math.max(seq, Math.ceil((seq + 1) / 1000) * 1000 - 5)]);
+    const ids = await t.app.get(DataSource).transaction(async (m) => {
+      const out: string[] = [];
+      for (let i = 0; i < 10; i++) out.push((await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { i } })).envelope.id);
+      return out;
+    });
+    const seqs = (await t.sql(`SELECT seq::text AS seq FROM events WHERE id = ANY($1) ORDER BY events.seq`, [ids])).map((r) => r.seq);
+    expect(seqs[0].length).toBeLessThan(seqs[9].length); // the batch crosses a digit boundary
+    const p1 = await t.get('/v1/events', { key: f.keys.read, query: { limit: 6 } });
+    const p2 = await t.get('/v1/events', { key: f.keys.read, query: { limit: 6, after: p1.body.next_after } });
+    expect([...p1.body.events, ...p2.body.events].map((e: any) => e.id)).toEqual(ids);
+  });
+
   it('retention removes events older than 30 days in bounded batches and keeps the rest', async () => {
     const f = await createFirm(t.app, { publish: false });
     for (let i = 0; i < 5; i++) await record(f.orgId, 'lead.created', { lead_id: `lead_old_${i}` });

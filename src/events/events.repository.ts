@@ -51,7 +51,8 @@ export class EventsRepository {
       params.push(opts.after.txid, opts.after.seq);
       where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
     }
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY txid, seq LIMIT $3`, params);
+    // Qualified: a bare "txid, seq" would sort by the text aliases of the select list.
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY events.txid, events.seq LIMIT $3`, params);
   }
 
   async findOne(orgId: string, eventId: string, since: Date): Promise<EventRow | null> {

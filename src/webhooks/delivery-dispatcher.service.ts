@@ -42,7 +42,10 @@ interface Finished {
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDispatcher');
   private active = false;
+  /** Claimed and not yet recorded (the lease is still ours), with the promise that settles when it is. */
   private readonly inFlight = new Map<string, { claimed: ClaimedDelivery; done: Promise<void> }>();
+  /** HTTP attempts under way: the bounded concurrency. A finished attempt frees its slot while its result waits to be recorded. */
+  private sending = 0;
   private claiming: Promise<void> | null = null;
   private claimAgain = false;
   private listener: pg.Client | null = null;
@@ -101,7 +104,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     });
   }
 
-  /** Resolves when nothing is in flight or being recorded (tests). */
+  /** Resolves when nothing is claimed, in flight or being recorded (tests). */
   async idle(): Promise<void> {
     while (this.claiming || this.inFlight.size > 0 || this.recording) {
       await Promise.allSettled([this.claiming, this.recording, ...[...this.inFlight.values()].map((f) => f.done)]);
@@ -117,8 +120,10 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     // Claim in batches rather than one row per finished send.
     const minRoom = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(concurrency / 4)));
     while (this.active) {
-      const room = concurrency - this.inFlight.size;
-      if (room <= 0 || (room < minRoom && this.inFlight.size > 0)) return;
+      const room = concurrency - this.sending;
+      if (room <= 0 || (room < minRoom && this.sending > 0)) return;
+      // Back-pressure: do not run ahead of the database recording results.
+      if (this.inFlight.size - this.sending >= 2 * concurrency) return;
       const want = Math.min(room, CLAIM_BATCH);
       let claimed: ClaimedDelivery[];
       let envelopes: Map<string, EventEnvelope>;
@@ -135,6 +140,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         return;
       }
       for (const c of claimed) {
+        this.sending++;
         const done = this.deliver(c, envelopes.get(c.eventId));
         this.inFlight.set(c.id, { claimed: c, done });
       }
@@ -144,6 +150,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private async deliver(c: ClaimedDelivery, envelope: EventEnvelope | undefined): Promise<void> {
     await Promise.resolve(); // let claimLoop register this delivery as in flight first
+    let slot = true;
+    const freeSlot = () => {
+      if (!slot) return;
+      slot = false;
+      this.sending--;
+      this.wake();
+    };
     try {
       let outcome: DeliveryOutcome;
       if (c.endpointStatus !== 'enabled') {
@@ -153,11 +166,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       } else {
         outcome = await this.send(c, envelope);
       }
+      freeSlot();
       await this.record({ claimed: c, outcome });
     } catch (err) {
       // Not recorded: the lease runs out and the delivery is sent again.
       this.logger.warn({ delivery_id: c.id, err: String(err) }, 'could not record a delivery attempt; it will be retried after its lease');
     } finally {
+      freeSlot();
       this.inFlight.delete(c.id);
       this.wake();
     }
