@@ -15,13 +15,13 @@
 //            400 events/s = 800 deliveries/s), 20 ms apart; latency is the
 //            time from COMMIT returning to the first POST arriving, p50/p99.
 //
-// Options: --events N (10000)  --rate EVENTS_PER_S (400)  --only ours-1,ours-2,graphile-1,graphile-2
+// Options: --events N (10000)  --rate EVENTS_PER_S (400)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
 // Results: printed, and written to bench/results/webhooks-<time>.json.
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -34,12 +34,13 @@ const ENDPOINT_TYPES = ['call.completed'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(argv) {
-  const opts = { events: 10_000, rate: 400, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'] };
+  const opts = { events: 10_000, rate: 400, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'], phases: ['burst', 'paced'] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--events') (opts.events = Number(v)), i++;
     else if (k === '--rate') (opts.rate = Number(v)), i++;
     else if (k === '--only') (opts.only = v.split(',')), i++;
+    else if (k === '--phases') (opts.phases = v.split(',')), i++;
     else throw new Error(`unknown option ${k}`);
   }
   return opts;
@@ -223,9 +224,9 @@ async function waitForListeners(databaseUrl, n) {
   }
 }
 
-async function runScenario({ name, system, workers, adminUrl, receiver, events, rate }) {
+async function runScenario({ name, system, workers, adminUrl, receiver, events, rate, phaseList }) {
   const phases = {};
-  for (const phase of ['burst', 'paced']) {
+  for (const phase of phaseList) {
     const dbName = `bench_${name.replace(/-/g, '_')}_${phase}`;
     const setup = await prepareDatabase(adminUrl, dbName, receiver.port);
     if (system === 'graphile') {
@@ -353,10 +354,11 @@ async function main() {
   };
   const results = [];
   try {
-    process.stderr.write(`webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}\n`);
+    process.stderr.write(`webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`);
     for (const name of opts.only) {
       if (!scenarios[name]) throw new Error(`unknown scenario ${name}`);
-      results.push(await runScenario({ name, ...scenarios[name], adminUrl: pgServer.url, receiver, events: opts.events, rate: opts.rate }));
+      const load_before = +loadavg()[0].toFixed(2);
+      results.push({ ...(await runScenario({ name, ...scenarios[name], adminUrl: pgServer.url, receiver, events: opts.events, rate: opts.rate, phaseList: opts.phases })), load_before });
     }
   } finally {
     await receiver.close();
@@ -365,11 +367,13 @@ async function main() {
   }
   const rows = results.map((r) => ({
     scenario: r.name,
-    'burst deliveries/s (sustained)': r.burst.sustained_per_s,
-    'burst drain s': r.burst.drain_s,
-    'paced p50 ms': r.paced.latency_ms.p50,
-    'paced p99 ms': r.paced.latency_ms.p99,
-    duplicates: r.burst.duplicates + r.paced.duplicates,
+    'burst deliveries/s (sustained)': r.burst?.sustained_per_s,
+    'burst drain s': r.burst?.drain_s,
+    'paced deliveries/s': r.paced?.sustained_per_s,
+    'paced p50 ms': r.paced?.latency_ms.p50,
+    'paced p99 ms': r.paced?.latency_ms.p99,
+    duplicates: (r.burst?.duplicates ?? 0) + (r.paced?.duplicates ?? 0),
+    'load avg': r.load_before,
   }));
   console.table(rows);
   const outDir = new URL('bench/results/', root);
