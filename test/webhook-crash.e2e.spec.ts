@@ -61,16 +61,16 @@ describe('crash safety with real worker processes', () => {
 
   it('a worker killed with SIGKILL mid-batch loses nothing: another sends what was not recorded once the lease runs out', async () => {
     const f = await createFirm(api.app, { publish: false });
-    rx.on('/slow', (_req, res) => setTimeout(() => res.end('ok'), 300));
+    rx.on('/slow', (_req, res) => setTimeout(() => res.end('ok'), 400));
     const { endpoint } = await api.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url: rx.url('/slow'), eventTypes: 'call.completed' });
     const ids: string[] = [];
     await api.app.get(DataSource).transaction(async (m) => {
-      for (let i = 0; i < 60; i++) ids.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
+      for (let i = 0; i < 80; i++) ids.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });
 
     const a = startWorker(databaseUrl);
     children.push(a);
-    await waitFor(async () => (await count(`status = 'succeeded'`, ids)) >= 10, 'worker A to deliver some', 15_000);
+    await waitFor(async () => (await count(`status = 'succeeded'`, ids)) >= 10, 'worker A to deliver some', 30_000);
     // Mid-batch: some deliveries are in flight at the (slow) receiver, leased and not recorded.
     await waitFor(async () => (await count(`status = 'pending' AND locked_until > now()`, ids)) > 0, 'deliveries in flight');
     a.kill('SIGKILL');
@@ -80,12 +80,12 @@ describe('crash safety with real worker processes', () => {
     );
     const doneAtKill = await count(`status = 'succeeded'`, ids);
     expect(leasedAtKill.length).toBeGreaterThan(0);
-    expect(doneAtKill).toBeLessThan(60);
+    expect(doneAtKill).toBeLessThan(80);
 
     const b = startWorker(databaseUrl);
     children.push(b);
     const started = Date.now();
-    await waitFor(async () => (await count(`status = 'succeeded'`, ids)) === 60, 'every delivery to succeed', 40_000);
+    await waitFor(async () => (await count(`status = 'succeeded'`, ids)) === 80, 'every delivery to succeed', 45_000);
     // The leased ones waited for their lease (15 s); nothing was lost, nothing is left pending.
     expect(Date.now() - started).toBeGreaterThan(5_000);
     expect(await count(`status <> 'succeeded' OR attempt_count <> 1 OR locked_until IS NOT NULL`, ids)).toBe(0);
@@ -114,6 +114,7 @@ describe('crash safety with real worker processes', () => {
     expect(succeeded).toBeLessThan(30); // it stopped claiming
     expect(await count(`status = 'pending' AND attempt_count = 0`, more)).toBe(30 - succeeded);
     expect(sentDuringShutdown).toBeLessThanOrEqual(8);
-    expect(await dispatchers()).toBe(0);
+    // Its LISTEN connection is gone once the backend notices the closed socket.
+    await waitFor(async () => (await dispatchers()) === 0, 'no dispatcher left');
   }, 90_000);
 });
