@@ -1,17 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
+import { deleteInBatches, type RetentionRun } from '../common/retention.js';
 import { AppConfig } from '../config/app-config.js';
 import { EVENT_RETENTION_MS } from './events.service.js';
 import { EventsRepository } from './events.repository.js';
 
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 
-export interface RetentionRun {
-  deleted: number;
-  /** DELETE statements issued, each limited to the batch size. */
-  batches: number;
-}
 
 /**
  * Removes events older than 30 days (by the injected clock) in bounded
@@ -46,14 +42,8 @@ export class EventsRetentionService {
     return this.running;
   }
 
-  private async loop(batchSize: number): Promise<RetentionRun> {
+  private loop(batchSize: number): Promise<RetentionRun> {
     const cutoff = new Date(this.clock.now().getTime() - EVENT_RETENTION_MS);
-    const run = { deleted: 0, batches: 0 };
-    for (;;) {
-      const n = await this.events.deleteOlderThan(cutoff, batchSize);
-      run.deleted += n;
-      run.batches++;
-      if (n < batchSize) return run;
-    }
+    return deleteInBatches((n) => this.events.deleteOlderThan(cutoff, n), batchSize);
   }
 }

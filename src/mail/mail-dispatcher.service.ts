@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Interval } from '@nestjs/schedule';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Clock } from '../common/clock.js';
+import { deleteInBatches } from '../common/retention.js';
 import { AppConfig } from '../config/app-config.js';
 import { MailRepository } from './mail.repository.js';
 
@@ -49,7 +50,7 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
     if (!this.active) return;
     try {
       const cutoff = new Date(this.clock.now().getTime() - MAIL_RETENTION_MS);
-      while ((await this.mail.deleteFinishedBefore(cutoff, 1000)) === 1000);
+      await deleteInBatches((n) => this.mail.deleteFinishedBefore(cutoff, n), 1000);
     } catch (err) {
       this.logger.warn({ err: String(err) }, 'mail retention run failed; will retry');
     }

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
+import { deleteInBatches, type RetentionRun } from '../common/retention.js';
 import { AppConfig } from '../config/app-config.js';
-import { EVENT_RETENTION_MS, type RetentionRun } from '../events/index.js';
+import { EVENT_RETENTION_MS } from '../events/index.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 
 /** Deliveries are kept 30 days (by the injected clock), then removed in bounded batches. */
@@ -33,14 +34,8 @@ export class WebhooksRetentionService {
     return this.running;
   }
 
-  private async loop(batchSize: number): Promise<RetentionRun> {
+  private loop(batchSize: number): Promise<RetentionRun> {
     const cutoff = new Date(this.clock.now().getTime() - EVENT_RETENTION_MS);
-    const run = { deleted: 0, batches: 0 };
-    for (;;) {
-      const n = await this.deliveries.deleteOlderThan(cutoff, batchSize);
-      run.deleted += n;
-      run.batches++;
-      if (n < batchSize) return run;
-    }
+    return deleteInBatches((n) => this.deliveries.deleteOlderThan(cutoff, n), batchSize);
   }
 }
