@@ -1,6 +1,16 @@
 import { Foundation1763856000000 } from './1763856000000-foundation.js';
 import { CallsTranscriptsLeads1763900000000 } from './1763900000000-calls-transcripts-leads.js';
+import { EventsCommitOrder1763910000000 } from './1763910000000-events-commit-order.js';
+import { Webhooks1763910100000 } from './1763910100000-webhooks.js';
+import { MailOutbox1763910200000 } from './1763910200000-mail-outbox.js';
 import { Recordings1763920000000 } from './1763920000000-recordings.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
-export const MIGRATIONS = [Foundation1763856000000, CallsTranscriptsLeads1763900000000, Recordings1763920000000];
+export const MIGRATIONS = [
+  Foundation1763856000000,
+  CallsTranscriptsLeads1763900000000,
+  EventsCommitOrder1763910000000,
+  Webhooks1763910100000,
+  MailOutbox1763910200000,
+  Recordings1763920000000,
+];

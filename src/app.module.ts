@@ -14,9 +14,11 @@ import { EventsModule } from './events/index.js';
 import { HealthModule } from './health/index.js';
 import { IngestionModule } from './ingestion/index.js';
 import { LeadsModule } from './leads/index.js';
+import { MailModule, MailWorkerModule } from './mail/index.js';
 import { ReceptionistModule } from './receptionist/index.js';
-import { TranscriptsModule } from './transcripts/index.js';
 import { RecordingsModule } from './recordings/index.js';
+import { TranscriptsModule } from './transcripts/index.js';
+import { WebhooksModule, WebhooksWorkerModule } from './webhooks/index.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -45,6 +47,8 @@ export function coreModules(opts: AppModuleOptions) {
     IngestionModule,
     RecordingsModule,
     DemoModule,
+    MailModule,
+    WebhooksModule,
   ];
 }
 
@@ -54,7 +58,8 @@ export class AppModule {
   static forRoot(opts: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [...coreModules(opts), ScheduleModule.forRoot(), AccessGuardModule, HealthModule],
+      // The worker modules start their loops only for ROLE all or worker.
+      imports: [...coreModules(opts), ScheduleModule.forRoot(), AccessGuardModule, HealthModule, WebhooksWorkerModule, MailWorkerModule],
     };
   }
 }

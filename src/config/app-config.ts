@@ -30,6 +30,8 @@ export class AppConfig {
   /** Waits between attempts, in ms; its length + 1 is the attempt budget. */
   webhookRetryScheduleMs: number[];
   webhookDispatchConcurrency: number;
+  /** How long a claimed delivery stays leased to one worker (longer than the 10 s send timeout). */
+  webhookLeaseMs: number;
   smtpUrl: string | null;
   mailFrom: string;
   /** How far before the database clock list `as_of` is set (spec: half a minute). */
@@ -135,6 +137,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return ms;
   });
   c.webhookDispatchConcurrency = int(env, 'WEBHOOK_DISPATCH_CONCURRENCY', 64, 1, 1000);
+  const lease = parseDuration(env.WEBHOOK_LEASE || '60s');
+  if (lease === null || lease < 15_000 || lease > 3_600_000) {
+    throw new ConfigError(`WEBHOOK_LEASE must be a duration from 15s to 1h (it must outlast the 10 s send timeout), got "${env.WEBHOOK_LEASE}"`);
+  }
+  c.webhookLeaseMs = lease;
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);

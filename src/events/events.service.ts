@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import { badRequest, notFound } from '../common/errors/api-error.js';
 import { newEventId } from '../common/ids.js';
+import { EVENT_ID_PATTERN, type EventListDto } from './dto/event.dto.js';
 import { EventEntity } from './entities/event.entity.js';
 import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
+import { EventsRepository } from './events.repository.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
 export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
+
+/** Events, like deliveries, are kept this long. */
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 export function toEnvelope(row: Pick<EventEntity, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
   return { id: row.id, type: row.type as EventType, timestamp: row.occurredAt.toISOString(), org: { id: row.orgId }, test: row.test, data: row.data };
@@ -21,7 +27,10 @@ export function toEnvelope(row: Pick<EventEntity, 'id' | 'type' | 'occurredAt' |
 export class EventsService {
   private readonly fanOuts: EventFanOut[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly events: EventsRepository,
+  ) {}
 
   /** Webhooks registers its fan-out here at start-up (events does not import webhooks). */
   registerFanOut(handler: EventFanOut): void {
@@ -42,5 +51,45 @@ export class EventsService {
     const event: RecordedEvent = { seq: row.seq, orgId: input.orgId, envelope: toEnvelope(row) };
     for (const fanOut of this.fanOuts) await fanOut(manager, event);
     return event;
+  }
+
+  /** GET /v1/events: the firm's kept events in commit-safe order, one page. */
+  async list(orgId: string, opts: { after?: string; type?: EventType; limit: number }): Promise<EventListDto> {
+    const since = this.keptSince();
+    let after = null;
+    if (opts.after !== undefined) {
+      after = await this.events.position(orgId, opts.after);
+      if (!after) throw badRequest('after names no event of this firm; pass an event id from this log (next_after).', 'after');
+      if (after.occurredAt.getTime() < since.getTime()) {
+        throw badRequest('after names an event older than 30 days, which is no longer kept; start again without after.', 'after');
+      }
+    }
+    const rows = await this.events.page(orgId, { after, type: opts.type, since, limit: opts.limit + 1 });
+    const page = rows.slice(0, opts.limit).map(toEnvelope);
+    return { events: page, has_more: rows.length > opts.limit, next_after: page.length ? page[page.length - 1].id : null };
+  }
+
+  /** GET /v1/events/{event_id}: unknown, another firm's, or no longer kept answer 404 alike. */
+  async get(orgId: string, eventId: string): Promise<EventEnvelope> {
+    if (!EVENT_ID_PATTERN.test(eventId)) throw badRequest('event_id must be an event id (evt_...).', 'event_id');
+    const row = await this.events.findOne(orgId, eventId, this.keptSince());
+    if (!row) throw notFound('The event');
+    return toEnvelope(row);
+  }
+
+  /** Envelopes by event id, any firm (for building webhook bodies); missing ids are left out. */
+  async envelopes(ids: string[]): Promise<Map<string, EventEnvelope>> {
+    const rows = await this.events.findByIds([...new Set(ids)]);
+    return new Map(rows.map((r) => [r.id, toEnvelope(r)]));
+  }
+
+  /** The kept event of this firm, or null (redelivery checks the event still exists). */
+  async findKept(orgId: string, eventId: string): Promise<EventEnvelope | null> {
+    const row = await this.events.findOne(orgId, eventId, this.keptSince());
+    return row ? toEnvelope(row) : null;
+  }
+
+  private keptSince(): Date {
+    return new Date(this.clock.now().getTime() - EVENT_RETENTION_MS);
   }
 }

@@ -1,0 +1,396 @@
+// Webhook delivery benchmark: `npm run bench:webhooks` (builds first).
+//
+// 10,000 events, each fanned out to 2 endpoints on a local receiver, through
+// the real worker process (`node dist/src/main.js`, ROLE=worker) with one and
+// with two worker processes; beside it, in the same run and against the same
+// PostgreSQL, graphile-worker running one job per delivery that makes the
+// same signed POST (the baseline).
+//
+// Two phases per system, each on a fresh database:
+//   burst  - all 10,000 events committed first (100 per transaction, no
+//            worker running), then the workers start and drain the backlog;
+//            the sustained rate is deliveries/s between the 10% and 90%
+//            arrivals (worker start-up excluded), drain_s includes start-up.
+//   paced  - the same number of events committed at a steady rate (default
+//            400 events/s = 800 deliveries/s), 20 ms apart; latency is the
+//            time from COMMIT returning to the first POST arriving, p50/p99.
+//
+// Options: --events N (10000)  --rate EVENTS_PER_S (400)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
+// Results: printed, and written to bench/results/webhooks-<time>.json.
+import { fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = new URL('..', import.meta.url);
+const dist = (p) => new URL(`dist/src/${p}`, root).href;
+const SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
+const ENDPOINT_TYPES = ['call.completed'];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function parseArgs(argv) {
+  const opts = { events: 10_000, rate: 400, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'], phases: ['burst', 'paced'] };
+  for (let i = 0; i < argv.length; i++) {
+    const [k, v] = [argv[i], argv[i + 1]];
+    if (k === '--events') (opts.events = Number(v)), i++;
+    else if (k === '--rate') (opts.rate = Number(v)), i++;
+    else if (k === '--only') (opts.only = v.split(',')), i++;
+    else if (k === '--phases') (opts.phases = v.split(',')), i++;
+    else throw new Error(`unknown option ${k}`);
+  }
+  return opts;
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
+
+/** The local receiver: answers 200 at once, remembers the first arrival of each (endpoint, webhook-id). */
+async function startReceiver() {
+  const first = new Map();
+  let total = 0;
+  let waiter = null;
+  const server = createServer((req, res) => {
+    const at = performance.now();
+    const key = `${req.url}|${req.headers['webhook-id']}`;
+    req.resume();
+    req.on('end', () => {
+      total++;
+      if (!first.has(key)) first.set(key, at);
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+      if (waiter && first.size >= waiter.n) {
+        waiter.resolve();
+        waiter = null;
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: server.address().port,
+    first,
+    get total() {
+      return total;
+    },
+    reset() {
+      first.clear();
+      total = 0;
+    },
+    until(n, timeoutMs) {
+      if (first.size >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`receiver got ${first.size} of ${n} deliveries in ${timeoutMs} ms`)), timeoutMs);
+        waiter = { n, resolve: () => (clearTimeout(timer), resolve()) };
+      });
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+/** A fresh, migrated database with one firm and two endpoints on the receiver. */
+async function prepareDatabase(adminUrl, name, receiverPort) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const { runMigrations } = await import(dist('database/migrate.js'));
+  await runMigrations(url.toString());
+  const { SecretBox, newSigningSecret } = await import(dist('webhooks/secret-box.js'));
+  const box = new SecretBox(Buffer.from(SECRET_KEY, 'base64'));
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
+  const [{ id: orgId }] = (await db.query(`INSERT INTO orgs (slug, display_name) VALUES ('bench', 'Bench Firm') RETURNING id`)).rows;
+  const endpoints = [];
+  for (const path of ['/a', '/b']) {
+    const id = crypto.randomUUID();
+    const secret = newSigningSecret();
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, org_id, url, event_types, status, secret_enc, secret_last4, health_since, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'enabled', $5, $6, now(), now(), now())`,
+      [id, orgId, `http://127.0.0.1:${receiverPort}${path}`, ENDPOINT_TYPES, box.seal(secret, id), secret.slice(-4)],
+    );
+    endpoints.push({ id, secret, url: `http://127.0.0.1:${receiverPort}${path}` });
+  }
+  await db.end();
+  return { url: url.toString(), orgId, endpoints };
+}
+
+/**
+ * Commits events the way the service does: event rows, then in the same
+ * transaction the fan-out (ours: a pending delivery per subscribed endpoint +
+ * NOTIFY; baseline: a graphile-worker job per delivery via add_job).
+ */
+function makeProducer(client, orgId, system) {
+  const { newEventId } = globalThis.__ids;
+  return async (count) => {
+    const now = new Date();
+    const ids = Array.from({ length: count }, () => newEventId(now));
+    const datas = ids.map((_, i) => JSON.stringify({ call_id: `call_${ids[i].slice(4)}`, answered: true, duration_s: 42, url: `http://api.test/v1/calls/call_${ids[i].slice(4)}` }));
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO events (id, org_id, type, test, occurred_at, data) SELECT id, $2, 'call.completed', false, $3, data::json FROM unnest($1::text[], $4::text[]) AS x(id, data)`,
+      [ids, orgId, now, datas],
+    );
+    if (system === 'ours') {
+      await client.query(
+        `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
+         SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3
+           FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2 AND e.status = 'enabled' AND 'call.completed' = ANY(e.event_types)`,
+        [ids, orgId, now],
+      );
+      await client.query(`SELECT pg_notify('webhook_deliveries', '')`);
+    } else {
+      // One batched add_jobs call per transaction: the counterpart of the multi-row delivery INSERT.
+      await client.query(
+        `SELECT count(*) FROM graphile_worker.add_jobs((
+           SELECT array_agg(ROW('deliver', json_build_object('event_id', x.id, 'endpoint_id', e.id), NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec)
+             FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2 AND e.status = 'enabled'))`,
+        [ids, orgId],
+      );
+    }
+    await client.query('COMMIT');
+    const committed = performance.now();
+    return ids.map((id) => [id, committed]);
+  };
+}
+
+function startOurWorker(databaseUrl) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('dist/src/main.js', root))], {
+    env: {
+      PATH: process.env.PATH,
+      ROLE: 'worker',
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_SECRET_KEY: SECRET_KEY,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      LOG_LEVEL: 'error',
+      BASE_URL: 'http://api.test',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { child, stop: () => stopChild(child) };
+}
+
+function startGraphileWorker(databaseUrl, endpoints) {
+  const child = fork(fileURLToPath(import.meta.url), ['--graphile-worker'], {
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ENDPOINTS: JSON.stringify(endpoints) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = new Promise((resolve, reject) => {
+    child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
+    child.once('exit', (code) => reject(new Error(`graphile worker exited ${code}`)));
+  });
+  return { child, ready, stop: () => stopChild(child) };
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => (clearTimeout(timer), resolve()));
+    child.kill('SIGTERM');
+  });
+}
+
+async function waitForListeners(databaseUrl, n) {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`);
+      if (rows[0].n >= n) return;
+      await sleep(100);
+    }
+    throw new Error('workers did not start');
+  } finally {
+    await c.end();
+  }
+}
+
+async function runScenario({ name, system, workers, adminUrl, receiver, events, rate, phaseList }) {
+  const phases = {};
+  for (const phase of phaseList) {
+    const dbName = `bench_${name.replace(/-/g, '_')}_${phase}`;
+    const setup = await prepareDatabase(adminUrl, dbName, receiver.port);
+    if (system === 'graphile') {
+      const { runMigrations } = await import('graphile-worker');
+      await runMigrations({ connectionString: setup.url, logger: silentLogger() });
+    }
+    const procs = [];
+    const startWorkers = async () => {
+      for (let i = 0; i < workers; i++) procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
+      if (system === 'ours') await waitForListeners(setup.url, workers);
+      else await Promise.all(procs.map((p) => p.ready));
+    };
+    receiver.reset();
+    const client = new pg.Client({ connectionString: setup.url });
+    await client.connect();
+    const produce = makeProducer(client, setup.orgId, system);
+    const commits = new Map();
+    const expected = events * setup.endpoints.length;
+    let t0;
+    if (phase === 'burst') {
+      // Preload the whole backlog, then let the workers drain it.
+      for (let done = 0; done < events; done += 100) for (const [id, at] of await produce(Math.min(100, events - done))) commits.set(id, at);
+      t0 = performance.now();
+      await startWorkers();
+    } else {
+      await startWorkers();
+      t0 = performance.now();
+      const perTick = Math.max(1, Math.round((rate * 20) / 1000));
+      let produced = 0;
+      for (let tick = 0; produced < events; tick++) {
+        const due = t0 + tick * 20;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        const n = Math.min(perTick, events - produced);
+        for (const [id, at] of await produce(n)) commits.set(id, at);
+        produced += n;
+      }
+    }
+    const producedAt = performance.now();
+    await receiver.until(expected, 300_000);
+    const t1 = performance.now();
+    const arrivals = [...receiver.first.values()].sort((a, b) => a - b);
+    const latencies = [];
+    for (const [key, at] of receiver.first) latencies.push(at - commits.get(key.split('|')[1]));
+    latencies.sort((a, b) => a - b);
+    const a10 = arrivals[Math.floor(arrivals.length * 0.1)];
+    const a90 = arrivals[Math.floor(arrivals.length * 0.9)];
+    let recorded = null;
+    if (system === 'ours') {
+      // Everything the receiver saw must also be recorded as succeeded.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await client.query(`SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries`);
+        recorded = rows[0];
+        if (recorded.ok === expected) break;
+        await sleep(50);
+      }
+    }
+    await client.end();
+    phases[phase] = {
+      deliveries: expected,
+      duplicates: receiver.total - expected,
+      ...(phase === 'paced' ? { produce_s: +((producedAt - t0) / 1000).toFixed(2) } : {}),
+      [phase === 'burst' ? 'drain_s' : 'total_s']: +((t1 - t0) / 1000).toFixed(2),
+      sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
+      overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
+      ...(phase === 'paced' ? { latency_ms: { p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), max: Math.round(latencies[latencies.length - 1]) } } : {}),
+      ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
+    };
+    await Promise.all(procs.map((p) => p.stop()));
+    process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(phases[phase])}\n`);
+  }
+  return { name, system, workers, ...phases };
+}
+
+function silentLogger() {
+  return globalThis.__graphileLogger;
+}
+
+/** The baseline worker process: graphile-worker, one job per delivery, the same signed POST. */
+async function graphileWorkerMain() {
+  const { run, Logger } = await import('graphile-worker');
+  const { Agent, request } = await import('undici');
+  const { signingKey, webhookHeaders } = await import(dist('webhooks/signing.js'));
+  const endpoints = new Map(JSON.parse(process.env.ENDPOINTS).map((e) => [e.id, { url: e.url, key: signingKey(e.secret) }]));
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  const agent = new Agent({ headersTimeout: 10_000, bodyTimeout: 10_000, keepAliveTimeout: 4_000 });
+  const runner = await run({
+    connectionString: process.env.DATABASE_URL,
+    concurrency: 64,
+    pollInterval: 1000,
+    noHandleSignals: true,
+    logger: new Logger(() => () => undefined),
+    taskList: {
+      async deliver(payload) {
+        const { rows } = await pool.query(`SELECT id, type, occurred_at, org_id, test, data FROM events WHERE id = $1`, [payload.event_id]);
+        const e = rows[0];
+        const body = JSON.stringify({ id: e.id, type: e.type, timestamp: e.occurred_at.toISOString(), org: { id: e.org_id }, test: e.test, data: e.data });
+        const ep = endpoints.get(payload.endpoint_id);
+        const res = await request(ep.url, { dispatcher: agent, method: 'POST', headers: webhookHeaders(ep.key, e.id, new Date(), body), body, signal: AbortSignal.timeout(10_000) });
+        res.body.resume();
+        if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`HTTP ${res.statusCode}`);
+      },
+    },
+  });
+  process.on('SIGTERM', () => void runner.stop().then(() => pool.end()).then(() => process.exit(0)));
+  process.send('ready');
+  await runner.promise;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  globalThis.__ids = await import(dist('common/ids.js'));
+  const { Logger } = await import('graphile-worker');
+  globalThis.__graphileLogger = new Logger(() => () => undefined);
+  const { startEmbeddedPostgres } = await import(dist('database/embedded-postgres.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'webhook-bench-'));
+  chmodSync(dir, 0o777);
+  const pgServer = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
+  const receiver = await startReceiver();
+  const scenarios = {
+    'ours-1': { system: 'ours', workers: 1 },
+    'ours-2': { system: 'ours', workers: 2 },
+    'graphile-1': { system: 'graphile', workers: 1 },
+    'graphile-2': { system: 'graphile', workers: 2 },
+  };
+  const results = [];
+  try {
+    process.stderr.write(`webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`);
+    for (const name of opts.only) {
+      if (!scenarios[name]) throw new Error(`unknown scenario ${name}`);
+      const load_before = +loadavg()[0].toFixed(2);
+      results.push({ ...(await runScenario({ name, ...scenarios[name], adminUrl: pgServer.url, receiver, events: opts.events, rate: opts.rate, phaseList: opts.phases })), load_before });
+    }
+  } finally {
+    await receiver.close();
+    await pgServer.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const rows = results.map((r) => ({
+    scenario: r.name,
+    'burst deliveries/s (sustained)': r.burst?.sustained_per_s,
+    'burst drain s': r.burst?.drain_s,
+    'paced deliveries/s': r.paced?.sustained_per_s,
+    'paced p50 ms': r.paced?.latency_ms.p50,
+    'paced p99 ms': r.paced?.latency_ms.p99,
+    duplicates: (r.burst?.duplicates ?? 0) + (r.paced?.duplicates ?? 0),
+    'load avg': r.load_before,
+  }));
+  console.table(rows);
+  const outDir = new URL('bench/results/', root);
+  mkdirSync(outDir, { recursive: true });
+  const file = new URL(`webhooks-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, outDir);
+  writeFileSync(file, JSON.stringify({ options: opts, cpus: cpus().length, node: process.version, results }, null, 2));
+  process.stderr.write(`written ${fileURLToPath(file)}\n`);
+}
+
+if (process.argv[2] === '--graphile-worker') {
+  graphileWorkerMain().catch((err) => {
+    process.stderr.write(`graphile worker failed: ${err.stack}\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,69 @@
+import { AccountService } from '../../account/index.js';
+import { WebhookEndpointsService, WebhookInputError, type WebhookEndpointDto } from '../../webhooks/index.js';
+import { CliError, req, str, type CliCommand, type CliContext } from '../command.js';
+
+/** Service-side refusals become plain CLI errors (exit 1). */
+async function refusals<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof WebhookInputError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+const service = (ctx: CliContext) => ctx.app.get(WebhookEndpointsService);
+const line = (e: WebhookEndpointDto) =>
+  `${e.id}  ${e.status}${e.disabled_reason ? ` (${e.disabled_reason})` : ''}  ${e.url}  [${e.event_types.join(',')}]  secret …${e.secret_last4}${e.description ? `  ${e.description}` : ''}`;
+
+export const endpointCommands: CliCommand[] = [
+  {
+    name: 'endpoint create',
+    summary: 'Add a webhook endpoint (the signing secret is shown only now)',
+    flags: {
+      org: { required: true, description: 'Firm id or slug' },
+      url: { required: true, description: 'Receiver URL (https; http only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)' },
+      types: { required: true, description: 'Comma-separated: call.completed, lead.created, lead.updated' },
+      description: { description: 'A label' },
+    },
+    async run(ctx) {
+      const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
+      const { endpoint, secret } = await refusals(() =>
+        service(ctx).create({ orgId: org.id, url: req(ctx, 'url'), eventTypes: req(ctx, 'types'), description: str(ctx, 'description') }),
+      );
+      return { id: endpoint.id, secret };
+    },
+    human: (r) => `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
+  },
+  {
+    name: 'endpoint disable',
+    summary: 'Turn an endpoint off (reason owner); nothing is sent while off, nor later',
+    flags: { id: { required: true, description: 'Endpoint id' } },
+    run: (ctx) => refusals(async () => ({ endpoint: await service(ctx).disable(req(ctx, 'id')) })),
+    human: (r) => line(r.endpoint as WebhookEndpointDto),
+  },
+  {
+    name: 'endpoint enable',
+    summary: 'Turn an endpoint back on',
+    flags: { id: { required: true, description: 'Endpoint id' } },
+    run: (ctx) => refusals(async () => ({ endpoint: await service(ctx).enable(req(ctx, 'id')) })),
+    human: (r) => line(r.endpoint as WebhookEndpointDto),
+  },
+  {
+    name: 'endpoint delete',
+    summary: 'Delete an endpoint and its deliveries',
+    flags: { id: { required: true, description: 'Endpoint id' } },
+    run: (ctx) => refusals(() => service(ctx).delete(req(ctx, 'id'))),
+    human: (r) => `deleted webhook endpoint ${r.id}`,
+  },
+  {
+    name: 'endpoint list',
+    summary: "List a firm's webhook endpoints (never their secrets)",
+    flags: { org: { required: true, description: 'Firm id or slug' } },
+    async run(ctx) {
+      const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
+      return { endpoints: await service(ctx).list(org.id) };
+    },
+    human: (r) => (r.endpoints as WebhookEndpointDto[]).map(line).join('\n') || 'no webhook endpoints',
+  },
+];

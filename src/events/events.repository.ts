@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface EventRow {
+  seq: string;
+  id: string;
+  orgId: string;
+  type: string;
+  test: boolean;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+  txid: string;
+}
+
+/** Where an event sits in the log's commit-safe order. */
+export interface EventPosition {
+  txid: string;
+  seq: string;
+  occurredAt: Date;
+}
+
+const COLUMNS = `seq::text AS seq, id, org_id AS "orgId", type, test, occurred_at AS "occurredAt", data, txid::text AS txid`;
+
+/**
+ * The events log. Rows are listed in (txid, seq) order and only when their
+ * writing transaction is below the reading snapshot's xmin: every transaction
+ * with a smaller id has then committed or aborted, so no row can later appear
+ * before a position a reader has already passed.
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async position(orgId: string, eventId: string): Promise<EventPosition | null> {
+    const rows = await this.dataSource.query(
+      `SELECT txid::text AS txid, seq::text AS seq, occurred_at AS "occurredAt" FROM events WHERE org_id = $1 AND id = $2`,
+      [orgId, eventId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async page(orgId: string, opts: { after: EventPosition | null; type?: string; since: Date; limit: number }): Promise<EventRow[]> {
+    const params: unknown[] = [orgId, opts.since, opts.limit];
+    const where = [`org_id = $1`, `occurred_at >= $2`, `txid < pg_snapshot_xmin(pg_current_snapshot())`];
+    if (opts.type !== undefined) {
+      params.push(opts.type);
+      where.push(`type = $${params.length}`);
+    }
+    if (opts.after) {
+      params.push(opts.after.txid, opts.after.seq);
+      where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
+    }
+    // Qualified: a bare "txid, seq" would sort by the text aliases of the select list.
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY events.txid, events.seq LIMIT $3`, params);
+  }
+
+  async findOne(orgId: string, eventId: string, since: Date): Promise<EventRow | null> {
+    const rows = await this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [orgId, eventId, since]);
+    return rows[0] ?? null;
+  }
+
+  /** Any firm's events by id (the webhook dispatcher builds bodies from them). */
+  async findByIds(ids: string[]): Promise<EventRow[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
+  }
+
+  /** One bounded batch of the retention job: a short statement, row locks only on what it deletes. */
+  async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
+    const [, count] = await this.dataSource.query(
+      `DELETE FROM events WHERE ctid = ANY(ARRAY(SELECT ctid FROM events WHERE occurred_at < $1 LIMIT $2)) AND occurred_at < $1`,
+      [cutoff, batchSize],
+    );
+    return Number(count);
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface OutgoingMail {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  body: string;
+  attemptCount: number;
+}
+
+@Injectable()
+export class MailRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(manager: EntityManager, m: { orgId: string | null; kind: string; to: string; subject: string; body: string; now: Date }): Promise<string> {
+    const rows = await manager.query(
+      `INSERT INTO mail_outbox (org_id, kind, to_address, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
+      [m.orgId, m.kind, m.to, m.subject, m.body, m.now],
+    );
+    return rows[0].id;
+  }
+
+  /** Claims due mail for one sender: lease in database time, attempt counted at claim. */
+  async claim(now: Date, limit: number, leaseSeconds: number): Promise<OutgoingMail[]> {
+    const [rows] = await this.dataSource.query(
+      `UPDATE mail_outbox m SET locked_until = now() + make_interval(secs => $3), attempt_count = m.attempt_count + 1
+        WHERE m.id IN (
+          SELECT id FROM mail_outbox
+           WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+           ORDER BY next_attempt_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+        RETURNING m.id, m.kind, m.to_address AS "to", m.subject, m.body, m.attempt_count AS "attemptCount"`,
+      [now, limit, leaseSeconds],
+    );
+    return rows;
+  }
+
+  async markDone(id: string, status: 'sent' | 'logged', at: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE mail_outbox SET status = $2, sent_at = $3, locked_until = NULL, last_error = NULL WHERE id = $1`, [id, status, at]);
+  }
+
+  async markFailedAttempt(id: string, error: string, nextAttemptAt: Date | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE mail_outbox SET status = CASE WHEN $3::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
+              next_attempt_at = coalesce($3, next_attempt_at), locked_until = NULL, last_error = $2 WHERE id = $1`,
+      [id, error.slice(0, 500), nextAttemptAt],
+    );
+  }
+
+  async deleteFinishedBefore(cutoff: Date, batchSize: number): Promise<number> {
+    const [, count] = await this.dataSource.query(
+      `DELETE FROM mail_outbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM mail_outbox WHERE created_at < $1 AND status <> 'pending' LIMIT $2)) AND created_at < $1`,
+      [cutoff, batchSize],
+    );
+    return Number(count);
+  }
+}

@@ -1,0 +1,8 @@
+export { WebhooksModule, WebhooksWorkerModule } from './webhooks.module.js';
+export { WebhookEndpointsService, WebhookInputError, MAX_ENDPOINTS_PER_FIRM } from './webhook-endpoints.service.js';
+export type { CreateEndpointInput } from './webhook-endpoints.service.js';
+export { WebhookDeliveriesService, TEST_EVENT_MESSAGE } from './webhook-deliveries.service.js';
+export { DeliveryDispatcher } from './delivery-dispatcher.service.js';
+export { WebhooksRetentionService } from './webhooks-retention.service.js';
+export { sign, signingKey, webhookHeaders } from './signing.js';
+export type { WebhookEndpointDto, WebhookDeliveryDto } from './dto/webhook.dto.js';

@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { DeliveryAttempt, DeliveryStatus, DeliveryTrigger, WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+
+export const DELIVERY_CHANNEL = 'webhook_deliveries';
+
+const COLUMNS = `id, org_id AS "orgId", endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", trigger, status,
+  attempt_count AS "attemptCount", attempts, next_attempt_at AS "nextAttemptAt", completed_at AS "completedAt", created_at AS "createdAt"`;
+
+export type DeliveryRow = Omit<WebhookDeliveryEntity, 'lockedUntil' | 'claimToken'>;
+
+/** A delivery leased to this worker, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  orgId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  attemptCount: number;
+  claimToken: string;
+  url: string;
+  secretEnc: string;
+  endpointStatus: string;
+}
+
+/** The recorded result of one claimed delivery. */
+export interface DeliveryTransition {
+  id: string;
+  claimToken: string;
+  status: DeliveryStatus;
+  attempt: DeliveryAttempt | null;
+  nextAttemptAt: Date | null;
+  completedAt: Date | null;
+}
+
+export interface DeliveryFilters {
+  endpointId?: string;
+  eventId?: string;
+  status?: DeliveryStatus;
+}
+
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One pending delivery per enabled endpoint of the firm subscribed to the type, in the caller's transaction. */
+  async fanOut(manager: EntityManager, e: { orgId: string; eventId: string; eventType: string; at: Date }): Promise<number> {
+    const rows = await manager.query(
+      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
+       SELECT gen_random_uuid(), org_id, id, $2, $3, 'event', 'pending', $4, $4
+         FROM webhook_endpoints
+        WHERE org_id = $1 AND status = 'enabled' AND $3 = ANY(event_types)
+       RETURNING id`,
+      [e.orgId, e.eventId, e.eventType, e.at],
+    );
+    return rows.length;
+  }
+
+  async insertOne(manager: EntityManager, d: { orgId: string; endpointId: string; eventId: string; eventType: string; trigger: DeliveryTrigger; now: Date }): Promise<DeliveryRow> {
+    const rows = await manager.query(
+      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6) RETURNING ${COLUMNS}`,
+      [d.orgId, d.endpointId, d.eventId, d.eventType, d.trigger, d.now],
+    );
+    return rows[0];
+  }
+
+  /** Wakes every dispatcher when the transaction commits (collapsed to one per transaction). */
+  async notify(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
+  }
+
+  /** Newest first, keyset on (created_at, id). */
+  async list(orgId: string, f: DeliveryFilters & { since: Date; before?: { createdAt: Date; id: string }; limit: number }): Promise<DeliveryRow[]> {
+    const params: unknown[] = [orgId, f.since, f.limit];
+    const where = ['org_id = $1', 'created_at >= $2'];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (f.endpointId !== undefined) add('endpoint_id = ?', f.endpointId);
+    if (f.eventId !== undefined) add('event_id = ?', f.eventId);
+    if (f.status !== undefined) add('status = ?', f.status);
+    if (f.before) {
+      params.push(f.before.createdAt, f.before.id);
+      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length}::uuid)`);
+    }
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $3`, params);
+  }
+
+  async findForOrg(manager: EntityManager, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
+    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND created_at >= $3`, [id, orgId, since]);
+    return rows[0] ?? null;
+  }
+
+  /** Creation times of the endpoint's most recent test/redeliver requests inside the window, newest first. */
+  async recentManual(manager: EntityManager, endpointId: string, since: Date, limit: number): Promise<Date[]> {
+    const rows = await manager.query(
+      `SELECT created_at FROM webhook_deliveries WHERE endpoint_id = $1 AND trigger <> 'event' AND created_at > $2 ORDER BY created_at DESC LIMIT $3`,
+      [endpointId, since, limit],
+    );
+    return rows.map((r: { created_at: Date }) => r.created_at);
+  }
+
+  /**
+   * Claims due deliveries for one worker: SKIP LOCKED so concurrent workers
+   * never wait on or share a row, and a lease in database time so a worker
+   * that dies loses nothing: the row is due again when the lease runs out.
+   */
+  async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    return this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries d
+            SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
+          WHERE d.id IN (
+                SELECT id FROM webhook_deliveries
+                 WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+                 ORDER BY next_attempt_at
+                 LIMIT $2
+                 FOR UPDATE SKIP LOCKED)
+         RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token)
+       SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
+              c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc", e.status AS "endpointStatus"
+         FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+      [now, limit, leaseSeconds],
+    );
+  }
+
+  /**
+   * Records many results in one statement. Only rows still held by the same
+   * claim are written (a lease that ran out belongs to another worker now);
+   * returns the ids written.
+   */
+  async applyTransitions(manager: EntityManager, items: DeliveryTransition[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    const payload = items.map((i) => ({
+      id: i.id,
+      claim_token: i.claimToken,
+      status: i.status,
+      attempt: i.attempt,
+      next_attempt_at: i.nextAttemptAt?.toISOString() ?? null,
+      completed_at: i.completedAt?.toISOString() ?? null,
+    }));
+    const [rows] = await manager.query(
+      `UPDATE webhook_deliveries d
+          SET status = x.status,
+              attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
+              attempts = CASE WHEN x.attempt IS NULL THEN d.attempts ELSE d.attempts || jsonb_build_array(x.attempt) END,
+              next_attempt_at = x.next_attempt_at,
+              completed_at = x.completed_at,
+              locked_until = NULL,
+              claim_token = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)
+        WHERE d.id = x.id AND d.claim_token = x.claim_token AND d.status = 'pending'
+        RETURNING d.id`,
+      [JSON.stringify(payload)],
+    );
+    return new Set((rows as { id: string }[]).map((r) => r.id));
+  }
+
+  /**
+   * An endpoint turned off: its pending deliveries that no worker holds are
+   * closed as failed and will not be sent later. Held ones are closed by
+   * their worker (see the dispatcher).
+   */
+  async closePending(manager: EntityManager, endpointId: string, now: Date): Promise<number> {
+    const [, count] = await manager.query(
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
+        WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`,
+      [endpointId, now],
+    );
+    return Number(count);
+  }
+
+  /** Gives leases back (shutdown): the rows are due again at once for any worker. */
+  async release(claimTokens: string[]): Promise<number> {
+    if (claimTokens.length === 0) return 0;
+    const [, count] = await this.dataSource.query(
+      `UPDATE webhook_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[]) AND status = 'pending'`,
+      [claimTokens],
+    );
+    return Number(count);
+  }
+
+  async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
+    const [, count] = await this.dataSource.query(
+      `DELETE FROM webhook_deliveries WHERE ctid = ANY(ARRAY(SELECT ctid FROM webhook_deliveries WHERE created_at < $1 LIMIT $2)) AND created_at < $1`,
+      [cutoff, batchSize],
+    );
+    return Number(count);
+  }
+}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { ApiError, badRequest, notFound, rateLimited } from '../common/errors/api-error.js';
+import { CursorCodec } from '../common/pagination/cursor.js';
+import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
+import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
+import { toDeliveryDto } from './webhook.mapper.js';
+
+/** Test events and resends together, per endpoint. */
+export const MANUAL_SENDS_PER_MINUTE = 5;
+const WINDOW_MS = 60_000;
+export const TEST_EVENT_MESSAGE = 'This is a test event sent from the API. It refers to no call or lead.';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function requireUuid(value: string, param: string): string {
+  if (!UUID.test(value)) throw badRequest(`${param} must be a uuid.`, param);
+  return value.toLowerCase();
+}
+
+/** The deliveries API: list, send a test event, redeliver. */
+@Injectable()
+export class WebhookDeliveriesService {
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly events: EventsService,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async list(orgId: string, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+    const filters = { endpoint_id: q.endpoint_id?.toLowerCase(), event_id: q.event_id, status: q.status };
+    let before: { createdAt: Date; id: string } | undefined;
+    if (q.cursor !== undefined) {
+      const [createdAt, id] = this.cursors.decode('deliveries', q.cursor, filters) as [string, string];
+      if (typeof createdAt !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(createdAt))) {
+        throw badRequest('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
+      }
+      before = { createdAt: new Date(createdAt), id };
+    }
+    const limit = q.limit ?? 20;
+    const rows = await this.deliveries.list(orgId, {
+      endpointId: filters.endpoint_id,
+      eventId: filters.event_id,
+      status: filters.status,
+      since: this.keptSince(),
+      before,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit;
+    return {
+      deliveries: page.map(toDeliveryDto),
+      has_more: hasMore,
+      next_cursor: hasMore ? this.cursors.encode('deliveries', [last.createdAt.toISOString(), last.id], filters) : null,
+    };
+  }
+
+  /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */
+  async sendTest(orgId: string, endpointIdParam: string): Promise<WebhookDeliveryDto> {
+    const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
+    return this.dataSource.transaction(async (manager) => {
+      const endpoint = await this.endpoints.lockForOrg(manager, orgId, endpointId);
+      if (!endpoint) throw notFound('The webhook endpoint');
+      const now = this.clock.now();
+      await this.checkSendable(manager, endpoint, now);
+      const event = await this.events.record(manager, { orgId, type: 'webhook.test', test: true, data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE } });
+      const row = await this.deliveries.insertOne(manager, { orgId, endpointId: endpoint.id, eventId: event.envelope.id, eventType: 'webhook.test', trigger: 'test', now });
+      await this.deliveries.notify(manager);
+      return toDeliveryDto(row);
+    });
+  }
+
+  /** A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. */
+  async redeliver(orgId: string, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
+    const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
+    return this.dataSource.transaction(async (manager) => {
+      const original = await this.deliveries.findForOrg(manager, orgId, deliveryId, this.keptSince());
+      if (!original) throw notFound('The webhook delivery');
+      const endpoint = await this.endpoints.lockForOrg(manager, orgId, original.endpointId);
+      if (!endpoint) throw notFound('The webhook delivery');
+      const now = this.clock.now();
+      await this.checkSendable(manager, endpoint, now);
+      if (!(await this.events.findKept(orgId, original.eventId))) throw notFound("The delivery's event (kept 30 days)");
+      const row = await this.deliveries.insertOne(manager, { orgId, endpointId: endpoint.id, eventId: original.eventId, eventType: original.eventType, trigger: 'redelivery', now });
+      await this.deliveries.notify(manager);
+      return toDeliveryDto(row);
+    });
+  }
+
+  /**
+   * 409 when the endpoint is off; 429 past 5 tests/resends in the last
+   * minute, counted from the deliveries table under the endpoint's row lock,
+   * so the limit holds across any number of API processes. Retry-After is
+   * when the oldest of those 5 leaves the window.
+   */
+  private async checkSendable(manager: EntityManager, endpoint: EndpointRow, now: Date): Promise<void> {
+    if (endpoint.status !== 'enabled') {
+      throw new ApiError(409, 'endpoint_disabled', `The webhook endpoint is turned off (${endpoint.disabledReason}); turn it back on in the dashboard first.`, {
+        disabled_reason: endpoint.disabledReason,
+      });
+    }
+    const recent = await this.deliveries.recentManual(manager, endpoint.id, new Date(now.getTime() - WINDOW_MS), MANUAL_SENDS_PER_MINUTE);
+    if (recent.length >= MANUAL_SENDS_PER_MINUTE) {
+      const freeAt = recent[MANUAL_SENDS_PER_MINUTE - 1].getTime() + WINDOW_MS;
+      const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
+      throw rateLimited(seconds, `At most ${MANUAL_SENDS_PER_MINUTE} test events and resends per endpoint per minute; retry in ${seconds} s.`);
+    }
+  }
+
+  private keptSince(): Date {
+    return new Date(this.clock.now().getTime() - EVENT_RETENTION_MS);
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { DisabledReason, WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+
+const COLUMNS = `id, org_id AS "orgId", url, description, event_types AS "eventTypes", status, disabled_reason AS "disabledReason",
+  secret_enc AS "secretEnc", secret_last4 AS "secretLast4", last_success_at AS "lastSuccessAt", last_failure_at AS "lastFailureAt",
+  failing_since AS "failingSince", health_since AS "healthSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export type EndpointRow = WebhookEndpointEntity;
+
+export interface EndpointHealth {
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  failingSince: Date | null;
+}
+
+/**
+ * Endpoint rows. Writers that also touch deliveries lock the endpoint row
+ * first (FOR NO KEY UPDATE, which leaves delivery inserts referencing it
+ * unblocked), then the deliveries: one lock order everywhere, no deadlocks.
+ */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(manager: EntityManager, e: Omit<EndpointRow, 'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince'>): Promise<EndpointRow> {
+    const rows = await manager.query(
+      `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, status, disabled_reason, secret_enc, secret_last4, health_since, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10) RETURNING ${COLUMNS}`,
+      [e.id, e.orgId, e.url, e.description, e.eventTypes, e.status, e.disabledReason, e.secretEnc, e.secretLast4, e.createdAt],
+    );
+    return rows[0];
+  }
+
+  async countForOrg(manager: EntityManager, orgId: string): Promise<number> {
+    const rows = await manager.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [orgId]);
+    return rows[0].n;
+  }
+
+  /** Newest first. */
+  async listForOrg(orgId: string): Promise<EndpointRow[]> {
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at DESC, id DESC`, [orgId]);
+  }
+
+  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<EndpointRow | null> {
+    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** The firm's endpoint, row-locked for the rest of the transaction (serialises test/redeliver rate checks). */
+  async lockForOrg(manager: EntityManager, orgId: string, id: string): Promise<EndpointRow | null> {
+    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE`, [id, orgId]);
+    return rows[0] ?? null;
+  }
+
+  async lockById(manager: EntityManager, id: string): Promise<EndpointRow | null> {
+    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** Locks several endpoints in id order (the dispatcher's recording transaction). */
+  async lockMany(manager: EntityManager, ids: string[]): Promise<EndpointRow[]> {
+    if (ids.length === 0) return [];
+    return manager.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
+  }
+
+  async disable(manager: EntityManager, id: string, reason: DisabledReason, now: Date): Promise<void> {
+    await manager.query(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`, [id, reason, now]);
+  }
+
+  /** Back on: the failing run and the 3-day rule start afresh. */
+  async enable(manager: EntityManager, id: string, now: Date): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_endpoints SET status = 'enabled', disabled_reason = NULL, failing_since = NULL, health_since = $2, updated_at = $2 WHERE id = $1`,
+      [id, now],
+    );
+  }
+
+  async setHealth(manager: EntityManager, id: string, h: EndpointHealth): Promise<void> {
+    await manager.query(`UPDATE webhook_endpoints SET last_success_at = $2, last_failure_at = $3, failing_since = $4 WHERE id = $1`, [
+      id,
+      h.lastSuccessAt,
+      h.lastFailureAt,
+      h.failingSince,
+    ]);
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [id]);
+  }
+}

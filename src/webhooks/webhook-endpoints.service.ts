@@ -1,0 +1,160 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccountService } from '../account/index.js';
+import { AuditService } from '../audit/index.js';
+import { Clock } from '../common/clock.js';
+import { AppConfig } from '../config/app-config.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../events/index.js';
+import type { WebhookEndpointDto } from './dto/webhook.dto.js';
+import { SecretBox, newSigningSecret } from './secret-box.js';
+import { literalAddressAllowed } from './safe-target.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
+import { toEndpointDto } from './webhook.mapper.js';
+
+export const MAX_ENDPOINTS_PER_FIRM = 5;
+
+/** A dashboard-side input problem (CLI): the message is shown as is. */
+export class WebhookInputError extends Error {}
+
+export interface CreateEndpointInput {
+  orgId: string;
+  url: string;
+  /** Comma-separated or a list; each among call.completed, lead.created, lead.updated. */
+  eventTypes: string | string[];
+  description?: string | null;
+}
+
+/** Endpoint management: dashboard actions (CLI) and the API's read. */
+@Injectable()
+export class WebhookEndpointsService {
+  private readonly logger = new Logger(WebhookEndpointsService.name);
+
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly account: AccountService,
+    private readonly audit: AuditService,
+    private readonly secrets: SecretBox,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** The signing secret is returned only here. */
+  async create(input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
+    const url = this.checkUrl(input.url);
+    const eventTypes = this.checkTypes(input.eventTypes);
+    const description = input.description?.trim() || null;
+    if (description !== null && description.length > 200) throw new WebhookInputError('--description must be at most 200 characters');
+    const id = randomUUID();
+    const secret = newSigningSecret();
+    const now = this.clock.now();
+    const row = await this.dataSource.transaction(async (manager) => {
+      await this.account.lockOrg(manager, input.orgId);
+      if ((await this.endpoints.countForOrg(manager, input.orgId)) >= MAX_ENDPOINTS_PER_FIRM) {
+        throw new WebhookInputError(`this firm already has ${MAX_ENDPOINTS_PER_FIRM} webhook endpoints; delete one first`);
+      }
+      const created = await this.endpoints.insert(manager, {
+        id,
+        orgId: input.orgId,
+        url,
+        description,
+        eventTypes,
+        status: 'enabled',
+        disabledReason: null,
+        secretEnc: this.secrets.seal(secret, id),
+        secretLast4: secret.slice(-4),
+        createdAt: now,
+      });
+      await this.audit.record(
+        { orgId: input.orgId, actor: { type: 'owner', id: null }, action: 'webhook_endpoint.created', resourceType: 'webhook_endpoint', resourceIds: [id], details: { event_types: eventTypes } },
+        manager,
+      );
+      return created;
+    });
+    this.logger.log({ endpoint_id: id, org_id: input.orgId }, 'webhook endpoint created');
+    return { endpoint: toEndpointDto(row), secret };
+  }
+
+  /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. */
+  async disable(id: string): Promise<WebhookEndpointDto> {
+    return this.change(id, 'webhook_endpoint.disabled', async (manager, e, now) => {
+      if (e.status === 'disabled') return;
+      await this.endpoints.disable(manager, e.id, 'owner', now);
+      await this.deliveries.closePending(manager, e.id, now);
+    });
+  }
+
+  async enable(id: string): Promise<WebhookEndpointDto> {
+    return this.change(id, 'webhook_endpoint.enabled', async (manager, e, now) => {
+      if (e.status === 'enabled') return;
+      await this.endpoints.enable(manager, e.id, now);
+    });
+  }
+
+  /** Deletes the endpoint and its deliveries. */
+  async delete(id: string): Promise<{ id: string; deleted: true }> {
+    await this.dataSource.transaction(async (manager) => {
+      const e = await this.endpoints.lockById(manager, this.checkId(id));
+      if (!e) throw new WebhookInputError(`no webhook endpoint with id "${id}"`);
+      await this.endpoints.delete(manager, e.id);
+      await this.audit.record({ orgId: e.orgId, actor: { type: 'owner', id: null }, action: 'webhook_endpoint.deleted', resourceType: 'webhook_endpoint', resourceIds: [e.id] }, manager);
+    });
+    return { id, deleted: true };
+  }
+
+  async list(orgId: string): Promise<WebhookEndpointDto[]> {
+    return (await this.endpoints.listForOrg(orgId)).map(toEndpointDto);
+  }
+
+  private async change(
+    id: string,
+    action: string,
+    apply: (manager: EntityManager, e: EndpointRow, now: Date) => Promise<void>,
+  ): Promise<WebhookEndpointDto> {
+    const now = this.clock.now();
+    await this.dataSource.transaction(async (manager) => {
+      const e = await this.endpoints.lockById(manager, this.checkId(id));
+      if (!e) throw new WebhookInputError(`no webhook endpoint with id "${id}"`);
+      await apply(manager, e, now);
+      await this.audit.record({ orgId: e.orgId, actor: { type: 'owner', id: null }, action, resourceType: 'webhook_endpoint', resourceIds: [e.id] }, manager);
+    });
+    return toEndpointDto((await this.endpoints.findById(id))!);
+  }
+
+  private checkId(id: string): string {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new WebhookInputError(`"${id}" is not a webhook endpoint id`);
+    return id;
+  }
+
+  private checkUrl(raw: string): string {
+    let u: URL;
+    try {
+      u = new URL((raw ?? '').trim());
+    } catch {
+      throw new WebhookInputError('--url must be an absolute URL such as https://hooks.example.com/receptionist');
+    }
+    const allowPrivate = this.config.webhookAllowPrivateTargets;
+    if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:')) {
+      throw new WebhookInputError(allowPrivate ? '--url must be an http or https URL' : '--url must be an https URL');
+    }
+    if (u.username || u.password) throw new WebhookInputError('--url must not contain a user name or password');
+    if (u.hash) throw new WebhookInputError('--url must not contain a #fragment');
+    if (u.href.length > 2000) throw new WebhookInputError('--url must be at most 2000 characters');
+    if (!allowPrivate && literalAddressAllowed(u.hostname) === false) {
+      throw new WebhookInputError('--url points at an address that is not public (loopback, private, link-local, ...)');
+    }
+    return u.href;
+  }
+
+  private checkTypes(raw: string | string[]): string[] {
+    const given = (Array.isArray(raw) ? raw : (raw ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
+    if (given.length === 0) throw new WebhookInputError(`--types needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+    const unknown = given.filter((t) => !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(t));
+    if (unknown.length) throw new WebhookInputError(`--types: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+    return SUBSCRIBABLE_EVENT_TYPES.filter((t) => given.includes(t));
+  }
+}

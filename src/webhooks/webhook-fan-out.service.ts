@@ -1,0 +1,33 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { EventsService, type RecordedEvent } from '../events/index.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+
+/**
+ * Registered with EventsService at start-up: inside the transaction that
+ * records an event, one pending delivery per enabled endpoint subscribed to
+ * its type, then NOTIFY (delivered to the dispatchers at commit). webhook.test
+ * events are never fanned out; the test route creates their one delivery.
+ */
+@Injectable()
+export class WebhookFanOut implements OnModuleInit {
+  constructor(
+    private readonly events: EventsService,
+    private readonly deliveries: WebhookDeliveriesRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.registerFanOut((manager, event) => this.fanOut(manager, event));
+  }
+
+  async fanOut(manager: EntityManager, event: RecordedEvent): Promise<void> {
+    if (event.envelope.type === 'webhook.test') return;
+    const created = await this.deliveries.fanOut(manager, {
+      orgId: event.orgId,
+      eventId: event.envelope.id,
+      eventType: event.envelope.type,
+      at: new Date(event.envelope.timestamp),
+    });
+    if (created > 0) await this.deliveries.notify(manager);
+  }
+}

@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountModule } from '../account/index.js';
+import { AuditModule } from '../audit/index.js';
+import { AppConfig } from '../config/app-config.js';
+import { EventsModule } from '../events/index.js';
+import { MailModule } from '../mail/index.js';
+import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import { SecretBox } from './secret-box.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookFanOut } from './webhook-fan-out.service.js';
+import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
+import { WebhooksRetentionService } from './webhooks-retention.service.js';
+
+/** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
+@Module({
+  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity]), AccountModule, AuditModule, EventsModule, MailModule],
+  controllers: [WebhookEndpointsController, WebhookDeliveriesController],
+  providers: [
+    { provide: SecretBox, useFactory: (config: AppConfig) => new SecretBox(config.webhookSecretKey), inject: [AppConfig] },
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookEndpointsService,
+    WebhookDeliveriesService,
+    WebhookFanOut,
+    WebhooksRetentionService,
+  ],
+  exports: [WebhookEndpointsService, WebhookDeliveriesService, WebhooksRetentionService, WebhookEndpointsRepository, WebhookDeliveriesRepository, SecretBox],
+})
+export class WebhooksModule {}
+
+/** The dispatcher: the HTTP/worker app only (it starts for ROLE all or worker), never the CLI. */
+@Module({
+  imports: [WebhooksModule, AccountModule, EventsModule, MailModule],
+  providers: [DeliveryDispatcher],
+  exports: [DeliveryDispatcher],
+})
+export class WebhooksWorkerModule {}

@@ -1,0 +1,338 @@
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { EventsService } from '../src/events';
+import { DeliveryDispatcher, TEST_EVENT_MESSAGE, WebhookEndpointsService } from '../src/webhooks';
+import { restrictKey } from './support/events';
+import { createFirm, type TestFirm } from './support/factories';
+import { behaviours, Receiver, waitFor } from './support/receiver';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const ENDPOINT_KEYS = ['id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'secret_last4', 'last_success_at', 'last_failure_at', 'failing_since', 'created_at'];
+const DELIVERY_KEYS = ['id', 'endpoint_id', 'event_id', 'event_type', 'trigger', 'status', 'attempt_count', 'attempts', 'next_attempt_at', 'completed_at', 'created_at'];
+
+describe('webhook API: endpoints, deliveries, test, redeliver', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  let firm: TestFirm;
+  let other: TestFirm;
+  let key: string;
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    firm = await createFirm(t.app, { publish: false });
+    other = await createFirm(t.app, { publish: false });
+    key = firm.keys['read-no-transcripts'];
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
+  afterEach(() => t.clock.reset());
+
+  const endpoints = () => t.app.get(WebhookEndpointsService);
+  const createEndpoint = (f: TestFirm, path: string, types = 'lead.created', description?: string) => endpoints().create({ orgId: f.orgId, url: rx.url(path), eventTypes: types, description });
+  const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated', data: Record<string, unknown> = {}) =>
+    t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
+  const idle = () => t.app.get(DeliveryDispatcher).idle();
+  /** Every delivery of these events has had its first attempt recorded. */
+  const attempted = (eventIds: string[], count: number) =>
+    waitFor(
+      async () =>
+        (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND locked_until IS NULL`, [eventIds]))[0].n === count,
+      'first attempts',
+    );
+  const waitStatus = (id: string, status: string) =>
+    waitFor(async () => (await t.sql(`SELECT status FROM webhook_deliveries WHERE id = $1 AND locked_until IS NULL`, [id]))[0]?.status === status, `delivery ${status}`);
+
+  describe('GET /v1/webhook-endpoints', () => {
+    it('lists the firm\'s endpoints newest first, with secret_last4 and never the secret', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const first = await createEndpoint(f, '/ep/1', 'lead.updated,call.completed', 'CRM');
+      t.clock.advance(1000);
+      const second = await createEndpoint(f, '/ep/2', 'lead.created');
+      await createEndpoint(other, '/ep/theirs');
+      const r = await t.get('/v1/webhook-endpoints', { key: f.keys['read-no-transcripts'] });
+      expect(r.status).toBe(200);
+      expect(r.body.endpoints.map((e: any) => e.id)).toEqual([second.endpoint.id, first.endpoint.id]);
+      const e = r.body.endpoints[1];
+      expect(Object.keys(e)).toEqual(ENDPOINT_KEYS);
+      expect(e).toEqual({
+        id: first.endpoint.id,
+        url: rx.url('/ep/1'),
+        description: 'CRM',
+        event_types: ['call.completed', 'lead.updated'],
+        status: 'enabled',
+        disabled_reason: null,
+        secret_last4: first.secret.slice(-4),
+        last_success_at: null,
+        last_failure_at: null,
+        failing_since: null,
+        created_at: expect.stringMatching(/Z$/),
+      });
+      expect(r.text).not.toContain(first.secret.slice(6));
+      expect(r.text).not.toContain(second.secret.slice(6));
+      // Stored encrypted: the secret does not appear in the row.
+      const [row] = await t.sql(`SELECT secret_enc FROM webhook_endpoints WHERE id = $1`, [first.endpoint.id]);
+      expect(row.secret_enc).toMatch(/^v1\./);
+      expect(row.secret_enc).not.toContain(first.secret.slice(6));
+    });
+
+    it('refuses query parameters and keys without webhooks:read', async () => {
+      expect((await t.get('/v1/webhook-endpoints', { key, query: { limit: '5' } })).body).toMatchObject({ code: 'invalid_request', param: 'limit' });
+      const f = await createFirm(t.app, { publish: false });
+      await restrictKey(t, f.keyIds.read, ['org:read', 'webhooks:test']);
+      const r = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
+      expect(r.status).toBe(403);
+      expect(r.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'webhooks:read' });
+    });
+  });
+
+  describe('GET /v1/webhook-deliveries', () => {
+    let a: string;
+    let b: string;
+    const events: string[] = [];
+    beforeAll(async () => {
+      rx.on('/list/b', behaviours.status(500, 'nope'));
+      a = (await createEndpoint(firm, '/list/a', 'lead.created,lead.updated')).endpoint.id;
+      b = (await createEndpoint(firm, '/list/b', 'lead.created')).endpoint.id;
+      for (let i = 0; i < 3; i++) {
+        events.push((await record(firm.orgId, 'lead.created', { i })).envelope.id);
+        t.clock.advance(1000);
+      }
+      events.push((await record(firm.orgId, 'lead.updated', { i: 3 })).envelope.id);
+      await attempted(events, 7);
+      await endpoints().disable(b); // no retries running during the assertions
+      await record(other.orgId, 'lead.created', {});
+    });
+
+    it('lists the firm\'s deliveries newest first with the exact shape', async () => {
+      const r = await t.get('/v1/webhook-deliveries', { key });
+      expect(r.status).toBe(200);
+      expect(r.body.has_more).toBe(false);
+      expect(r.body.next_cursor).toBeNull();
+      const ds = r.body.deliveries;
+      expect(ds).toHaveLength(7);
+      expect(ds.map((d: any) => d.event_id)).toEqual([events[3], events[2], events[2], events[1], events[1], events[0], events[0]]);
+      for (let i = 1; i < ds.length; i++) expect(ds[i - 1].created_at >= ds[i].created_at).toBe(true);
+      expect(Object.keys(ds[0])).toEqual(DELIVERY_KEYS);
+      expect(ds[0]).toMatchObject({ endpoint_id: a, event_type: 'lead.updated', trigger: 'event', status: 'succeeded', attempt_count: 1 });
+    });
+
+    it('filters by endpoint_id, event_id and status', async () => {
+      const byEndpoint = await t.get('/v1/webhook-deliveries', { key, query: { endpoint_id: b } });
+      expect(byEndpoint.body.deliveries.map((d: any) => d.endpoint_id)).toEqual([b, b, b]);
+      const byEvent = await t.get('/v1/webhook-deliveries', { key, query: { event_id: events[1] } });
+      expect(byEvent.body.deliveries.map((d: any) => d.endpoint_id).sort()).toEqual([a, b].sort());
+      const failed = await t.get('/v1/webhook-deliveries', { key, query: { status: 'failed' } });
+      expect(failed.body.deliveries.map((d: any) => d.endpoint_id)).toEqual([b, b, b]);
+      expect(failed.body.deliveries[0].attempts[0]).toMatchObject({ status_code: 500, response_body: 'nope' });
+      const none = await t.get('/v1/webhook-deliveries', { key, query: { event_id: 'evt_nothing', status: 'pending' } });
+      expect(none.body).toEqual({ deliveries: [], has_more: false, next_cursor: null });
+      // Another firm's endpoint filters to nothing rather than leaking.
+      const theirs = (await createEndpoint(other, '/list/theirs')).endpoint.id;
+      expect((await t.get('/v1/webhook-deliveries', { key, query: { endpoint_id: theirs } })).body.deliveries).toEqual([]);
+    });
+
+    it('pages by cursor without gaps or repeats; a cursor with other filters is a 400', async () => {
+      const all = (await t.get('/v1/webhook-deliveries', { key })).body.deliveries.map((d: any) => d.id);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const r = await t.get('/v1/webhook-deliveries', { key, query: { limit: 2, cursor } });
+        seen.push(...r.body.deliveries.map((d: any) => d.id));
+        if (!r.body.has_more) {
+          expect(r.body.next_cursor).toBeNull();
+          break;
+        }
+        cursor = r.body.next_cursor;
+      }
+      expect(seen).toEqual(all);
+      const p1 = await t.get('/v1/webhook-deliveries', { key, query: { limit: 1, endpoint_id: a } });
+      const mixed = await t.get('/v1/webhook-deliveries', { key, query: { limit: 1, endpoint_id: b, cursor: p1.body.next_cursor } });
+      expect(mixed.status).toBe(400);
+      expect(mixed.body).toMatchObject({ code: 'invalid_request', param: 'cursor' });
+      expect((await t.get('/v1/webhook-deliveries', { key, query: { cursor: 'garbage' } })).body.param).toBe('cursor');
+    });
+
+    it('refuses bad parameters with 400 naming them, and keys without webhooks:read with 403', async () => {
+      for (const [query, param] of [
+        [{ endpoint_id: 'not-a-uuid' }, 'endpoint_id'],
+        [{ status: 'done' }, 'status'],
+        [{ limit: '0' }, 'limit'],
+        [{ limit: '101' }, 'limit'],
+        [{ after: 'x' }, 'after'],
+      ] as [Record<string, string>, string][]) {
+        const r = await t.get('/v1/webhook-deliveries', { key, query });
+        expect({ status: r.status, param: r.body.param }).toEqual({ status: 400, param });
+      }
+      const f = await createFirm(t.app, { publish: false });
+      await restrictKey(t, f.keyIds.read, ['org:read']);
+      expect((await t.get('/v1/webhook-deliveries', { key: f.keys.read })).body).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    });
+  });
+
+  describe('POST /v1/webhook-endpoints/{id}/test', () => {
+    it('creates one webhook.test event and one delivery to that endpoint only (202), sent signed', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const { endpoint, secret } = await createEndpoint(f, '/test/ok', 'call.completed');
+      await createEndpoint(f, '/test/bystander', 'call.completed,lead.created,lead.updated');
+      const r = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys['read-no-transcripts'] });
+      expect(r.status).toBe(202);
+      expect(Object.keys(r.body)).toEqual(['delivery']);
+      const d = r.body.delivery;
+      expect(d).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        endpoint_id: endpoint.id,
+        event_id: expect.stringMatching(/^evt_/),
+        event_type: 'webhook.test',
+        trigger: 'test',
+        status: 'pending',
+        attempt_count: 0,
+        attempts: [],
+        next_attempt_at: d.created_at,
+        completed_at: null,
+        created_at: expect.any(String),
+      });
+      const event = await t.get(`/v1/events/${d.event_id}`, { key: f.keys.read });
+      expect(event.body).toEqual({ id: d.event_id, type: 'webhook.test', timestamp: expect.any(String), org: { id: f.orgId }, test: true, data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE } });
+      const got = await waitFor(() => rx.at('/test/ok')[0], 'the test POST');
+      expect(got.body).toBe(event.text);
+      expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual(event.body);
+      await waitStatus(d.id, 'succeeded');
+      await idle();
+      expect(rx.at('/test/bystander')).toEqual([]);
+      expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [d.event_id])).toEqual([{ n: 1 }]);
+    });
+
+    it('a failed test is attempted once and never counts against the endpoint\'s health', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      rx.on('/test/bad', behaviours.status(410, 'gone'));
+      const { endpoint } = await createEndpoint(f, '/test/bad');
+      const r = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys.read });
+      await waitStatus(r.body.delivery.id, 'failed');
+      t.clock.advance(3_600_000);
+      t.app.get(DeliveryDispatcher).wake();
+      await idle();
+      const d = (await t.get('/v1/webhook-deliveries', { key: f.keys.read })).body.deliveries[0];
+      expect(d).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
+      expect(d.attempts[0]).toMatchObject({ status_code: 410 });
+      const ep = (await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints[0];
+      expect(ep).toMatchObject({ status: 'enabled', disabled_reason: null, last_success_at: null, last_failure_at: null, failing_since: null });
+      expect(rx.at('/test/bad')).toHaveLength(1);
+    });
+
+    it('404 for an unknown or another firm\'s endpoint, 400 for a non-uuid, 409 when off, 403 without webhooks:test', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const theirs = (await createEndpoint(other, '/test/theirs')).endpoint.id;
+      for (const id of [theirs, '00000000-0000-4000-8000-000000000000']) {
+        const r = await t.request('POST', `/v1/webhook-endpoints/${id}/test`, { key: f.keys.read });
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('not_found');
+      }
+      const bad = await t.request('POST', '/v1/webhook-endpoints/nope/test', { key: f.keys.read });
+      expect(bad.body).toMatchObject({ status: 400, param: 'endpoint_id' });
+      const { endpoint } = await createEndpoint(f, '/test/off');
+      await endpoints().disable(endpoint.id);
+      const off = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys.read });
+      expect(off.status).toBe(409);
+      expect(off.body).toMatchObject({ code: 'endpoint_disabled', disabled_reason: 'owner' });
+      await endpoints().enable(endpoint.id);
+      await restrictKey(t, f.keyIds['read-update-leads'], ['org:read', 'webhooks:read']);
+      const noScope = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys['read-update-leads'] });
+      expect(noScope.status).toBe(403);
+      expect(noScope.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'webhooks:test' });
+      expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.id])).toEqual([{ n: 0 }]);
+    });
+  });
+
+  describe('POST /v1/webhook-deliveries/{id}/redeliver', () => {
+    it('creates a new delivery (trigger redelivery) of the same event; the original is untouched', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const { endpoint } = await createEndpoint(f, '/re/ok');
+      const e = await record(f.orgId, 'lead.created', { lead_id: 'lead_re' });
+      await attempted([e.envelope.id], 1);
+      const [original] = (await t.get('/v1/webhook-deliveries', { key: f.keys.read })).body.deliveries;
+      expect(original.status).toBe('succeeded');
+      const r = await t.request('POST', `/v1/webhook-deliveries/${original.id}/redeliver`, { key: f.keys.read });
+      expect(r.status).toBe(202);
+      expect(r.body.delivery).toMatchObject({ endpoint_id: endpoint.id, event_id: e.envelope.id, event_type: 'lead.created', trigger: 'redelivery', status: 'pending', attempt_count: 0, attempts: [] });
+      expect(r.body.delivery.id).not.toBe(original.id);
+      await waitStatus(r.body.delivery.id, 'succeeded');
+      const posts = rx.at('/re/ok');
+      expect(posts).toHaveLength(2);
+      expect(posts[1].body).toBe(posts[0].body);
+      expect(posts[1].headers['webhook-id']).toBe(e.envelope.id);
+      const after = (await t.get('/v1/webhook-deliveries', { key: f.keys.read, query: { event_id: e.envelope.id } })).body.deliveries;
+      expect(after.map((d: any) => d.trigger)).toEqual(['redelivery', 'event']);
+      expect(after[1]).toEqual(original);
+    });
+
+    it('404 for another firm\'s or an unknown delivery, 400 for a non-uuid, 409 when the endpoint is off', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const { endpoint } = await createEndpoint(f, '/re/off');
+      await attempted([(await record(f.orgId, 'lead.created', {})).envelope.id], 1);
+      const [mine] = (await t.get('/v1/webhook-deliveries', { key: f.keys.read })).body.deliveries;
+      expect((await t.request('POST', `/v1/webhook-deliveries/${mine.id}/redeliver`, { key: other.keys.read })).status).toBe(404);
+      expect((await t.request('POST', `/v1/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { key: f.keys.read })).status).toBe(404);
+      expect((await t.request('POST', `/v1/webhook-deliveries/123/redeliver`, { key: f.keys.read })).body).toMatchObject({ status: 400, param: 'delivery_id' });
+      await endpoints().disable(endpoint.id);
+      const off = await t.request('POST', `/v1/webhook-deliveries/${mine.id}/redeliver`, { key: f.keys.read });
+      expect(off.status).toBe(409);
+      expect(off.body.code).toBe('endpoint_disabled');
+    });
+  });
+
+  describe('rate limit: 5 tests and resends per endpoint per minute', () => {
+    it('answers the 6th with 429 rate_limited and the exact Retry-After, then allows again', async () => {
+      const f = await createFirm(t.app, { publish: false });
+      const { endpoint } = await createEndpoint(f, '/rl/a');
+      const other = await createEndpoint(f, '/rl/b');
+      const test = () => t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys.read });
+      const first = await test();
+      expect(first.status).toBe(202);
+      await waitStatus(first.body.delivery.id, 'succeeded');
+      for (let i = 0; i < 3; i++) {
+        t.clock.advance(10_000);
+        expect((await test()).status).toBe(202);
+      }
+      t.clock.advance(10_000);
+      // A resend counts against the same limit.
+      expect((await t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read })).status).toBe(202);
+      t.clock.advance(5_000); // 45 s after the first of the five
+      const limited = await test();
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('15');
+      expect(limited.body).toMatchObject({ code: 'rate_limited', retry_after: 15 });
+      const resend = await t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read });
+      expect(resend.status).toBe(429);
+      // Per endpoint: the other one is unaffected.
+      expect((await t.request('POST', `/v1/webhook-endpoints/${other.endpoint.id}/test`, { key: f.keys.read })).status).toBe(202);
+      t.clock.advance(14_000);
+      expect((await test()).headers.get('retry-after')).toBe('1');
+      t.clock.advance(1_000);
+      expect((await test()).status).toBe(202);
+      await idle();
+    });
+
+    it('is counted in the database, so it holds across API processes and under concurrency', async () => {
+      const t2 = await startTestApp({ databaseUrl: t.databaseUrl, env: { ROLE: 'api' } });
+      try {
+        const f = await createFirm(t.app, { publish: false });
+        const { endpoint } = await createEndpoint(f, '/rl/shared');
+        const send = (app: TestApp) => app.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys.read });
+        const results = await Promise.all([t, t2, t, t2, t, t2, t, t2, t, t2].map(send));
+        expect(results.map((r) => r.status).sort()).toEqual([202, 202, 202, 202, 202, 429, 429, 429, 429, 429]);
+        for (const r of results.filter((x) => x.status === 429)) {
+          const seconds = Number(r.headers.get('retry-after'));
+          expect(seconds).toBeGreaterThanOrEqual(59);
+          expect(seconds).toBeLessThanOrEqual(60);
+        }
+        expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.id])).toEqual([{ n: 5 }]);
+        await idle();
+      } finally {
+        await t2.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { EventsService } from '../src/events';
+import { CliError } from '../src/cli/command';
+import { COMMANDS } from '../src/cli/commands';
+import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../src/webhooks';
+import { createFirm } from './support/factories';
+import { Receiver, waitFor } from './support/receiver';
+import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** The real, compiled CLI (`npm run cli` without the build), against the test database. */
+function cli(t: TestApp, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/src/cli/main.js', ...args, '--json'],
+      { env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.databaseUrl, WEBHOOK_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'info', ...env } },
+      (err, stdout, stderr) => {
+        let json: any = null;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = null;
+        }
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
+      },
+    );
+  });
+}
+
+describe('endpoint CLI (dashboard stand-in)', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
+
+  it('create prints one JSON object with the secret (shown only there), and that secret signs the deliveries', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const run = await cli(t, ['endpoint', 'create', '--org', f.slug, '--url', rx.url('/cli'), '--types', 'lead.created,lead.updated', '--description', 'CRM sync'], {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(Object.keys(run.json)).toEqual(['id', 'secret']);
+    const { id, secret } = run.json;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(run.stderr).not.toContain(secret.slice(6));
+
+    const listed = await cli(t, ['endpoint', 'list', '--org', f.orgId]);
+    expect(listed.code).toBe(0);
+    expect(listed.json.endpoints).toEqual([
+      expect.objectContaining({ id, url: rx.url('/cli'), description: 'CRM sync', event_types: ['lead.created', 'lead.updated'], status: 'enabled', secret_last4: secret.slice(-4) }),
+    ]);
+    expect(listed.stdout).not.toContain(secret.slice(6));
+    const api = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
+    expect(api.body.endpoints[0]).toEqual(listed.json.endpoints[0]);
+
+    const e = await t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.updated', data: { lead_id: 'lead_cli' } }));
+    const got = await waitFor(() => rx.at('/cli')[0], 'the POST');
+    expect((new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as any).id).toBe(e.envelope.id);
+  });
+
+  it('disable, enable and delete; unknown ids and bad input are refused with a message', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const { endpoint } = await t.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url: 'https://hooks.example.com/a', eventTypes: 'call.completed' });
+    // The same command objects the CLI runs, in-process (booting a CLI process per step costs ~1.5 s).
+    const run = (name: string, flags: Record<string, string>) =>
+      COMMANDS.find((c) => c.name === name)!.run({ app: t.app, flags, readInput: async () => '' });
+    expect((await run('endpoint disable', { id: endpoint.id })).endpoint).toMatchObject({ id: endpoint.id, status: 'disabled', disabled_reason: 'owner' });
+    expect((await run('endpoint enable', { id: endpoint.id })).endpoint).toMatchObject({ id: endpoint.id, status: 'enabled', disabled_reason: null });
+    const audit = await t.sql(`SELECT action FROM audit_log WHERE org_id = $1 AND resource_type = 'webhook_endpoint' ORDER BY id`, [f.orgId]);
+    expect(audit.map((a) => a.action)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook_endpoint.enabled']);
+    expect(await run('endpoint delete', { id: endpoint.id })).toEqual({ id: endpoint.id, deleted: true });
+    await expect(run('endpoint delete', { id: endpoint.id })).rejects.toThrow(CliError);
+    await expect(run('endpoint enable', { id: 'nope' })).rejects.toThrow('"nope" is not a webhook endpoint id');
+    await expect(run('endpoint create', { org: f.slug, url: 'https://hooks.example.com/a', types: 'webhook.test' })).rejects.toThrow(/webhook\.test cannot be subscribed to/);
+
+    // Through the real process: a refusal is exit 1 with one JSON error object; a missing flag is exit 2.
+    const [again, http, missing] = await Promise.all([
+      cli(t, ['endpoint', 'delete', '--id', endpoint.id]),
+      cli(t, ['endpoint', 'create', '--org', f.slug, '--url', 'http://hooks.example.com/a', '--types', 'lead.created']),
+      cli(t, ['endpoint', 'create', '--org', f.slug, '--url', 'https://hooks.example.com/a']),
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.json).toEqual({ error: { message: `no webhook endpoint with id "${endpoint.id}"`, exit_code: 1 } });
+    expect(http.code).toBe(1);
+    expect(http.json.error.message).toBe('--url must be an https URL');
+    expect(missing.code).toBe(2);
+    expect(missing.json.error.message).toMatch(/--types is required/);
+  });
+
+  it('allows at most 5 endpoints per firm, also when created concurrently', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const svc = t.app.get(WebhookEndpointsService);
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => svc.create({ orgId: f.orgId, url: `https://hooks.example.com/${i}`, eventTypes: 'lead.created' })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_ENDPOINTS_PER_FIRM);
+    for (const r of results.filter((x) => x.status === 'rejected')) expect(String((r as PromiseRejectedResult).reason)).toMatch(/already has 5 webhook endpoints/);
+    const sixth = await cli(t, ['endpoint', 'create', '--org', f.slug, '--url', 'https://hooks.example.com/6', '--types', 'lead.created']);
+    expect(sixth.code).toBe(1);
+    expect(sixth.json.error.message).toMatch(/already has 5 webhook endpoints/);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [f.orgId])).toEqual([{ n: 5 }]);
+  });
+});

@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { EventsService } from '../src/events';
+import { WebhookEndpointsService, WebhookInputError } from '../src/webhooks';
+import { createFirm, type TestFirm } from './support/factories';
+import { waitFor } from './support/receiver';
+import { startTestApp, type TestApp } from './support/test-app';
+import { startSelfSignedHttps } from './support/tls';
+
+/** Production setting (WEBHOOK_ALLOW_PRIVATE_TARGETS unset): only https to public addresses. */
+describe('safe webhook targets', () => {
+  let t: TestApp;
+  let firm: TestFirm;
+  let target: Awaited<ReturnType<typeof startSelfSignedHttps>>;
+  beforeAll(async () => {
+    target = await startSelfSignedHttps();
+    t = await startTestApp();
+    firm = await createFirm(t.app, { publish: false });
+  });
+  afterAll(async () => {
+    await t.close();
+    await target.close();
+  });
+
+  const svc = () => t.app.get(WebhookEndpointsService);
+
+  it('refuses non-https URLs and private address literals at creation', async () => {
+    const refused = async (url: string, message: RegExp) => {
+      await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(WebhookInputError);
+      await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(message);
+    };
+    await refused('http://hooks.example.com/x', /https/);
+    await refused('ftp://hooks.example.com/x', /https/);
+    await refused('https://127.0.0.1/x', /not public/);
+    await refused('https://[::1]/x', /not public/);
+    await refused('https://10.0.0.8/x', /not public/);
+    await refused('https://169.254.169.254/latest/meta-data', /not public/);
+    await refused('https://user:pw@hooks.example.com/x', /user name or password/);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [firm.orgId])).toEqual([{ n: 0 }]);
+  });
+
+  it('resolves before connecting and records a private target as "disallowed address", never connecting', async () => {
+    // Allowed at creation (a host name), refused at delivery: localhost resolves to loopback.
+    const { endpoint } = await svc().create({ orgId: firm.orgId, url: `https://localhost:${target.port}/hook`, eventTypes: 'lead.created' });
+    const e = await t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
+    const d = await waitFor(async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [e.envelope.id]))[0], 'the attempt');
+    expect(d.status).toBe('pending');
+    expect(d.attempts[0]).toEqual({ at: expect.any(String), status_code: null, duration_ms: expect.any(Number), error: 'disallowed address', response_body: null });
+    expect(target.connections()).toBe(0);
+
+    // Stored URLs that point at literal private addresses (e.g. created while private targets were allowed).
+    for (const url of [`https://127.0.0.1:${target.port}/hook`, `https://[::ffff:127.0.0.1]:${target.port}/hook`, `http://hooks.example.com/hook`]) {
+      await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, url]);
+      const ev = await t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
+      const x = await waitFor(async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [ev.envelope.id]))[0], `the attempt to ${url}`);
+      expect(x.attempts[0]).toMatchObject({ status_code: null, duration_ms: null, error: 'disallowed address' });
+    }
+    expect(target.connections()).toBe(0);
+    await svc().disable(endpoint.id);
+  });
+});
