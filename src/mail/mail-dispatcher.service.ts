@@ -35,7 +35,8 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
     if (this.config.smtpUrl) {
       this.transport = nodemailer.createTransport(this.config.smtpUrl);
     } else {
-      this.logger.warn('SMTP_URL is not set: owner emails are written to the log instead of being sent');
+      // The documented default for development: informational, not a warning.
+      this.logger.log('SMTP_URL is not set: owner emails are written to the log instead of being sent');
     }
   }
 

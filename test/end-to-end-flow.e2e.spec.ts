@@ -1,0 +1,108 @@
+import { Webhook } from 'standardwebhooks';
+import { WebhookEndpointsService } from '../src/webhooks';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { createFirm, type TestFirm } from './support/factories';
+import { Receiver, waitFor } from './support/receiver';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * The whole path an integrator sees: the pipeline hands over a call, the firm
+ * updates the lead, and the subscriber receives signed notices whose bodies
+ * equal what the events log lists, carrying ids and routing facts only.
+ */
+describe('from ingestion to a verified webhook', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  let firm: TestFirm;
+  let secret: string;
+  let endpointId: string;
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { ...internalEnv, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DASHBOARD_URL: 'https://app.example.com' } });
+    firm = await createFirm(t.app);
+    const created = await t.app.get(WebhookEndpointsService).create({ orgId: firm.orgId, url: rx.url('/hooks'), eventTypes: 'call.completed,lead.created,lead.updated' });
+    secret = created.secret;
+    endpointId = created.endpoint.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
+
+  const received = (type: string) => rx.at('/hooks').filter((r) => JSON.parse(r.body).type === type);
+
+  it('delivers call.completed, lead.created and lead.updated, signed, equal to the events log, with no caller data', async () => {
+    const callId = nextCallId('flow_');
+    const ingested = await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true }));
+    expect(ingested.lead_id).toEqual(expect.any(String));
+    const leadId = ingested.lead_id;
+
+    const patch = await t.request('PATCH', `/v1/leads/${leadId}`, { key: firm.keys['read-update-leads'], body: { status: 'contacted', external_id: 'CRM-77' } });
+    expect(patch.status).toBe(200);
+    expect(patch.body.changed).toBe(true);
+
+    await waitFor(() => received('call.completed').length === 1 && received('lead.created').length === 1 && received('lead.updated').length === 1, 'three deliveries', 10_000);
+
+    const wh = new Webhook(secret);
+    const log = await t.get('/v1/events', { key: firm.keys.read, query: { limit: 100 } });
+    expect(log.status).toBe(200);
+    const byType = (type: string) => log.body.events.find((e: any) => e.type === type);
+
+    for (const type of ['call.completed', 'lead.created', 'lead.updated']) {
+      const [got] = received(type);
+      const verified = wh.verify(got.body, got.headers as Record<string, string>) as any;
+      expect(got.headers['webhook-id']).toBe(verified.id);
+      expect(verified).toEqual(byType(type));
+      expect(verified).toMatchObject({ id: expect.stringMatching(/^evt_/), org: { id: firm.orgId }, test: false, type });
+      // Notices carry ids and routing facts only.
+      for (const secretish of ['Jordan', '555-0188', '5550188', '555-0123', 'jordan@example.com']) expect(got.body).not.toContain(secretish);
+    }
+
+    expect(byType('call.completed').data).toEqual({
+      call_id: callId,
+      occurred_at: '2026-03-02T15:04:05.000Z',
+      answered: true,
+      duration_s: 312,
+      category: 'new_injury_lead',
+      urgency: 'high',
+      outcome: 'connected',
+      lead_id: leadId,
+      has_recording: false,
+      url: `http://api.test/v1/calls/${callId}`,
+      dashboard_url: `https://app.example.com/calls/${callId}`,
+    });
+    expect(byType('lead.created').data).toEqual({
+      lead_id: leadId,
+      call_id: callId,
+      status: 'new',
+      category: 'new_injury_lead',
+      urgency: 'high',
+      url: `http://api.test/v1/leads/${leadId}`,
+    });
+    expect(byType('lead.updated').data).toEqual({
+      lead_id: leadId,
+      call_id: callId,
+      status: 'contacted',
+      previous_status: 'new',
+      changes: ['status', 'external_id'],
+      changed_by: { kind: 'api_key', id: firm.keyIds['read-update-leads'] },
+      url: `http://api.test/v1/leads/${leadId}`,
+    });
+
+    const deliveries = await t.get('/v1/webhook-deliveries', { key: firm.keys.read, query: { endpoint_id: endpointId } });
+    expect(deliveries.body.deliveries).toHaveLength(3);
+    for (const d of deliveries.body.deliveries) {
+      expect(d).toMatchObject({ status: 'succeeded', attempt_count: 1, trigger: 'event', next_attempt_at: null });
+      expect(d.attempts[0]).toMatchObject({ status_code: 200, error: null });
+    }
+  });
+
+  it('a re-processing that was already complete emits no second call.completed', async () => {
+    const callId = nextCallId('again_');
+    await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true, lead: null }));
+    await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true, lead: null, duration_s: 400 }));
+    const events = await t.get('/v1/events', { key: firm.keys.read, query: { type: 'call.completed', limit: 100 } });
+    expect(events.body.events.filter((e: any) => e.data.call_id === callId)).toHaveLength(1);
+  });
+});
