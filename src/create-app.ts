@@ -29,7 +29,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
-  app.enableShutdownHooks();
   mountOpenApi(app, opts.config);
   return app;
 }

@@ -26,8 +26,11 @@ async function main(): Promise<void> {
   const stopDatabase = async () => {
     await db.stop().catch(() => undefined);
   };
-  process.once('SIGTERM', () => void app.close().then(stopDatabase).then(() => process.exit(0)));
-  process.once('SIGINT', () => void app.close().then(stopDatabase).then(() => process.exit(0)));
+  // One owner of the signals (not Nest's shutdown hooks as well): close the app, which stops claiming
+  // deliveries and drains what is in flight, then the embedded database, then exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => void app.close().then(stopDatabase).then(() => process.exit(0)));
+  }
 
   // First start on the embedded database: a demo firm to explore right away.
   let demoKey: string | null = null;
