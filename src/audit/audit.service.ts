@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { relaxedCommit } from '../database/relaxed-commit.js';
 import { AuditEntryEntity } from './entities/audit-entry.entity.js';
 
 export type AuditActor = { type: 'api_key'; id: string } | { type: 'owner'; id: string | null } | { type: 'recording_link'; id: string } | { type: 'system'; id: string | null };
@@ -40,6 +41,18 @@ export class AuditService {
       `INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [entry.orgId, entry.actor.type, entry.actor.id, entry.action, entry.resourceType, entry.resourceIds, entry.details ? JSON.stringify(entry.details) : null],
+    );
+  }
+
+  /**
+   * The audit entry of a read made with a key (calls, leads, transcripts):
+   * committed without waiting for the WAL flush, so a GET does not wait on
+   * the disk (see relaxed-commit.ts; lost only if PostgreSQL itself crashes
+   * within its WAL writer delay).
+   */
+  recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[] }): Promise<void> {
+    return relaxedCommit(this.dataSource, (m) =>
+      this.record({ orgId: read.orgId, actor: { type: 'api_key', id: read.keyId }, action: read.action, resourceType: read.resourceType, resourceIds: read.resourceIds }, m),
     );
   }
 

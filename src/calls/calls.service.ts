@@ -9,7 +9,6 @@ import { CursorCodec } from '../common/pagination/cursor.js';
 import { normalizePhone } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
-import { relaxedCommit } from '../database/relaxed-commit.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
 import type { CallReference, CallWriteState, IngestedCall } from './call-model.js';
@@ -113,11 +112,8 @@ export class CallsService {
     return { asOf, rows };
   }
 
-  /** One audit entry per read, with the key and the ids read (relaxed commit: see relaxed-commit.ts). */
   private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
-    return relaxedCommit(this.dataSource, (m) =>
-      this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action, resourceType: 'call', resourceIds: ids }, m),
-    );
+    return this.audit.recordRead({ orgId: principal.orgId, keyId: principal.keyId, action, resourceType: 'call', resourceIds: ids });
   }
 
   /** GET /v1/calls/{call_id} */

@@ -5,21 +5,8 @@
  * content; only the times are relative to "now" (the last 60 days).
  */
 
-const CATEGORIES = [
-  'new_injury_lead',
-  'existing_client',
-  'judge_court',
-  'process_server',
-  'opposing_counsel',
-  'referring_attorney',
-  'insurance_adjuster',
-  'medical_provider',
-  'litigation_funding',
-  'out_of_practice',
-  'sales',
-  'wrong_number',
-  'other',
-] as const;
+import { CATEGORIES } from '../calls/index.js';
+
 type Category = (typeof CATEGORIES)[number];
 
 /** How often each category calls a small PI practice. */

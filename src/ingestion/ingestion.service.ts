@@ -10,9 +10,9 @@ import { DocumentInvalidError, validateDocument } from '../common/validation/val
 import { AppConfig } from '../config/app-config.js';
 import { beginChange } from '../database/change-stamp.js';
 import { EventsService } from '../events/index.js';
-import { LeadsService, type LeadFromCall } from '../leads/index.js';
+import { INTAKE_FIELDS, LeadsService, type LeadFromCall } from '../leads/index.js';
 import { TranscriptsService, type PreparedTranscript } from '../transcripts/index.js';
-import { CALL_ID_PATTERN, CallDocument, INTAKE_BOOLEAN_FIELDS, INTAKE_STRING_FIELDS, type LeadDoc } from './dto/call-document.dto.js';
+import { CALL_ID_PATTERN, CallDocument, type LeadDoc } from './dto/call-document.dto.js';
 
 /** A document that passed validation, normalised and ready to write. */
 export interface ValidatedCall {
@@ -252,8 +252,8 @@ export class IngestionService {
   private lead(l: LeadDoc, call: IngestedCall): LeadFromCall {
     const intakeUntrusted: Record<string, string | boolean | null> = {};
     const iu = (l.intake?.untrusted ?? {}) as unknown as Record<string, string | boolean | null | undefined>;
-    for (const f of INTAKE_STRING_FIELDS) intakeUntrusted[f] = iu[f] ?? null;
-    for (const f of INTAKE_BOOLEAN_FIELDS) intakeUntrusted[f] = iu[f] ?? null;
+    for (const f of INTAKE_FIELDS.strings) intakeUntrusted[f] = iu[f] ?? null;
+    for (const f of INTAKE_FIELDS.booleans) intakeUntrusted[f] = iu[f] ?? null;
     const phone = l.phone ?? null;
     return {
       callId: call.callId,

@@ -50,3 +50,25 @@ export interface LeadRow {
   version: number;
   intake?: LeadIntake | null;
 }
+
+/** Every member of `intake.untrusted` (spec: Lead intake); all present and nullable. */
+export const INTAKE_FIELDS = {
+  strings: [
+    'caller_name',
+    'caller_phone',
+    'caller_email',
+    'referral_source',
+    'relationship_to_injured',
+    'incident_date',
+    'incident_location',
+    'incident_description',
+    'fault_belief',
+    'injuries',
+    'treatment',
+    'police_report_number',
+    'insurance_carrier',
+    'adverse_party_name',
+    'narrative_summary',
+  ],
+  booleans: ['hospitalized', 'surgery', 'police_report_filed', 'gave_recorded_statement', 'commercial_vehicle_involved', 'missed_work', 'currently_represented', 'conflict_flag'],
+} as const;

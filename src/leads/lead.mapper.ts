@@ -1,26 +1,5 @@
 import type { LeadDto, LeadIntakeDto } from './dto/lead.dto.js';
-import type { LeadIntake, LeadRow } from './lead-model.js';
-
-export const INTAKE_FIELDS = {
-  strings: [
-    'caller_name',
-    'caller_phone',
-    'caller_email',
-    'referral_source',
-    'relationship_to_injured',
-    'incident_date',
-    'incident_location',
-    'incident_description',
-    'fault_belief',
-    'injuries',
-    'treatment',
-    'police_report_number',
-    'insurance_carrier',
-    'adverse_party_name',
-    'narrative_summary',
-  ],
-  booleans: ['hospitalized', 'surgery', 'police_report_filed', 'gave_recorded_statement', 'commercial_vehicle_involved', 'missed_work', 'currently_represented', 'conflict_flag'],
-} as const;
+import { INTAKE_FIELDS, type LeadIntake, type LeadRow } from './lead-model.js';
 
 /** Row to the spec's Lead, member by member. */
 export function toLeadDto(r: LeadRow): LeadDto {

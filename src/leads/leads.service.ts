@@ -9,7 +9,6 @@ import type { ApiPrincipal } from '../common/http/principal.js';
 import { CursorCodec } from '../common/pagination/cursor.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
-import { relaxedCommit } from '../database/relaxed-commit.js';
 import { EventsService } from '../events/index.js';
 import type { LeadDto, LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import type { ListLeadsQuery } from './dto/list-leads.query.js';
@@ -139,11 +138,8 @@ export class LeadsService {
     };
   }
 
-  /** One audit entry per read, with the key and the ids read (relaxed commit: see relaxed-commit.ts). */
   private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
-    return relaxedCommit(this.dataSource, (m) =>
-      this.audit.record({ orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action, resourceType: 'lead', resourceIds: ids }, m),
-    );
+    return this.audit.recordRead({ orgId: principal.orgId, keyId: principal.keyId, action, resourceType: 'lead', resourceIds: ids });
   }
 
   /** GET /v1/leads/{lead_id} with the intake. */

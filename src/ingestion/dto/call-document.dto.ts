@@ -195,33 +195,6 @@ export class IntakeUntrustedDoc {
   @NullableBoolean() conflict_flag: boolean | null = null;
 }
 
-export const INTAKE_STRING_FIELDS = [
-  'caller_name',
-  'caller_phone',
-  'caller_email',
-  'referral_source',
-  'relationship_to_injured',
-  'incident_date',
-  'incident_location',
-  'incident_description',
-  'fault_belief',
-  'injuries',
-  'treatment',
-  'police_report_number',
-  'insurance_carrier',
-  'adverse_party_name',
-  'narrative_summary',
-] as const;
-export const INTAKE_BOOLEAN_FIELDS = [
-  'hospitalized',
-  'surgery',
-  'police_report_filed',
-  'gave_recorded_statement',
-  'commercial_vehicle_involved',
-  'missed_work',
-  'currently_represented',
-  'conflict_flag',
-] as const;
 
 export class IntakeDoc {
   @IsOptional() @IsDateTimeWithOffset() extracted_at: string | null = null;
