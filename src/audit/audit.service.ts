@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { relaxedCommit } from '../database/relaxed-commit.js';
 import { AuditEntryEntity } from './entities/audit-entry.entity.js';
 
 export type AuditActor = { type: 'api_key'; id: string } | { type: 'owner'; id: string | null } | { type: 'recording_link'; id: string } | { type: 'system'; id: string | null };
@@ -45,14 +44,19 @@ export class AuditService {
   }
 
   /**
-   * The audit entry of a read made with a key (calls, leads, transcripts):
-   * committed without waiting for the WAL flush, so a GET does not wait on
-   * the disk (see relaxed-commit.ts; lost only if PostgreSQL itself crashes
-   * within its WAL writer delay).
+   * The audit entry of a read made with a key (calls, leads): one autocommit
+   * statement whose own implicit transaction commits without waiting for the
+   * WAL flush (set_config local to that statement), so a GET does not wait on
+   * the disk. Lost only if PostgreSQL itself crashes within its WAL writer
+   * delay; a crash of this process loses nothing. Never pass a manager here:
+   * inside a caller's transaction the setting would apply to all of it.
    */
-  recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[] }): Promise<void> {
-    return relaxedCommit(this.dataSource, (m) =>
-      this.record({ orgId: read.orgId, actor: { type: 'api_key', id: read.keyId }, action: read.action, resourceType: read.resourceType, resourceIds: read.resourceIds }, m),
+  async recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[] }): Promise<void> {
+    await this.dataSource.query(
+      `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+       INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids)
+       SELECT $1, 'api_key', $2, $3, $4, $5 FROM relaxed`,
+      [read.orgId, read.keyId, read.action, read.resourceType, read.resourceIds],
     );
   }
 
