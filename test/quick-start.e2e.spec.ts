@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runCli } from './support/cli';
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => done(p));
+    });
+  });
+
+/** `npm start` as a user runs it: the compiled service on the embedded database, nothing else. */
+function startService(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [resolve(process.cwd(), 'dist/src/main.js')], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const ready = new Promise<void>((ok, fail) => {
+    const timer = setInterval(() => {
+      if (out.includes('Swagger UI:')) {
+        clearInterval(timer);
+        ok();
+      }
+    }, 50);
+    child.once('exit', () => {
+      clearInterval(timer);
+      fail(new Error(`service exited early:\n${out}`));
+    });
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, output: () => out, ready, exited };
+}
+
+describe('quick start on the embedded database', () => {
+  it('first start seeds a demo firm and prints its key once; the CLI joins the running database; SIGTERM exits cleanly', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quick-start-'));
+    chmodSync(dataDir, 0o777);
+    const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
+    const base = `http://localhost:${env.PORT}`;
+
+    const first = startService(env);
+    try {
+      await first.ready;
+      const key = /svc_live_[A-Za-z0-9_-]{43,}/.exec(first.output())?.[0];
+      expect(key).toBeDefined();
+      expect(first.output()).toContain(`${base}/docs`);
+      const account = await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+      expect(account.status).toBe(200);
+      expect((await account.json()).api_key.scopes).toContain('leads:write');
+      const calls = await (await fetch(`${base}/v1/calls?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json();
+      expect(calls.calls).toHaveLength(100);
+
+      // The CLI uses the server the service started, not a second one on the same data.
+      const orgs = await runCli(['org', 'list', '--json'], { env });
+      expect(orgs.code).toBe(0);
+      expect(orgs.json.orgs.map((o: { slug: string }) => o.slug)).toEqual(['harper-legal']);
+      const made = await runCli(['key', 'create', '--org', 'harper-legal', '--name', 'from the CLI', '--set', 'read', '--json'], { env });
+      expect((await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${made.json.key}` } })).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
+
+    // A later start reuses the data and prints no key.
+    const second = startService(env);
+    try {
+      await second.ready;
+      expect(second.output()).not.toMatch(/svc_live_/);
+      const orgs = await runCli(['org', 'list', '--json'], { env });
+      expect(orgs.json.orgs).toHaveLength(1);
+    } finally {
+      second.child.kill('SIGTERM');
+    }
+    expect(await second.exited).toBe(0);
+  });
+});
