@@ -9,8 +9,10 @@ COPY migrations ./migrations
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=3000
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
+# Recordings live under DATA_DIR/recordings: mount a volume there (shared by every api replica).
+RUN mkdir -p /data && chown node:node /data
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
