@@ -16,6 +16,17 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'service_unavailable',
 };
 
+/**
+ * What of an unknown error may be logged: never the statement's parameters
+ * (TypeORM's QueryFailedError carries them, and they can hold hashes or
+ * ciphertext of secrets).
+ */
+function loggable(e: unknown): Record<string, unknown> {
+  if (!(e instanceof Error)) return { message: String(e) };
+  const pgCode = (e as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (e as { code?: unknown }).code;
+  return { type: e.name, message: e.message, code: pgCode, stack: e.stack };
+}
+
 export const problemType = (code: string) => `urn:receptionist-api:error:${code}`;
 
 /**
@@ -41,7 +52,7 @@ export class ProblemFilter implements ExceptionFilter {
       request_id: request?.id,
     };
     if (error.status >= 500 && error.code === 'internal_error') {
-      this.logger.error({ err: exception, error_id: body.error_id, request_id: request?.id }, 'unhandled error');
+      this.logger.error({ err: loggable(exception), error_id: body.error_id, request_id: request?.id }, 'unhandled error');
     }
     if (reply.sent) return;
     reply.status(error.status).headers({ ...error.headers, 'content-type': 'application/problem+json; charset=utf-8' }).send(JSON.stringify(body));
