@@ -53,8 +53,8 @@ describe('quick start on the embedded database', () => {
       expect(first.output()).toContain(`${base}/docs`);
       const account = await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
       expect(account.status).toBe(200);
-      expect((await account.json()).api_key.scopes).toContain('leads:write');
-      const calls = await (await fetch(`${base}/v1/calls?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json();
+      expect(((await account.json()) as any).api_key.scopes).toContain('leads:write');
+      const calls = (await (await fetch(`${base}/v1/calls?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
       expect(calls.calls).toHaveLength(100);
 
       // The CLI uses the server the service started, not a second one on the same data.

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordingCommands } from '../src/cli/commands/recording.commands';
@@ -6,34 +5,11 @@ import { CliError } from '../src/cli/command';
 import { ApiError } from '../src/common/errors/api-error';
 import { createFirm, type TestFirm } from './support/factories';
 import { FIXTURES, fixture, getBytes, insertCall, storedFiles, tempDataDir } from './support/recordings';
-import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
+import { runCli } from './support/cli';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /** The compiled CLI (npm test builds first), on the test's database and DATA_DIR. */
-function cli(t: TestApp, dataDir: string, args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['dist/src/cli/main.js', ...args],
-      { env: { ...process.env, DATABASE_URL: t.databaseUrl, WEBHOOK_SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } },
-      (err, stdout, stderr) => {
-        let json: any = null;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = null;
-        }
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
-      },
-    );
-  });
-}
+const cli = (t: TestApp, dataDir: string, args: string[]) => runCli(args, { databaseUrl: t.databaseUrl, env: { DATA_DIR: dataDir } });
 
 describe('CLI: call recording', () => {
   const data = tempDataDir();

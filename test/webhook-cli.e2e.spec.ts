@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { EventsService } from '../src/events';
@@ -7,34 +6,11 @@ import { COMMANDS } from '../src/cli/commands';
 import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../src/webhooks';
 import { createFirm } from './support/factories';
 import { Receiver, waitFor } from './support/receiver';
-import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
+import { runCli } from './support/cli';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /** The real, compiled CLI (`npm run cli` without the build), against the test database. */
-function cli(t: TestApp, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['dist/src/cli/main.js', ...args, '--json'],
-      { env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.databaseUrl, WEBHOOK_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'info', ...env } },
-      (err, stdout, stderr) => {
-        let json: any = null;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = null;
-        }
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
-      },
-    );
-  });
-}
+const cli = (t: TestApp, args: string[], env: Record<string, string> = {}) => runCli([...args, '--json'], { databaseUrl: t.databaseUrl, env: { LOG_LEVEL: 'info', ...env } });
 
 describe('endpoint CLI (dashboard stand-in)', () => {
   let t: TestApp;
