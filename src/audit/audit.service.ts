@@ -44,19 +44,19 @@ export class AuditService {
   }
 
   /**
-   * The audit entry of a read made with a key (calls, leads): one autocommit
+   * The audit entry of a read made with a key (calls, leads, transcripts): one autocommit
    * statement whose own implicit transaction commits without waiting for the
    * WAL flush (set_config local to that statement), so a GET does not wait on
    * the disk. Lost only if PostgreSQL itself crashes within its WAL writer
    * delay; a crash of this process loses nothing. Never pass a manager here:
    * inside a caller's transaction the setting would apply to all of it.
    */
-  async recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[] }): Promise<void> {
+  async recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[]; details?: Record<string, unknown> }): Promise<void> {
     await this.dataSource.query(
       `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-       INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids)
-       SELECT $1, 'api_key', $2, $3, $4, $5 FROM relaxed`,
-      [read.orgId, read.keyId, read.action, read.resourceType, read.resourceIds],
+       INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
+       SELECT $1, 'api_key', $2, $3, $4, $5, $6 FROM relaxed`,
+      [read.orgId, read.keyId, read.action, read.resourceType, read.resourceIds, read.details ? JSON.stringify(read.details) : null],
     );
   }
 

@@ -45,13 +45,13 @@ function prepareDir(dir: string): void {
   }
 }
 
-async function databaseExists(url: string, name: string): Promise<boolean> {
+/** Creates the database unless it exists (looked up first: CREATE DATABASE on an existing one is an error). */
+async function ensureDatabase(url: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (r.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
-    return r.rowCount !== 0;
   } finally {
     await client.end();
   }
@@ -75,7 +75,7 @@ export async function startEmbeddedPostgres(opts: {
 
   const existing = runningPort(pgDir);
   if (existing) {
-    await databaseExists(adminUrl(existing), database);
+    await ensureDatabase(adminUrl(existing), database);
     return { url: dbUrl(existing), owned: false, stop: async () => undefined };
   }
 
@@ -96,7 +96,7 @@ export async function startEmbeddedPostgres(opts: {
   if (!existsSync(join(pgDir, 'PG_VERSION'))) await server.initialise();
   try {
     await server.start();
-    await databaseExists(adminUrl(opts.port), database);
+    await ensureDatabase(adminUrl(opts.port), database);
   } catch (err) {
     await server.stop().catch(() => undefined);
     throw new Error(`embedded PostgreSQL did not start on port ${opts.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(err ?? 'exited')}`);

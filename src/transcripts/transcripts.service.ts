@@ -5,7 +5,6 @@ import { AuditService } from '../audit/index.js';
 import { CallsService, SEGMENTS, type Segment } from '../calls/index.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
-import { relaxedCommit } from '../database/relaxed-commit.js';
 import type { TranscriptDto, TranscriptQuery } from './dto/transcript.dto.js';
 import type { PreparedTranscript, TranscriptInput, TranscriptTurn } from './transcript-model.js';
 import { TranscriptsRepository } from './transcripts.repository.js';
@@ -85,30 +84,34 @@ export class TranscriptsService {
   async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<TranscriptDto> {
     const start = q.start_turn ?? 0;
     // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
-    // (relaxed commit: the only write is the read's audit entry, see relaxed-commit.ts)
-    return relaxedCommit(this.dataSource, async (m) => {
+    const { header, total, turns } = await this.dataSource.transaction('REPEATABLE READ', async (m) => {
       await this.calls.requireCall(principal.orgId, callId, m);
       const header = await this.repo.header(m, principal.orgId, callId);
-      const total = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
+      const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
       const turns = header && start < total ? await this.repo.turns(m, principal.orgId, callId, q.segment, start, q.limit) : [];
-      await this.audit.record(
-        { orgId: principal.orgId, actor: { type: 'api_key', id: principal.keyId }, action: 'call.transcript_read', resourceType: 'call', resourceIds: [callId], details: { start_turn: start, returned: turns.length, ...(q.segment ? { segment: q.segment } : {}) } },
-        m,
-      );
-      const hasMore = start + turns.length < total;
-      return {
-        call_id: callId,
-        turn_count: total,
-        start_turn: start,
-        has_more: hasMore,
-        next_start_turn: hasMore ? start + turns.length : null,
-        covers: header ? [...header.covers] : [],
-        conversation_status: header?.conversation_status ?? null,
-        connected_name: header?.connected_name ?? null,
-        briefings: (header?.briefings ?? []).map((b) => ({ attempt: b.attempt, name: b.name, outcome: b.outcome, start_turn: b.start_turn, turn_count: b.turn_count })),
-        notice: header?.notice ?? null,
-        untrusted: { turns: turns.map((x) => ({ speaker: x.speaker, speaker_name: x.speaker_name, segment: x.segment, text: x.text, start_s: x.start_s })) },
-      };
-    }, 'REPEATABLE READ');
+      return { header, total, turns };
+    });
+    await this.audit.recordRead({
+      orgId: principal.orgId,
+      keyId: principal.keyId,
+      action: 'call.transcript_read',
+      resourceType: 'call',
+      resourceIds: [callId],
+      details: { start_turn: start, returned: turns.length, ...(q.segment ? { segment: q.segment } : {}) },
+    });
+    const hasMore = start + turns.length < total;
+    return {
+      call_id: callId,
+      turn_count: total,
+      start_turn: start,
+      has_more: hasMore,
+      next_start_turn: hasMore ? start + turns.length : null,
+      covers: header ? [...header.covers] : [],
+      conversation_status: header?.conversation_status ?? null,
+      connected_name: header?.connected_name ?? null,
+      briefings: (header?.briefings ?? []).map((b) => ({ attempt: b.attempt, name: b.name, outcome: b.outcome, start_turn: b.start_turn, turn_count: b.turn_count })),
+      notice: header?.notice ?? null,
+      untrusted: { turns: turns.map((x) => ({ speaker: x.speaker, speaker_name: x.speaker_name, segment: x.segment, text: x.text, start_s: x.start_s })) },
+    };
   }
 }

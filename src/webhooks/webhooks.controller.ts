@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { badRequest } from '../common/errors/api-error.js';
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RequireScope } from '../common/http/access.decorators.js';
 import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
@@ -20,10 +20,7 @@ export class WebhookEndpointsController {
   @RequireScope('webhooks:read', "List the firm's webhook endpoints, newest first")
   @ApiOkResponse({ type: WebhookEndpointListDto })
   @ApiProblems(400)
-  async list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: Record<string, unknown>): Promise<WebhookEndpointListDto> {
-    // No parameters: a typo'd filter is refused rather than silently ignored.
-    const unknown = Object.keys(query)[0];
-    if (unknown !== undefined) throw badRequest(`${unknown} is not a known parameter.`, unknown);
+  async list(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<WebhookEndpointListDto> {
     return { endpoints: await this.endpoints.list(principal.orgId) };
   }
 
