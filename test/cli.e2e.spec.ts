@@ -1,9 +1,9 @@
 import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../src/demo/demo-settings';
 import { runCli } from './support/cli';
+import { freePort } from './support/net';
 import { createTestDatabase } from './support/database';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -110,13 +110,7 @@ describe('admin CLI on the embedded database', () => {
   it('starts PostgreSQL in DATA_DIR itself when nothing runs there, and reuses the data', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cli-embedded-'));
     chmodSync(dataDir, 0o777);
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) };
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
     const created = await runCli(['org', 'create', '--name', 'Embedded Firm', '--json'], { env });
     expect(created.code).toBe(0);
     const listed = await runCli(['org', 'list', '--json'], { env });

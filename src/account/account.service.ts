@@ -69,7 +69,7 @@ export class AccountService {
     if (!SLUG.test(slug)) throw new AccountInputError(`slug "${slug}" must be lowercase letters, digits and dashes`);
     const timezone = input.timezone ?? 'America/Chicago';
     if (!isIanaTimezone(timezone)) throw new AccountInputError(`timezone "${timezone}" is not an IANA timezone name`);
-    if (await this.orgs.existsBy({ slug })) throw new AccountInputError(`slug "${slug}" is already taken`);
+    if (await this.slugTaken(slug)) throw new AccountInputError(`slug "${slug}" is already taken`);
     return this.orgs.save(
       this.orgs.create({
         slug,
@@ -88,7 +88,7 @@ export class AccountService {
     const org = await this.getOrg(orgId);
     if (input.slug !== undefined) {
       if (!SLUG.test(input.slug)) throw new AccountInputError(`slug "${input.slug}" must be lowercase letters, digits and dashes`);
-      if (input.slug !== org.slug && (await this.orgs.existsBy({ slug: input.slug }))) throw new AccountInputError(`slug "${input.slug}" is already taken`);
+      if (input.slug !== org.slug && (await this.slugTaken(input.slug))) throw new AccountInputError(`slug "${input.slug}" is already taken`);
       org.slug = input.slug;
     }
     if (input.timezone !== undefined) {
@@ -118,6 +118,15 @@ export class AccountService {
     const org = await this.orgs.findOneBy({ id: orgId });
     if (!org) throw new AccountInputError(`no firm with id "${orgId}"`);
     return org;
+  }
+
+  /** Checked at every embedded start (first-start demo data): one indexed probe, not a listing. */
+  async hasAnyOrg(): Promise<boolean> {
+    return this.orgs.exists();
+  }
+
+  async slugTaken(slug: string): Promise<boolean> {
+    return this.orgs.existsBy({ slug });
   }
 
   async listOrgs(): Promise<OrgEntity[]> {

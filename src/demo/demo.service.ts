@@ -32,13 +32,12 @@ export class DemoService {
   ) {}
 
   async hasAnyFirm(): Promise<boolean> {
-    return (await this.account.listOrgs()).length > 0;
+    return this.account.hasAnyOrg();
   }
 
   async seed(): Promise<DemoSeedResult> {
-    const existing = new Set((await this.account.listOrgs()).map((o) => o.slug));
     let slug = 'harper-legal';
-    for (let n = 2; existing.has(slug); n++) slug = `harper-legal-${n}`;
+    for (let n = 2; await this.account.slugTaken(slug); n++) slug = `harper-legal-${n}`;
     const org = await this.account.createOrg({ name: 'Harper Injury Law', slug, timezone: 'America/Chicago', number: '+13125550100', ownerEmail: 'dana@harperlegal.example' });
     const trialEnds = new Date(this.clock.now().getTime() + 14 * 86_400_000);
     await this.account.updateOrg(org.id, { status: 'live', plan: 'trial', billingStatus: 'trialing', trialEndsAt: trialEnds });
