@@ -8,7 +8,10 @@
  *
  * Environment (all optional): BENCH_DATABASE_URL (a PostgreSQL server to use;
  * default: an embedded one in a temp folder), BENCH_CALLS (200000),
- * BENCH_DURATION (seconds per scenario and server, 6), BENCH_CONNECTIONS (10).
+ * BENCH_DURATION (seconds per scenario and server, 6), BENCH_CONNECTIONS (10),
+ * BENCH_ROUNDS (alternating service/baseline rounds the duration is split into, 3),
+ * BENCH_ONLY (comma-separated scenario names to run, e.g. "reference,caller_number"),
+ * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there).
  *
  * Both servers run in their own child process; autocannon runs here. The
  * baseline calls the service's own CallsRepository.listPage, readAsOf and
@@ -19,7 +22,7 @@
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +35,7 @@ const SECRET = Buffer.alloc(32, 9).toString('base64');
 const CALLS = Number(process.env.BENCH_CALLS ?? 200_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const log = (line) => process.stderr.write(line + '\n');
 
 const role = process.argv[2];
@@ -48,6 +52,8 @@ async function serveService(databaseUrl) {
   const config = loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api', BASE_URL: 'http://bench.local' });
   const app = await createApp({ config, databaseUrl });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // A CPU profile is written on exit, which SIGTERM's default action skips.
+  process.once('SIGTERM', () => process.exit(0));
   process.send({ port: app.getHttpServer().address().port });
 }
 
@@ -100,6 +106,30 @@ async function serveBaseline(databaseUrl, orgId) {
 
 // ---------------------------------------------------------------- main
 
+/** CPU seconds (user + system) a process has used, from /proc; 0 where /proc is not there. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used by all PostgreSQL server processes on this machine. */
+function postgresCpuSeconds() {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -111,9 +141,9 @@ async function freePort() {
   });
 }
 
-function child(args) {
+function child(args, execArgv = []) {
   return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(fileURLToPath(import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
     proc.once('message', (m) => resolve({ proc, port: m.port }));
     proc.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
   });
@@ -226,17 +256,19 @@ async function main() {
     await setupApp.close();
 
     // 5. Both servers, each in its own process.
-    const service = await child(['service', databaseUrl]);
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const service = await child(['service', databaseUrl], profile);
     children.push(service.proc);
     const baseline = await child(['baseline', databaseUrl, org.id]);
     children.push(baseline.proc);
+    const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
     const scenarios = [
       ['first page', 'limit=100', 'limit=100'],
       ['after 1,000 cursor steps', `limit=100&cursor=${encodeURIComponent(serviceCursor)}`, `limit=100&cursor=${encodeURIComponent(baselineCursor)}`],
       ['updated_since (last hour)', `limit=100&updated_since=${encodeURIComponent(updatedSince)}`, `limit=100&updated_since=${encodeURIComponent(updatedSince)}`],
       ['caller_number', 'limit=100&caller_number=%2B13125550142', 'limit=100&caller_number=%2B13125550142'],
       ['reference', 'limit=100&reference=CLM-1000', 'limit=100&reference=CLM1000'],
-    ];
+    ].filter(([name]) => !only || only.includes(name));
     const auth = { authorization: `Bearer ${key}` };
 
     // Same JSON from both (the calls array) before measuring.
@@ -249,26 +281,37 @@ async function main() {
 
     // The machine may be shared: alternate short rounds of service and baseline (order swapped each round)
     // so both see the same conditions; report the mean throughput and the median round's latencies.
-    const once = async (url, headers, connections, duration) => {
+    // CPU per request (the server's process and PostgreSQL's) is steadier than req/s on a shared machine.
+    const once = async (url, headers, connections, duration, pid) => {
+      const node0 = cpuSeconds(pid);
+      const pg0 = postgresCpuSeconds();
       const r = await autocannon({ url, headers, connections, duration });
       if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+      const n = r.requests.total || 1;
+      return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, nodeUs: ((cpuSeconds(pid) - node0) * 1e6) / n, pgUs: ((postgresCpuSeconds() - pg0) * 1e6) / n };
     };
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const summarize = (rs) => ({ rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length, p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)) });
-    const ROUNDS = 3;
+    const summarize = (rs) => ({
+      rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length,
+      p50: median(rs.map((r) => r.p50)),
+      p99: median(rs.map((r) => r.p99)),
+      nodeUs: median(rs.map((r) => r.nodeUs)),
+      pgUs: median(rs.map((r) => r.pgUs)),
+    });
     const compare = async (sUrl, bUrl) => {
-      await once(sUrl, auth, CONNECTIONS, 1); // warm-up
-      await once(bUrl, {}, CONNECTIONS, 1);
+      const sRound = () => once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS, service.proc.pid);
+      const bRound = () => once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS, baseline.proc.pid);
+      await once(sUrl, auth, CONNECTIONS, 1, service.proc.pid); // warm-up
+      await once(bUrl, {}, CONNECTIONS, 1, baseline.proc.pid);
       const s = [];
       const b = [];
       for (let i = 0; i < ROUNDS; i++) {
         if (i % 2 === 0) {
-          s.push(await once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS));
-          b.push(await once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS));
+          s.push(await sRound());
+          b.push(await bRound());
         } else {
-          b.push(await once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS));
-          s.push(await once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS));
+          b.push(await bRound());
+          s.push(await sRound());
         }
       }
       return { s: summarize(s), b: summarize(b) };
@@ -277,24 +320,30 @@ async function main() {
     for (const [name, sq, bq] of scenarios) {
       const { s, b } = await compare(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, `http://127.0.0.1:${baseline.port}/v1/calls?${bq}`);
       rows.push({ name, s, b });
-      log(`${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms`);
+      log(`${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, CPU/req node ${s.nodeUs.toFixed(0)} µs pg ${s.pgUs.toFixed(0)} µs | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms, CPU/req node ${b.nodeUs.toFixed(0)} µs pg ${b.pgUs.toFixed(0)} µs`);
     }
-    const run = async (url, headers, connections, duration) => {
-      await once(url, headers, connections, 1);
-      return once(url, headers, connections, duration);
+    const run = async (url, headers, connections, duration, pid) => {
+      await once(url, headers, connections, 1, pid);
+      return once(url, headers, connections, duration, pid);
     };
-    const tr = await run(`http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`, auth, 1, DURATION);
+    const tr = await run(`http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`, auth, 1, DURATION, service.proc.pid);
     log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
 
     // 6. The table for docs/benchmarks.md.
     const f = (n) => n.toFixed(0);
-    const first = rows[0].s.p50;
+    const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
     const lines = [
-      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (3 alternating rounds) after 1 s warm-up; PostgreSQL ${adminUrl === process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after 1 s warm-up; PostgreSQL ${adminUrl === process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
       '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...rows.map(({ name, s, b }) => `| ${name} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`),
+      '',
+      'CPU per request (median round; the server process, and all PostgreSQL processes together), from /proc:',
+      '',
+      '| GET /v1/calls?limit=100 | service node µs | service PostgreSQL µs | baseline node µs | baseline PostgreSQL µs | node CPU vs baseline |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...rows.map(({ name, s, b }) => `| ${name} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x |`),
       '',
       `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.`,
     ];

@@ -31,4 +31,32 @@ describe('audit entries of reads', () => {
       await Promise.all(runners.map((r) => r.release()));
     }
   });
+
+  const readOf = (orgId: string, keyId: string, i: number) =>
+    t.app.get(AuditService).recordRead({ orgId, keyId, action: 'leads.listed', resourceType: 'lead', resourceIds: [`l${i}`, `m${i}`], details: { i } });
+  const leadReads = (orgId: string) =>
+    t.sql(`SELECT xmin::text AS tx, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = 'leads.listed' ORDER BY id`, [orgId]);
+
+  it('of concurrent reads are group-committed: fewer statements than rows, each row its own, in order', async () => {
+    const firm = await createFirm(t.app);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => readOf(firm.orgId, firm.keyIds.read, i)));
+    const rows = await leadReads(firm.orgId);
+    expect(rows.map((r) => r.resource_ids)).toEqual(Array.from({ length: 50 }, (_, i) => [`l${i}`, `m${i}`]));
+    expect(rows.map((r) => r.details)).toEqual(Array.from({ length: 50 }, (_, i) => ({ i })));
+    // Rows written by one INSERT share its transaction id.
+    expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(50);
+  });
+
+  it('fail only the read whose row cannot be written when they share an INSERT', async () => {
+    const firm = await createFirm(t.app);
+    const missingFirm = '00000000-0000-4000-8000-000000000000';
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 20 }, (_, i) => readOf(firm.orgId, firm.keyIds.read, i)),
+      readOf(missingFirm, firm.keyIds.read, 99),
+      ...Array.from({ length: 10 }, (_, i) => readOf(firm.orgId, firm.keyIds.read, 20 + i)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([...Array(20).fill('fulfilled'), 'rejected', ...Array(10).fill('fulfilled')]);
+    const rows = await leadReads(firm.orgId);
+    expect(rows.map((r) => r.resource_ids)).toEqual(Array.from({ length: 30 }, (_, i) => [`l${i}`, `m${i}`]));
+  });
 });

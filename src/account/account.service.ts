@@ -4,6 +4,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { EntityManager, Repository } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
+import { PoolSql } from '../database/pool-sql.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { isIanaTimezone } from '../common/validation/is-iana-timezone.js';
 import { ReceptionistService } from '../receptionist/index.js';
@@ -57,6 +58,7 @@ export function toE164(number: string): string {
 export class AccountService {
   constructor(
     @InjectRepository(OrgEntity) private readonly orgs: Repository<OrgEntity>,
+    private readonly sql: PoolSql,
     private readonly receptionist: ReceptionistService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -135,7 +137,7 @@ export class AccountService {
 
   /** On every list and detail read: plain SQL (a TypeORM findOne costs several times the CPU). */
   async timezoneOf(orgId: string): Promise<string> {
-    const rows: { timezone: string }[] = await this.orgs.manager.query('SELECT timezone FROM orgs WHERE id = $1', [orgId]);
+    const rows = await this.sql.prepared<{ timezone: string }>('org_timezone', 'SELECT timezone FROM orgs WHERE id = $1', [orgId]);
     return rows[0]?.timezone ?? 'UTC';
   }
 

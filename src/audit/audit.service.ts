@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEntryEntity } from './entities/audit-entry.entity.js';
+import { ReadAuditWriter } from './read-audit-writer.js';
 
 export type AuditActor = { type: 'api_key'; id: string } | { type: 'owner'; id: string | null } | { type: 'recording_link'; id: string } | { type: 'system'; id: string | null };
 
@@ -31,7 +32,10 @@ export interface AuditEntryView {
  */
 @Injectable()
 export class AuditService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reads: ReadAuditWriter,
+  ) {}
 
   /** Writes inside the caller's transaction when a manager is given. */
   async record(entry: AuditRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -44,20 +48,19 @@ export class AuditService {
   }
 
   /**
-   * The audit entry of a read made with a key (calls, leads, transcripts): one autocommit
-   * statement whose own implicit transaction commits without waiting for the
-   * WAL flush (set_config local to that statement), so a GET does not wait on
-   * the disk. Lost only if PostgreSQL itself crashes within its WAL writer
-   * delay; a crash of this process loses nothing. Never pass a manager here:
-   * inside a caller's transaction the setting would apply to all of it.
+   * The audit entry of a read made with a key (calls, leads, transcripts),
+   * outside any transaction: group-committed with other reads' entries, and
+   * its commit does not wait for the WAL flush (read-audit-writer.ts).
    */
-  async recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[]; details?: Record<string, unknown> }): Promise<void> {
-    await this.dataSource.query(
-      `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-       INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
-       SELECT $1, 'api_key', $2, $3, $4, $5, $6 FROM relaxed`,
-      [read.orgId, read.keyId, read.action, read.resourceType, read.resourceIds, read.details ? JSON.stringify(read.details) : null],
-    );
+  recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[]; details?: Record<string, unknown> }): Promise<void> {
+    return this.reads.write({
+      org_id: read.orgId,
+      key_id: read.keyId,
+      action: read.action,
+      resource_type: read.resourceType,
+      resource_ids: read.resourceIds,
+      details: read.details ?? null,
+    });
   }
 
   async list(orgId: string, opts: { action?: string; limit?: number } = {}): Promise<AuditEntryView[]> {

@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { PoolSql } from '../database/pool-sql.js';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 
 @Injectable()
 export class ApiKeyRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: PoolSql,
+  ) {}
 
-  /** On every authenticated request: plain SQL on the unique prefix index (TypeORM's findOne costs several times the query). */
+  /** On every authenticated request: a prepared statement on the unique prefix index (TypeORM's findOne costs several times the query). */
   async findByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
-    const rows = await this.dataSource.query(
+    const rows = await this.sql.prepared(
+      'api_key_by_prefix',
       `SELECT id, org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, last_used_at, created_at, revoked_at
          FROM api_keys WHERE prefix = $1`,
       [prefix],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../database/pool-sql.js';
 import type { CallReference, CallRow, CallWriteState, IngestedCall } from './call-model.js';
 
 export interface CallListFilters {
@@ -28,7 +29,7 @@ export class CallsRepository {
    * goes through call_references' primary key). Fetches limit + 1 rows so the
    * caller knows whether there is more.
    */
-  async listPage(manager: EntityManager, orgId: string, f: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number): Promise<CallRow[]> {
+  async listPage(manager: Queryable, orgId: string, f: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number): Promise<CallRow[]> {
     const params: unknown[] = [orgId];
     const p = (v: unknown) => {
       params.push(v);
@@ -52,7 +53,7 @@ export class CallsRepository {
     return manager.query(sql, params);
   }
 
-  async findDetail(manager: EntityManager, orgId: string, callId: string): Promise<CallRow | null> {
+  async findDetail(manager: Queryable, orgId: string, callId: string): Promise<CallRow | null> {
     const rows = await manager.query(`SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2`, [orgId, callId]);
     return rows[0] ?? null;
   }

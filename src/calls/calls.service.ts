@@ -9,6 +9,7 @@ import { CursorCodec } from '../common/pagination/cursor.js';
 import { normalizePhone } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
+import { PoolSql } from '../database/pool-sql.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
 import type { CallReference, CallWriteState, IngestedCall } from './call-model.js';
@@ -45,6 +46,7 @@ export class CallsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: PoolSql,
     private readonly repo: CallsRepository,
     private readonly account: AccountService,
     private readonly audit: AuditService,
@@ -105,9 +107,8 @@ export class CallsService {
    * entry naming the ids read.
    */
   private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number) {
-    const m = this.dataSource.manager;
-    const asOf = await readAsOf(m, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(m, principal.orgId, filters, after, limit);
+    const asOf = await readAsOf(this.sql, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
     await this.auditRead(principal, 'calls.listed', rows.slice(0, limit).map((r) => r.call_id));
     return { asOf, rows };
   }
@@ -121,7 +122,7 @@ export class CallsService {
     const [timezone, row] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       (async () => {
-        const row = await this.repo.findDetail(this.dataSource.manager, principal.orgId, callId);
+        const row = await this.repo.findDetail(this.sql, principal.orgId, callId);
         if (!row) throw notFound('The call');
         await this.auditRead(principal, 'call.read', [callId]);
         return row;

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { Queryable } from './pool-sql.js';
 
 /**
  * Sync-safe `updated_at` and `as_of` (docs/decisions-calls.md, "as_of").
@@ -43,7 +44,7 @@ const OPEN_WRITERS = `
  * the page's snapshot is taken after it; never inside a REPEATABLE READ
  * transaction whose snapshot is older.
  */
-export async function readAsOf(manager: EntityManager, marginMs: number): Promise<string> {
+export async function readAsOf(manager: Queryable, marginMs: number): Promise<string> {
   const [row] = await manager.query(
     `SELECT to_char(date_trunc('milliseconds', least(clock_timestamp() - make_interval(secs => $1::float8 / 1000), (${OPEN_WRITERS}))) AT TIME ZONE 'UTC',
                     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of`,

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PoolSql } from './pool-sql.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 
@@ -26,8 +27,8 @@ export class DatabaseModule {
           extra: { max: poolSize, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 },
         }),
       ],
-      providers: [{ provide: DATABASE_URL, useValue: url }],
-      exports: [DATABASE_URL],
+      providers: [{ provide: DATABASE_URL, useValue: url }, PoolSql],
+      exports: [DATABASE_URL, PoolSql],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../database/pool-sql.js';
 import type { LeadFromCall, LeadRow, LeadStatus } from './lead-model.js';
 
 export interface LeadListFilters {
@@ -26,7 +27,7 @@ const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured
 @Injectable()
 export class LeadsRepository {
   /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
-  async listPage(manager: EntityManager, orgId: string, f: LeadListFilters, after: { capturedAt: string; leadId: string } | null, limit: number): Promise<LeadRow[]> {
+  async listPage(manager: Queryable, orgId: string, f: LeadListFilters, after: { capturedAt: string; leadId: string } | null, limit: number): Promise<LeadRow[]> {
     const params: unknown[] = [orgId];
     const p = (v: unknown) => {
       params.push(v);
@@ -47,7 +48,7 @@ export class LeadsRepository {
     );
   }
 
-  async find(manager: EntityManager, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
+  async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
     const rows = await manager.query(`SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`, [orgId, leadId]);
     return rows[0] ?? null;
   }

@@ -9,6 +9,7 @@ import type { ApiPrincipal } from '../common/http/principal.js';
 import { CursorCodec } from '../common/pagination/cursor.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
+import { PoolSql } from '../database/pool-sql.js';
 import { EventsService } from '../events/index.js';
 import type { LeadDto, LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import type { ListLeadsQuery } from './dto/list-leads.query.js';
@@ -87,6 +88,7 @@ export function parseLeadPatch(body: unknown): LeadPatch {
 export class LeadsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: PoolSql,
     private readonly repo: LeadsRepository,
     private readonly account: AccountService,
     private readonly audit: AuditService,
@@ -116,9 +118,8 @@ export class LeadsService {
       this.account.timezoneOf(principal.orgId),
       (async () => {
         // as_of first, then the page: two statements, the page's snapshot younger (change-stamp.ts).
-        const m = this.dataSource.manager;
-        const asOf = await readAsOf(m, this.config.listAsOfMarginMs);
-        const rows = await this.repo.listPage(m, principal.orgId, filters, after, limit);
+        const asOf = await readAsOf(this.sql, this.config.listAsOfMarginMs);
+        const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
         await this.auditRead(principal, 'leads.listed', rows.slice(0, limit).map((r) => r.lead_id));
         return { asOf, rows };
       })(),
@@ -147,7 +148,7 @@ export class LeadsService {
     const [timezone, row] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       (async () => {
-        const row = await this.repo.find(this.dataSource.manager, principal.orgId, leadId, true);
+        const row = await this.repo.find(this.sql, principal.orgId, leadId, true);
         if (!row) throw notFound('The lead');
         await this.auditRead(principal, 'lead.read', [leadId]);
         return row;
