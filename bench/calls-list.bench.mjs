@@ -8,8 +8,8 @@
  *
  * Environment (all optional): BENCH_DATABASE_URL (a PostgreSQL server to use;
  * default: an embedded one in a temp folder), BENCH_CALLS (200000),
- * BENCH_DURATION (seconds per scenario and server, 6), BENCH_CONNECTIONS (10),
- * BENCH_ROUNDS (alternating service/baseline rounds the duration is split into, 3),
+ * BENCH_DURATION (seconds per scenario and server, 20), BENCH_CONNECTIONS (10),
+ * BENCH_ROUNDS (alternating service/baseline rounds the duration is split into, 10),
  * BENCH_ONLY (comma-separated scenario names to run, e.g. "reference,caller_number"),
  * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there).
  *
@@ -33,9 +33,9 @@ const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
 const SECRET = Buffer.alloc(32, 9).toString('base64');
 const CALLS = Number(process.env.BENCH_CALLS ?? 200_000);
-const DURATION = Number(process.env.BENCH_DURATION ?? 6);
+const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const log = (line) => process.stderr.write(line + '\n');
 
 const role = process.argv[2];
@@ -272,10 +272,12 @@ async function main() {
     const auth = { authorization: `Bearer ${key}` };
 
     // Same JSON from both (the calls array) before measuring.
+    const pageSize = new Map();
     for (const [name, sq, bq] of scenarios) {
       const a = await (await fetch(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, { headers: auth })).json();
       const b = await (await fetch(`http://127.0.0.1:${baseline.port}/v1/calls?${bq}`)).json();
       if (!a.calls || JSON.stringify(a.calls) !== JSON.stringify(b.calls)) throw new Error(`${name}: service and baseline disagree (${JSON.stringify(a).slice(0, 300)})`);
+      pageSize.set(name, a.calls.length);
       log(`${name}: ${a.calls.length} calls per page, same JSON on both`);
     }
 
@@ -332,18 +334,19 @@ async function main() {
     // 6. The table for docs/benchmarks.md.
     const f = (n) => n.toFixed(0);
     const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
+    const label = (name) => (pageSize.get(name) === 100 ? name : `${name} (${pageSize.get(name)} calls)`);
     const lines = [
       `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after 1 s warm-up; PostgreSQL ${adminUrl === process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
       '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...rows.map(({ name, s, b }) => `| ${name} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`),
+      ...rows.map(({ name, s, b }) => `| ${label(name)} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`),
       '',
       'CPU per request (median round; the server process, and all PostgreSQL processes together), from /proc:',
       '',
       '| GET /v1/calls?limit=100 | service node µs | service PostgreSQL µs | baseline node µs | baseline PostgreSQL µs | node CPU vs baseline |',
       '| --- | ---: | ---: | ---: | ---: | ---: |',
-      ...rows.map(({ name, s, b }) => `| ${name} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x |`),
+      ...rows.map(({ name, s, b }) => `| ${label(name)} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x |`),
       '',
       `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.`,
     ];
