@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Queryable } from './pool-sql.js';
 
 /**
- * Sync-safe `updated_at` and `as_of` (docs/decisions-calls.md, "as_of").
+ * Sync-safe `updated_at` and `as_of` (docs/decisions.md, "Sync").
  *
  * Pollers keep the first page's `as_of` and pass it as the next run's
  * `updated_since`. That is safe only if every change a page did not see
