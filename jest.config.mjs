@@ -16,7 +16,10 @@ const swc = [
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': swc, '^.+/node_modules/(cookie|content-disposition)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }] },
+  transform: {
+    '^.+\\.ts$': swc,
+    '^.+/node_modules/(cookie|content-disposition)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+  },
   transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition)/)'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -49,7 +49,14 @@ async function serveService(databaseUrl) {
   require('reflect-metadata');
   const { loadConfig } = require(dist('config/app-config.js'));
   const { createApp } = require(dist('create-app.js'));
-  const config = loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api', BASE_URL: 'http://bench.local' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_SECRET_KEY: SECRET,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ROLE: 'api',
+    BASE_URL: 'http://bench.local',
+  });
   const app = await createApp({ config, databaseUrl });
   await app.listen({ port: 0, host: '127.0.0.1' });
   // A CPU profile is written on exit, which SIGTERM's default action skips.
@@ -94,7 +101,9 @@ async function serveBaseline(databaseUrl, orgId) {
       caller_data: 'full',
       calls: page.map((r) => mapper.item(r)),
       has_more: hasMore,
-      next_cursor: hasMore ? Buffer.from(JSON.stringify({ startedAt: last.started_at.toISOString(), callId: last.call_id })).toString('base64url') : null,
+      next_cursor: hasMore
+        ? Buffer.from(JSON.stringify({ startedAt: last.started_at.toISOString(), callId: last.call_id })).toString('base64url')
+        : null,
       as_of: asOf,
       truncated: false,
       note: null,
@@ -184,7 +193,10 @@ async function main() {
     const { AccountService } = require(dist('account/index.js'));
     const { ApiKeyService } = require(dist('auth/index.js'));
     const { CursorCodec } = require(dist('common/pagination/cursor.js'));
-    const setupApp = await createApp({ config: loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api' }), databaseUrl });
+    const setupApp = await createApp({
+      config: loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api' }),
+      databaseUrl,
+    });
     await setupApp.init();
     const org = await setupApp.get(AccountService).createOrg({ name: 'Bench Firm', slug: 'bench' });
     const { key } = await setupApp.get(ApiKeyService).create({ orgId: org.id, name: 'bench', set: 'read' });
@@ -248,9 +260,16 @@ async function main() {
     log(`seeded ${CALLS} calls in ${seedSeconds.toFixed(1)} s`);
 
     // 4. The deep page: the position after 1,000 pages of 100 (keyset position of row 100,000).
-    const deep = (await client.query(`SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 1`, [org.id, Math.min(100_000, CALLS - 101) - 1])).rows[0];
+    const deep = (
+      await client.query(
+        `SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 1`,
+        [org.id, Math.min(100_000, CALLS - 101) - 1],
+      )
+    ).rows[0];
     const serviceCursor = codec.encode('calls', [deep.started_at.toISOString(), deep.call_id], {});
-    const baselineCursor = Buffer.from(JSON.stringify({ startedAt: deep.started_at.toISOString(), callId: deep.call_id })).toString('base64url');
+    const baselineCursor = Buffer.from(JSON.stringify({ startedAt: deep.started_at.toISOString(), callId: deep.call_id })).toString(
+      'base64url',
+    );
     const updatedSince = new Date(now.getTime() - 3_600_000).toISOString();
     await client.end();
     await setupApp.close();
@@ -264,8 +283,16 @@ async function main() {
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
     const scenarios = [
       ['first page', 'limit=100', 'limit=100'],
-      ['after 1,000 cursor steps', `limit=100&cursor=${encodeURIComponent(serviceCursor)}`, `limit=100&cursor=${encodeURIComponent(baselineCursor)}`],
-      ['updated_since (last hour)', `limit=100&updated_since=${encodeURIComponent(updatedSince)}`, `limit=100&updated_since=${encodeURIComponent(updatedSince)}`],
+      [
+        'after 1,000 cursor steps',
+        `limit=100&cursor=${encodeURIComponent(serviceCursor)}`,
+        `limit=100&cursor=${encodeURIComponent(baselineCursor)}`,
+      ],
+      [
+        'updated_since (last hour)',
+        `limit=100&updated_since=${encodeURIComponent(updatedSince)}`,
+        `limit=100&updated_since=${encodeURIComponent(updatedSince)}`,
+      ],
       ['caller_number', 'limit=100&caller_number=%2B13125550142', 'limit=100&caller_number=%2B13125550142'],
       ['reference', 'limit=100&reference=CLM-1000', 'limit=100&reference=CLM1000'],
     ].filter(([name]) => !only || only.includes(name));
@@ -276,7 +303,8 @@ async function main() {
     for (const [name, sq, bq] of scenarios) {
       const a = await (await fetch(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, { headers: auth })).json();
       const b = await (await fetch(`http://127.0.0.1:${baseline.port}/v1/calls?${bq}`)).json();
-      if (!a.calls || JSON.stringify(a.calls) !== JSON.stringify(b.calls)) throw new Error(`${name}: service and baseline disagree (${JSON.stringify(a).slice(0, 300)})`);
+      if (!a.calls || JSON.stringify(a.calls) !== JSON.stringify(b.calls))
+        throw new Error(`${name}: service and baseline disagree (${JSON.stringify(a).slice(0, 300)})`);
       pageSize.set(name, a.calls.length);
       log(`${name}: ${a.calls.length} calls per page, same JSON on both`);
     }
@@ -290,7 +318,13 @@ async function main() {
       const r = await autocannon({ url, headers, connections, duration });
       if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       const n = r.requests.total || 1;
-      return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, nodeUs: ((cpuSeconds(pid) - node0) * 1e6) / n, pgUs: ((postgresCpuSeconds() - pg0) * 1e6) / n };
+      return {
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        nodeUs: ((cpuSeconds(pid) - node0) * 1e6) / n,
+        pgUs: ((postgresCpuSeconds() - pg0) * 1e6) / n,
+      };
     };
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const summarize = (rs) => ({
@@ -322,13 +356,21 @@ async function main() {
     for (const [name, sq, bq] of scenarios) {
       const { s, b } = await compare(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, `http://127.0.0.1:${baseline.port}/v1/calls?${bq}`);
       rows.push({ name, s, b });
-      log(`${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, CPU/req node ${s.nodeUs.toFixed(0)} µs pg ${s.pgUs.toFixed(0)} µs | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms, CPU/req node ${b.nodeUs.toFixed(0)} µs pg ${b.pgUs.toFixed(0)} µs`);
+      log(
+        `${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, CPU/req node ${s.nodeUs.toFixed(0)} µs pg ${s.pgUs.toFixed(0)} µs | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms, CPU/req node ${b.nodeUs.toFixed(0)} µs pg ${b.pgUs.toFixed(0)} µs`,
+      );
     }
     const run = async (url, headers, connections, duration, pid) => {
       await once(url, headers, connections, 1, pid);
       return once(url, headers, connections, duration, pid);
     };
-    const tr = await run(`http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`, auth, 1, DURATION, service.proc.pid);
+    const tr = await run(
+      `http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`,
+      auth,
+      1,
+      DURATION,
+      service.proc.pid,
+    );
     log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
 
     // 6. The table for docs/benchmarks.md.
@@ -340,13 +382,19 @@ async function main() {
       '',
       '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...rows.map(({ name, s, b }) => `| ${label(name)} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`),
+      ...rows.map(
+        ({ name, s, b }) =>
+          `| ${label(name)} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`,
+      ),
       '',
       'CPU per request (median round; the server process, and all PostgreSQL processes together), from /proc:',
       '',
       '| GET /v1/calls?limit=100 | service node µs | service PostgreSQL µs | baseline node µs | baseline PostgreSQL µs | node CPU vs baseline |',
       '| --- | ---: | ---: | ---: | ---: | ---: |',
-      ...rows.map(({ name, s, b }) => `| ${label(name)} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x |`),
+      ...rows.map(
+        ({ name, s, b }) =>
+          `| ${label(name)} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x |`,
+      ),
       '',
       `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.`,
     ];

@@ -37,11 +37,12 @@ function parseArgs(argv) {
   const opts = { events: 10_000, rate: 400, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'], phases: ['burst', 'paced'] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
-    if (k === '--events') (opts.events = Number(v)), i++;
-    else if (k === '--rate') (opts.rate = Number(v)), i++;
-    else if (k === '--only') (opts.only = v.split(',')), i++;
-    else if (k === '--phases') (opts.phases = v.split(',')), i++;
+    if (k === '--events') opts.events = Number(v);
+    else if (k === '--rate') opts.rate = Number(v);
+    else if (k === '--only') opts.only = v.split(',');
+    else if (k === '--phases') opts.phases = v.split(',');
     else throw new Error(`unknown option ${k}`);
+    i++;
   }
   return opts;
 }
@@ -143,7 +144,14 @@ function makeProducer(client, orgId, system) {
   return async (count) => {
     const now = new Date();
     const ids = Array.from({ length: count }, () => newEventId(now));
-    const datas = ids.map((_, i) => JSON.stringify({ call_id: `call_${ids[i].slice(4)}`, answered: true, duration_s: 42, url: `http://api.test/v1/calls/call_${ids[i].slice(4)}` }));
+    const datas = ids.map((_, i) =>
+      JSON.stringify({
+        call_id: `call_${ids[i].slice(4)}`,
+        answered: true,
+        duration_s: 42,
+        url: `http://api.test/v1/calls/call_${ids[i].slice(4)}`,
+      }),
+    );
     await client.query('BEGIN');
     await client.query(
       `INSERT INTO events (id, org_id, type, test, occurred_at, data) SELECT id, $2, 'call.completed', false, $3, data::json FROM unnest($1::text[], $4::text[]) AS x(id, data)`,
@@ -214,7 +222,9 @@ async function waitForListeners(databaseUrl, n) {
   await c.connect();
   try {
     for (let i = 0; i < 300; i++) {
-      const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`);
+      const { rows } = await c.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`,
+      );
       if (rows[0].n >= n) return;
       await sleep(100);
     }
@@ -235,7 +245,8 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
     }
     const procs = [];
     const startWorkers = async () => {
-      for (let i = 0; i < workers; i++) procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
+      for (let i = 0; i < workers; i++)
+        procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
       if (system === 'ours') await waitForListeners(setup.url, workers);
       else await Promise.all(procs.map((p) => p.ready));
     };
@@ -248,7 +259,8 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
     let t0;
     if (phase === 'burst') {
       // Preload the whole backlog, then let the workers drain it.
-      for (let done = 0; done < events; done += 100) for (const [id, at] of await produce(Math.min(100, events - done))) commits.set(id, at);
+      for (let done = 0; done < events; done += 100)
+        for (const [id, at] of await produce(Math.min(100, events - done))) commits.set(id, at);
       t0 = performance.now();
       await startWorkers();
     } else {
@@ -278,7 +290,9 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
     if (system === 'ours') {
       // Everything the receiver saw must also be recorded as succeeded.
       for (let i = 0; i < 200; i++) {
-        const { rows } = await client.query(`SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries`);
+        const { rows } = await client.query(
+          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries`,
+        );
         recorded = rows[0];
         if (recorded.ok === expected) break;
         await sleep(50);
@@ -292,7 +306,15 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
       [phase === 'burst' ? 'drain_s' : 'total_s']: +((t1 - t0) / 1000).toFixed(2),
       sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
       overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
-      ...(phase === 'paced' ? { latency_ms: { p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), max: Math.round(latencies[latencies.length - 1]) } } : {}),
+      ...(phase === 'paced'
+        ? {
+            latency_ms: {
+              p50: Math.round(quantile(latencies, 0.5)),
+              p99: Math.round(quantile(latencies, 0.99)),
+              max: Math.round(latencies[latencies.length - 1]),
+            },
+          }
+        : {}),
       ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
     };
     await Promise.all(procs.map((p) => p.stop()));
@@ -323,15 +345,35 @@ async function graphileWorkerMain() {
       async deliver(payload) {
         const { rows } = await pool.query(`SELECT id, type, occurred_at, org_id, test, data FROM events WHERE id = $1`, [payload.event_id]);
         const e = rows[0];
-        const body = JSON.stringify({ id: e.id, type: e.type, timestamp: e.occurred_at.toISOString(), org: { id: e.org_id }, test: e.test, data: e.data });
+        const body = JSON.stringify({
+          id: e.id,
+          type: e.type,
+          timestamp: e.occurred_at.toISOString(),
+          org: { id: e.org_id },
+          test: e.test,
+          data: e.data,
+        });
         const ep = endpoints.get(payload.endpoint_id);
-        const res = await request(ep.url, { dispatcher: agent, method: 'POST', headers: webhookHeaders(ep.key, e.id, new Date(), body), body, signal: AbortSignal.timeout(10_000) });
+        const res = await request(ep.url, {
+          dispatcher: agent,
+          method: 'POST',
+          headers: webhookHeaders(ep.key, e.id, new Date(), body),
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
         res.body.resume();
         if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`HTTP ${res.statusCode}`);
       },
     },
   });
-  process.on('SIGTERM', () => void runner.stop().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void runner
+        .stop()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
   process.send('ready');
   await runner.promise;
 }
@@ -354,11 +396,24 @@ async function main() {
   };
   const results = [];
   try {
-    process.stderr.write(`webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`);
+    process.stderr.write(
+      `webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`,
+    );
     for (const name of opts.only) {
       if (!scenarios[name]) throw new Error(`unknown scenario ${name}`);
       const load_before = +loadavg()[0].toFixed(2);
-      results.push({ ...(await runScenario({ name, ...scenarios[name], adminUrl: pgServer.url, receiver, events: opts.events, rate: opts.rate, phaseList: opts.phases })), load_before });
+      results.push({
+        ...(await runScenario({
+          name,
+          ...scenarios[name],
+          adminUrl: pgServer.url,
+          receiver,
+          events: opts.events,
+          rate: opts.rate,
+          phaseList: opts.phases,
+        })),
+        load_before,
+      });
     }
   } finally {
     await receiver.close();

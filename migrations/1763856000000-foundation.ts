@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** Firms, API keys, audit log, receptionist settings, the events outbox and the call core. */
 export class Foundation1763856000000 implements MigrationInterface {

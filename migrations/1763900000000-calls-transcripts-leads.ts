@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
  * Calls get the rest of their fields; transcripts (one row per call plus one
@@ -35,7 +35,9 @@ export class CallsTranscriptsLeads1763900000000 implements MigrationInterface {
     // Keyset order of the list, and the filters that must not scan the firm's calls.
     await q.query(`CREATE INDEX calls_org_started_idx ON calls (org_id, started_at DESC, call_id DESC)`);
     await q.query(`CREATE INDEX calls_org_updated_idx ON calls (org_id, updated_at)`);
-    await q.query(`CREATE INDEX calls_org_from_idx ON calls (org_id, from_e164, started_at DESC, call_id DESC) WHERE from_e164 IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX calls_org_from_idx ON calls (org_id, from_e164, started_at DESC, call_id DESC) WHERE from_e164 IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE call_references (

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** Webhook endpoints and their deliveries (attempts are kept on the delivery row). */
 export class Webhooks1763910100000 implements MigrationInterface {

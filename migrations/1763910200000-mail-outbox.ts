@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** Owner emails, written in the transaction that decided to send them and sent by the worker. */
 export class MailOutbox1763910200000 implements MigrationInterface {

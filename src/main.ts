@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   if (config.webhookAllowPrivateTargets) {
     warn('WARNING: WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets webhooks reach http and private addresses. For development and tests only.');
   }
-  const db = await prepareDatabase(config, (line) => (config.logLevel === 'debug' || config.logLevel === 'trace' ? warn(line.trimEnd()) : undefined));
+  const db = await prepareDatabase(config, (line) =>
+    config.logLevel === 'debug' || config.logLevel === 'trace' ? warn(line.trimEnd()) : undefined,
+  );
   const app = await createApp({ config, databaseUrl: db.url });
   const stopDatabase = async () => {
     await db.stop().catch(() => undefined);
@@ -29,7 +31,14 @@ async function main(): Promise<void> {
   // One owner of the signals (not Nest's shutdown hooks as well): close the app, which stops claiming
   // deliveries and drains what is in flight, then the embedded database, then exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void app.close().then(stopDatabase).then(() => process.exit(0)));
+    process.once(
+      signal,
+      () =>
+        void app
+          .close()
+          .then(stopDatabase)
+          .then(() => process.exit(0)),
+    );
   }
 
   // First start on the embedded database: a demo firm to explore right away.
@@ -58,6 +67,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  warn(`failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  warn(`failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(1);
 });

@@ -12,18 +12,30 @@ describe('audit entries of reads', () => {
     const firm = await createFirm(t.app);
     const audit = t.app.get(AuditService);
     await Promise.all(
-      Array.from({ length: 30 }, (_, i) => audit.recordRead({ orgId: firm.orgId, keyId: firm.keyIds.read, action: 'calls.listed', resourceType: 'call', resourceIds: [`c${i}`] })),
+      Array.from({ length: 30 }, (_, i) =>
+        audit.recordRead({
+          orgId: firm.orgId,
+          keyId: firm.keyIds.read,
+          action: 'calls.listed',
+          resourceType: 'call',
+          resourceIds: [`c${i}`],
+        }),
+      ),
     );
-    const rows = await t.sql(`SELECT actor_type, actor_id, resource_ids FROM audit_log WHERE org_id = $1 AND action = 'calls.listed'`, [firm.orgId]);
+    const rows = await t.sql(`SELECT actor_type, actor_id, resource_ids FROM audit_log WHERE org_id = $1 AND action = 'calls.listed'`, [
+      firm.orgId,
+    ]);
     expect(rows).toHaveLength(30);
     expect(rows[0]).toMatchObject({ actor_type: 'api_key', actor_id: firm.keyIds.read });
     // Every pooled connection (hold them all at once) still commits synchronously.
     const ds = t.app.get(DataSource);
-    const runners = await Promise.all(Array.from({ length: 20 }, async () => {
-      const r = ds.createQueryRunner();
-      await r.connect();
-      return r;
-    }));
+    const runners = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const r = ds.createQueryRunner();
+        await r.connect();
+        return r;
+      }),
+    );
     try {
       const settings = await Promise.all(runners.map(async (r) => (await r.query('SHOW synchronous_commit'))[0].synchronous_commit));
       expect(new Set(settings)).toEqual(new Set(['on']));
@@ -33,9 +45,13 @@ describe('audit entries of reads', () => {
   });
 
   const readOf = (orgId: string, keyId: string, i: number) =>
-    t.app.get(AuditService).recordRead({ orgId, keyId, action: 'leads.listed', resourceType: 'lead', resourceIds: [`l${i}`, `m${i}`], details: { i } });
+    t.app
+      .get(AuditService)
+      .recordRead({ orgId, keyId, action: 'leads.listed', resourceType: 'lead', resourceIds: [`l${i}`, `m${i}`], details: { i } });
   const leadReads = (orgId: string) =>
-    t.sql(`SELECT xmin::text AS tx, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = 'leads.listed' ORDER BY id`, [orgId]);
+    t.sql(`SELECT xmin::text AS tx, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = 'leads.listed' ORDER BY id`, [
+      orgId,
+    ]);
 
   it('of concurrent reads are group-committed: fewer statements than rows, each row its own, in order', async () => {
     const firm = await createFirm(t.app);

@@ -75,7 +75,9 @@ describe('API keys and scopes', () => {
   it('allows at most 10 active keys per firm', async () => {
     const other = await createFirm(t.app); // 4 keys
     const svc = t.app.get(ApiKeyService);
-    const made = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => svc.create({ orgId: other.orgId, name: `k${i}`, set: 'read' })));
+    const made = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => svc.create({ orgId: other.orgId, name: `k${i}`, set: 'read' })),
+    );
     expect(made.filter((m) => m.status === 'fulfilled')).toHaveLength(6);
     const refused = made.find((m) => m.status === 'rejected') as PromiseRejectedResult;
     expect(String(refused.reason.message)).toMatch(/10 active keys/);
@@ -113,7 +115,11 @@ describe('API keys and scopes', () => {
       }
     });
     it.each(endpoints)('%s: a key without %s gets 403 insufficient_scope', async (path, scope) => {
-      const { key } = await insertKeyWithScopes(t, firm.orgId, SCOPES.filter((s) => s !== scope));
+      const { key } = await insertKeyWithScopes(
+        t,
+        firm.orgId,
+        SCOPES.filter((s) => s !== scope),
+      );
       const r = await t.get(path, { key });
       expect(r.status).toBe(403);
       expect(r.body).toMatchObject({ code: 'insufficient_scope', status: 403, required_scope: scope });
@@ -123,7 +129,17 @@ describe('API keys and scopes', () => {
   it('maps each permission set to the scopes of the spec', async () => {
     const scopesOf = async (key: string) => (await t.get('/v1/account', { key })).body.api_key.scopes;
     const base = ['org:read', 'receptionist:read', 'calls:read', 'leads:read', 'webhooks:read', 'webhooks:test'];
-    const full = ['org:read', 'receptionist:read', 'calls:read', 'calls:transcript', 'calls:recording', 'leads:read', 'leads:narrative', 'webhooks:read', 'webhooks:test'];
+    const full = [
+      'org:read',
+      'receptionist:read',
+      'calls:read',
+      'calls:transcript',
+      'calls:recording',
+      'leads:read',
+      'leads:narrative',
+      'webhooks:read',
+      'webhooks:test',
+    ];
     expect(await scopesOf(firm.keys['read-no-transcripts'])).toEqual(base);
     expect(await scopesOf(firm.keys['read-no-transcripts-update-leads'])).toEqual([...base.slice(0, 4), 'leads:write', ...base.slice(4)]);
     expect(await scopesOf(firm.keys.read)).toEqual(full);

@@ -39,7 +39,8 @@ describe('demo seed: the demo firm gets a realistic call history', () => {
   });
 
   it('gives every answered call a real Ogg Opus recording, and none to unanswered calls', async () => {
-    for (const c of calls) expect({ call: c.call_id, has_recording: c.has_recording }).toEqual({ call: c.call_id, has_recording: c.answered === true });
+    for (const c of calls)
+      expect({ call: c.call_id, has_recording: c.has_recording }).toEqual({ call: c.call_id, has_recording: c.answered === true });
     const spanish = calls.find((c) => c.answered && c.language === 'es');
     const r = await fetch(`${t.baseUrl}/v1/calls/${spanish.call_id}/recording`, { headers: { authorization: `Bearer ${demo.keys.read}` } });
     expect(r.status).toBe(200);
@@ -103,10 +104,14 @@ describe('demo seed: the demo firm gets a realistic call history', () => {
       const lead = leads.find((l) => l.status === status);
       const r = await t.get(`/v1/leads/${lead.lead_id}`, { key: demo.keys.read });
       expect(r.body.intake).not.toBeNull();
-      for (const [field, value] of Object.entries(r.body.intake.untrusted)) expect({ field, value }).toEqual({ field, value: expect.anything() });
+      for (const [field, value] of Object.entries(r.body.intake.untrusted))
+        expect({ field, value }).toEqual({ field, value: expect.anything() });
     }
     expect(leads.filter((l) => l.status === 'signed').every((l) => l.external_id !== null)).toBe(true);
-    const [events] = await t.sql(`SELECT count(*) FILTER (WHERE type = 'lead.updated')::int AS updated, count(*) FILTER (WHERE type = 'lead.created')::int AS created FROM events WHERE org_id = $1`, [demo.org_id]);
+    const [events] = await t.sql(
+      `SELECT count(*) FILTER (WHERE type = 'lead.updated')::int AS updated, count(*) FILTER (WHERE type = 'lead.created')::int AS created FROM events WHERE org_id = $1`,
+      [demo.org_id],
+    );
     expect(events.created).toBe(leads.length);
     expect(events.updated).toBeGreaterThan(0);
   });

@@ -74,7 +74,14 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
       const r = await list({ limit: 100 });
       expect(r.status).toBe(200);
       expect(Object.keys(r.body)).toEqual(LIST_KEYS);
-      expect(r.body).toMatchObject({ timezone: 'America/Chicago', caller_data: 'full', has_more: false, next_cursor: null, truncated: false, note: null });
+      expect(r.body).toMatchObject({
+        timezone: 'America/Chicago',
+        caller_data: 'full',
+        has_more: false,
+        next_cursor: null,
+        truncated: false,
+        note: null,
+      });
       const got = r.body.calls.map((c: any) => c.call_id);
       expect(got).toHaveLength(27);
       expect(got.slice(0, 4)).toEqual([ids.unanswered, ids.full, ids.tieB, ids.tieA]);
@@ -124,7 +131,14 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
         },
       });
       const [u] = (await list({ ids: ids.unanswered })).body.calls;
-      expect(u).toMatchObject({ answered: false, outcome: 'not_attempted', lead_captured: false, lead_id: null, callback_number: null, callback_extension: null });
+      expect(u).toMatchObject({
+        answered: false,
+        outcome: 'not_attempted',
+        lead_captured: false,
+        lead_id: null,
+        callback_number: null,
+        callback_extension: null,
+      });
       expect(u.untrusted).toEqual({ summary: { reason: null, message: null }, caller_name: null, details: null });
     });
 
@@ -234,21 +248,22 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
       await client.connect();
       // A small table would be scanned anyway; the point is that an index exists that serves the query.
       await client.query('SET enable_seqscan = off');
-      const plan = async (sql: string, params: unknown[]) => JSON.stringify((await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows);
+      const plan = async (sql: string, params: unknown[]) =>
+        JSON.stringify((await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows);
       const ref = await plan(
         `SELECT c.call_id FROM calls c WHERE c.org_id = $1 AND c.started_at IS NOT NULL AND c.call_id IN (SELECT r.call_id FROM call_references r WHERE r.org_id = $1 AND r.key = $2) ORDER BY c.started_at DESC, c.call_id DESC LIMIT 21`,
         [firm.orgId, 'CLM77821B'],
       );
       expect(ref).toContain('call_references_pkey');
-      const num = await plan(`SELECT c.call_id FROM calls c WHERE c.org_id = $1 AND c.started_at IS NOT NULL AND c.from_e164 = $2 ORDER BY c.started_at DESC, c.call_id DESC LIMIT 21`, [
-        firm.orgId,
-        '+13125550123',
-      ]);
+      const num = await plan(
+        `SELECT c.call_id FROM calls c WHERE c.org_id = $1 AND c.started_at IS NOT NULL AND c.from_e164 = $2 ORDER BY c.started_at DESC, c.call_id DESC LIMIT 21`,
+        [firm.orgId, '+13125550123'],
+      );
       expect(num).toContain('calls_org_from_idx');
       await client.end();
     });
 
-    it('filters by ids (at most 50), leaving unknown and other firms\' ids out', async () => {
+    it("filters by ids (at most 50), leaving unknown and other firms' ids out", async () => {
       const r = await list({ ids: `${ids.tieA},nope,${ids.others},${ids.full}` });
       expect(r.body.calls.map((c: any) => c.call_id)).toEqual([ids.full, ids.tieA]);
       const fifty = Array.from({ length: 50 }, (_, i) => `x${i}`).join(',');
@@ -262,7 +277,10 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
     it('filters by updated_since (at or after), ordering still by start time', async () => {
       await ingestOk(t, firm.orgId, fillers[3], { ...fillerDocument(3), urgency: 'high' });
       await ingestOk(t, firm.orgId, fillers[7], { ...fillerDocument(7), urgency: 'high' });
-      const [row] = await t.sql(`SELECT to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS u FROM calls WHERE org_id = $1 AND call_id = $2`, [firm.orgId, fillers[3]]);
+      const [row] = await t.sql(
+        `SELECT to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS u FROM calls WHERE org_id = $1 AND call_id = $2`,
+        [firm.orgId, fillers[3]],
+      );
       const r = await list({ updated_since: row.u });
       expect(r.body.calls.map((c: any) => c.call_id)).toEqual([fillers[7], fillers[3]]);
       const future = await list({ updated_since: '2999-01-01T00:00:00Z' });
@@ -298,7 +316,8 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
       expect(r.body.code).toBe('insufficient_scope');
       expect((await t.get('/v1/calls/' + ids.full, { key: firm.keys['read-no-transcripts-update-leads'] })).status).toBe(403);
       expect((await t.get('/v1/calls')).status).toBe(401);
-      for (const set of ['read-no-transcripts', 'read', 'read-update-leads'] as const) expect((await list({ limit: 1 }, firm.keys[set])).status).toBe(200);
+      for (const set of ['read-no-transcripts', 'read', 'read-update-leads'] as const)
+        expect((await list({ limit: 1 }, firm.keys[set])).status).toBe(200);
     });
 
     it("lists only the caller's firm, in its timezone", async () => {
@@ -309,7 +328,10 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
 
     it('writes one audit entry per read with the key and the ids read', async () => {
       const r = await list({ limit: 3 }, firm.keys['read-update-leads']);
-      const [entry] = await t.sql(`SELECT actor_type, actor_id, action, resource_type, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [firm.orgId]);
+      const [entry] = await t.sql(
+        `SELECT actor_type, actor_id, action, resource_type, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`,
+        [firm.orgId],
+      );
       expect(entry).toEqual({
         actor_type: 'api_key',
         actor_id: firm.keyIds['read-update-leads'],
@@ -399,7 +421,9 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
 
     it('audits the read', async () => {
       await t.get(`/v1/calls/${ids.tieA}`, { key: firm.keys.read });
-      const [entry] = await t.sql(`SELECT actor_id, action, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [firm.orgId]);
+      const [entry] = await t.sql(`SELECT actor_id, action, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [
+        firm.orgId,
+      ]);
       expect(entry).toEqual({ actor_id: firm.keyIds.read, action: 'call.read', resource_ids: [ids.tieA] });
     });
   });

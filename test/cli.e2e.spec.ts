@@ -18,12 +18,17 @@ describe('admin CLI against DATABASE_URL', () => {
   afterAll(() => t.close());
 
   it('creates a firm and a key that works against the API, shown only once', async () => {
-    const org = await runCli(['org', 'create', '--name', 'Acme Law LLP', '--timezone', 'America/New_York', '--number', '(212) 555-0142', '--json'], { databaseUrl: db });
+    const org = await runCli(
+      ['org', 'create', '--name', 'Acme Law LLP', '--timezone', 'America/New_York', '--number', '(212) 555-0142', '--json'],
+      { databaseUrl: db },
+    );
     expect(org.code).toBe(0);
     expect(org.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), slug: 'acme-law-llp' });
     expect(org.stdout.trim().split('\n')).toHaveLength(1);
 
-    const key = await runCli(['key', 'create', '--org', 'acme-law-llp', '--name', 'CRM sync', '--set', 'read-update-leads', '--json'], { databaseUrl: db });
+    const key = await runCli(['key', 'create', '--org', 'acme-law-llp', '--name', 'CRM sync', '--set', 'read-update-leads', '--json'], {
+      databaseUrl: db,
+    });
     expect(key.code).toBe(0);
     expect(Object.keys(key.json).sort()).toEqual(['expires_at', 'id', 'key', 'last4', 'prefix', 'scopes'].sort());
     expect(key.json.key).toMatch(/^svc_live_[A-Za-z0-9_-]{43,}$/);
@@ -56,7 +61,10 @@ describe('admin CLI against DATABASE_URL', () => {
     const pub = await runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', file, '--json'], { databaseUrl: db });
     expect(pub.code).toBe(0);
     expect(pub.json).toMatchObject({ org_id: org.json.id, version: 1, draft_pending: false, published_at: expect.any(String) });
-    const draft = await runCli(['receptionist', 'draft', '--org', org.json.slug, '--file', '-', '--json'], { databaseUrl: db, stdin: JSON.stringify({ ...DEMO_SETTINGS, agent_name: 'Nova' }) });
+    const draft = await runCli(['receptionist', 'draft', '--org', org.json.slug, '--file', '-', '--json'], {
+      databaseUrl: db,
+      stdin: JSON.stringify({ ...DEMO_SETTINGS, agent_name: 'Nova' }),
+    });
     expect(draft.code).toBe(0);
     expect(draft.json).toMatchObject({ version: 1, draft_pending: true });
 
@@ -74,7 +82,12 @@ describe('admin CLI against DATABASE_URL', () => {
     const r = await runCli(['demo', 'seed', '--json'], { databaseUrl: db });
     expect(r.code).toBe(0);
     expect(r.json.org_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(Object.keys(r.json.keys).sort()).toEqual(['read', 'read-no-transcripts', 'read-no-transcripts-update-leads', 'read-update-leads']);
+    expect(Object.keys(r.json.keys).sort()).toEqual([
+      'read',
+      'read-no-transcripts',
+      'read-no-transcripts-update-leads',
+      'read-update-leads',
+    ]);
     const account = await t.get('/v1/account', { key: r.json.keys['read-no-transcripts'] });
     expect(account.body.org.id).toBe(r.json.org_id);
     expect(account.body.api_key.scopes).not.toContain('calls:transcript');

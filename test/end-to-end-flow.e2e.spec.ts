@@ -21,7 +21,9 @@ describe('from ingestion to a verified webhook', () => {
     rx = await Receiver.start();
     t = await startTestApp({ env: { ...internalEnv, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DASHBOARD_URL: 'https://app.example.com' } });
     firm = await createFirm(t.app);
-    const created = await t.app.get(WebhookEndpointsService).create({ orgId: firm.orgId, url: rx.url('/hooks'), eventTypes: 'call.completed,lead.created,lead.updated' });
+    const created = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: firm.orgId, url: rx.url('/hooks'), eventTypes: 'call.completed,lead.created,lead.updated' });
     secret = created.secret;
     endpointId = created.endpoint.id;
   });
@@ -38,11 +40,18 @@ describe('from ingestion to a verified webhook', () => {
     expect(ingested.lead_id).toEqual(expect.any(String));
     const leadId = ingested.lead_id;
 
-    const patch = await t.request('PATCH', `/v1/leads/${leadId}`, { key: firm.keys['read-update-leads'], body: { status: 'contacted', external_id: 'CRM-77' } });
+    const patch = await t.request('PATCH', `/v1/leads/${leadId}`, {
+      key: firm.keys['read-update-leads'],
+      body: { status: 'contacted', external_id: 'CRM-77' },
+    });
     expect(patch.status).toBe(200);
     expect(patch.body.changed).toBe(true);
 
-    await waitFor(() => received('call.completed').length === 1 && received('lead.created').length === 1 && received('lead.updated').length === 1, 'three deliveries', 10_000);
+    await waitFor(
+      () => received('call.completed').length === 1 && received('lead.created').length === 1 && received('lead.updated').length === 1,
+      'three deliveries',
+      10_000,
+    );
 
     const wh = new Webhook(secret);
     const log = await t.get('/v1/events', { key: firm.keys.read, query: { limit: 100 } });
@@ -56,7 +65,8 @@ describe('from ingestion to a verified webhook', () => {
       expect(verified).toEqual(byType(type));
       expect(verified).toMatchObject({ id: expect.stringMatching(/^evt_/), org: { id: firm.orgId }, test: false, type });
       // Notices carry ids and routing facts only.
-      for (const secretish of ['Jordan', '555-0188', '5550188', '555-0123', 'jordan@example.com']) expect(got.body).not.toContain(secretish);
+      for (const secretish of ['Jordan', '555-0188', '5550188', '555-0123', 'jordan@example.com'])
+        expect(got.body).not.toContain(secretish);
     }
 
     expect(byType('call.completed').data).toEqual({

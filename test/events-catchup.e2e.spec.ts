@@ -26,7 +26,7 @@ describe('events log catch-up while events are being written', () => {
     const rolledBack = new Set<string>();
     let writing = true;
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 
     const writer = async (n: number) => {
       const c = new pg.Client({ connectionString: t.databaseUrl });

@@ -41,7 +41,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       ids.push(a.envelope.id, b.envelope.id, c.envelope.id);
     });
 
-    it('lists the firm\'s events oldest first with the exact envelope', async () => {
+    it("lists the firm's events oldest first with the exact envelope", async () => {
       const r = await t.get('/v1/events', { key });
       expect(r.status).toBe(200);
       expect(r.body.has_more).toBe(false);
@@ -49,7 +49,14 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       expect(r.body.events.map((e: any) => e.id)).toEqual(ids);
       const first = r.body.events[0];
       expect(Object.keys(first)).toEqual(['id', 'type', 'timestamp', 'org', 'test', 'data']);
-      expect(first).toEqual({ id: ids[0], type: 'call.completed', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), org: { id: firm.orgId }, test: false, data: { call_id: 'call_1', answered: true } });
+      expect(first).toEqual({
+        id: ids[0],
+        type: 'call.completed',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        org: { id: firm.orgId },
+        test: false,
+        data: { call_id: 'call_1', answered: true },
+      });
       expect(first.id).toMatch(/^evt_[0-9a-z]{26}$/);
     });
 
@@ -89,7 +96,12 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       ];
       for (const [query, param] of cases) {
         const r = await t.get('/v1/events', { key, query });
-        expect({ query, status: r.status, code: r.body.code, param: r.body.param }).toEqual({ query, status: 400, code: 'invalid_request', param });
+        expect({ query, status: r.status, code: r.body.code, param: r.body.param }).toEqual({
+          query,
+          status: 400,
+          code: 'invalid_request',
+          param,
+        });
       }
     });
 
@@ -112,7 +124,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       expect((await t.get(`/v1/events/${ids[0]}`, { key })).status).toBe(404);
     });
 
-    it('GET /v1/events/{id}: 404 for unknown and for another firm\'s event, 400 for a malformed id', async () => {
+    it("GET /v1/events/{id}: 404 for unknown and for another firm's event, 400 for a malformed id", async () => {
       const theirs = (await t.get('/v1/events', { key: other.keys.read })).body.events[0].id;
       expect((await t.get(`/v1/events/${theirs}`, { key: other.keys.read })).status).toBe(200);
       const r = await t.get(`/v1/events/${theirs}`, { key });
@@ -188,7 +200,8 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     await t.sql(`SELECT setval('events_seq_seq', $1)`, [Math.max(seq, Math.ceil((seq + 1) / 1000) * 1000 - 5)]);
     const ids = await t.app.get(DataSource).transaction(async (m) => {
       const out: string[] = [];
-      for (let i = 0; i < 10; i++) out.push((await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { i } })).envelope.id);
+      for (let i = 0; i < 10; i++)
+        out.push((await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { i } })).envelope.id);
       return out;
     });
     const seqs = (await t.sql(`SELECT seq::text AS seq FROM events WHERE id = ANY($1) ORDER BY events.seq`, [ids])).map((r) => r.seq);
@@ -206,7 +219,9 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     t.clock.advance(5 * DAY + 60_000);
     const before = await t.sql('SELECT count(*)::int AS n FROM events WHERE org_id = $1', [f.orgId]);
     expect(before[0].n).toBe(6);
-    const oldTotal = (await t.sql(`SELECT count(*)::int AS n FROM events WHERE occurred_at < $1`, [new Date(t.clock.now().getTime() - 30 * DAY)]))[0].n;
+    const oldTotal = (
+      await t.sql(`SELECT count(*)::int AS n FROM events WHERE occurred_at < $1`, [new Date(t.clock.now().getTime() - 30 * DAY)])
+    )[0].n;
     expect(oldTotal).toBeGreaterThanOrEqual(5);
     const run = await t.app.get(EventsRetentionService).run(2);
     // Batches of at most 2 rows: the job looped until a short batch instead of one big DELETE.

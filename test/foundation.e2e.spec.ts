@@ -36,7 +36,13 @@ describe('foundation', () => {
     const r = await t.get('/v1/nothing-here', { key: firm.keys.read });
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(r.body).toMatchObject({ status: 404, code: 'not_found', type: 'urn:receptionist-api:error:not_found', title: expect.any(String), detail: expect.any(String) });
+    expect(r.body).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      type: 'urn:receptionist-api:error:not_found',
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   });
 
   it('refuses unknown query parameters, naming them', async () => {
@@ -53,7 +59,14 @@ describe('foundation', () => {
         ['api_key', 'billing_status', 'has_org', 'next_step', 'number', 'org', 'plan', 'setup', 'trial_days_left', 'trial_ends_at'].sort(),
       );
       expect(r.body.has_org).toBe(true);
-      expect(r.body.org).toEqual({ id: firm.orgId, slug: firm.slug, display_name: `Firm ${firm.slug}`, status: 'onboarding', timezone: 'America/Chicago', vertical: 'law' });
+      expect(r.body.org).toEqual({
+        id: firm.orgId,
+        slug: firm.slug,
+        display_name: `Firm ${firm.slug}`,
+        status: 'onboarding',
+        timezone: 'America/Chicago',
+        vertical: 'law',
+      });
       expect(r.body.api_key).toEqual({
         id: firm.keyIds['read-no-transcripts'],
         name: 'test read-no-transcripts',
@@ -138,7 +151,20 @@ describe('foundation', () => {
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ ...DEMO_SETTINGS, version: 1, published_at: first.published_at, draft_pending: false });
       expect(Object.keys(r.body).sort()).toEqual(
-        ['agent_name', 'profile', 'hours', 'team', 'routing', 'alert_emails', 'capture_email', 'facts', 'house_rules', 'version', 'published_at', 'draft_pending'].sort(),
+        [
+          'agent_name',
+          'profile',
+          'hours',
+          'team',
+          'routing',
+          'alert_emails',
+          'capture_email',
+          'facts',
+          'house_rules',
+          'version',
+          'published_at',
+          'draft_pending',
+        ].sort(),
       );
 
       await svc.saveDraft(f.orgId, { ...DEMO_SETTINGS, agent_name: 'Nova' });
@@ -166,7 +192,10 @@ describe('foundation', () => {
 
   describe('the internal tree', () => {
     it('answers 404 for everything when INTERNAL_API_TOKEN is unset', async () => {
-      const r = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, { body: {}, headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` } });
+      const r = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, {
+        body: {},
+        headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` },
+      });
       expect(r.status).toBe(404);
       expect(r.body.code).toBe('not_found');
     });
@@ -222,7 +251,16 @@ describe('foundation', () => {
       }
       expect(doc.paths['/v1/account'].get['x-required-scope']).toBe('org:read');
       expect(doc.paths['/v1/receptionist'].get.responses['409']).toBeDefined();
-      expect(doc.components.schemas.Problem.properties.code.enum).toEqual(expect.arrayContaining(['invalid_request', 'unauthorized', 'insufficient_scope', 'not_found', 'rate_limited', 'service_unavailable']));
+      expect(doc.components.schemas.Problem.properties.code.enum).toEqual(
+        expect.arrayContaining([
+          'invalid_request',
+          'unauthorized',
+          'insufficient_scope',
+          'not_found',
+          'rate_limited',
+          'service_unavailable',
+        ]),
+      );
     });
 
     it('serves Swagger UI at /docs', async () => {

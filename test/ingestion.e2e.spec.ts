@@ -12,7 +12,10 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
   let t: TestApp;
   let firm: TestFirm;
   const events = async (orgId: string, type?: string) =>
-    t.sql(`SELECT type, data::text AS data FROM events WHERE org_id = $1 ${type ? 'AND type = $2' : ''} ORDER BY seq`, type ? [orgId, type] : [orgId]);
+    t.sql(
+      `SELECT type, data::text AS data FROM events WHERE org_id = $1 ${type ? 'AND type = $2' : ''} ORDER BY seq`,
+      type ? [orgId, type] : [orgId],
+    );
 
   beforeAll(async () => {
     t = await startTestApp({ env: { ...internalEnv, DASHBOARD_URL: 'https://dash.test' } });
@@ -22,9 +25,15 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
 
   describe('access', () => {
     it('refuses a wrong token with 401 and an unknown or malformed firm with 404', async () => {
-      const bad = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, { body: fullCallDocument(), headers: { authorization: 'Bearer wrong-token-0123456789' } });
+      const bad = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, {
+        body: fullCallDocument(),
+        headers: { authorization: 'Bearer wrong-token-0123456789' },
+      });
       expect(bad.status).toBe(401);
-      const apiKey = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, { body: fullCallDocument(), key: firm.keys['read-update-leads'] });
+      const apiKey = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, {
+        body: fullCallDocument(),
+        key: firm.keys['read-update-leads'],
+      });
       expect(apiKey.status).toBe(401);
       const unknown = await putCall(t, '6f1c1f7e-1d1a-4c4e-9a51-3c7b5e0b9a11', 'c1', fullCallDocument());
       expect(unknown.status).toBe(404);
@@ -44,7 +53,10 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
     it('does not exist at all when INTERNAL_API_TOKEN is unset', async () => {
       const other = await startTestApp();
       try {
-        const r = await other.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, { body: fullCallDocument(), headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` } });
+        const r = await other.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/c1`, {
+          body: fullCallDocument(),
+          headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` },
+        });
         expect(r.status).toBe(404);
       } finally {
         await other.close();
@@ -62,7 +74,13 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
     });
 
     it('answers 201 with the call id, created, and the lead', () => {
-      expect(answer).toEqual({ call_id: callId, status: 'created', lead_id: expect.stringMatching(/^lead_/), lead_created: true, completed_event: true });
+      expect(answer).toEqual({
+        call_id: callId,
+        status: 'created',
+        lead_id: expect.stringMatching(/^lead_/),
+        lead_created: true,
+        completed_event: true,
+      });
     });
 
     it('stores the call with normalised numbers and reference keys, never a recording flag', async () => {
@@ -79,7 +97,10 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
     });
 
     it('joins consecutive speech of one speaker in one part and re-points briefings', async () => {
-      const [h] = await t.sql('SELECT covers, briefings, turn_count, intake_count, briefing_count, conversation_count FROM transcripts WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
+      const [h] = await t.sql(
+        'SELECT covers, briefings, turn_count, intake_count, briefing_count, conversation_count FROM transcripts WHERE org_id = $1 AND call_id = $2',
+        [firm.orgId, callId],
+      );
       expect(h).toEqual({
         covers: ['intake', 'briefing', 'conversation'],
         briefings: [{ attempt: 1, name: 'Maya Chen', outcome: 'connected', start_turn: 3, turn_count: 2 }],
@@ -88,19 +109,40 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
         briefing_count: 2,
         conversation_count: 2,
       });
-      const turns = await t.sql('SELECT idx, seg_idx, speaker, text, start_s FROM transcript_turns WHERE org_id = $1 AND call_id = $2 ORDER BY idx', [firm.orgId, callId]);
+      const turns = await t.sql(
+        'SELECT idx, seg_idx, speaker, text, start_s FROM transcript_turns WHERE org_id = $1 AND call_id = $2 ORDER BY idx',
+        [firm.orgId, callId],
+      );
       expect(turns[1]).toEqual({ idx: 1, seg_idx: 1, speaker: 'caller', text: 'Hi, I was in a crash. Yesterday on I-90.', start_s: 3.5 });
       expect(turns[3]).toMatchObject({ idx: 3, seg_idx: 0, speaker: 'receptionist' });
     });
 
     it('creates the lead with status new and emits lead.created then call.completed, exactly shaped, in the same transaction', async () => {
-      const [lead] = await t.sql('SELECT status, phone, phone_e164, phone_extension, external_id, status_reason, status_updated_at FROM leads WHERE org_id = $1 AND lead_id = $2', [firm.orgId, answer.lead_id]);
-      expect(lead).toEqual({ status: 'new', phone: '(312) 555-0188', phone_e164: '+13125550188', phone_extension: '42', external_id: null, status_reason: null, status_updated_at: null });
+      const [lead] = await t.sql(
+        'SELECT status, phone, phone_e164, phone_extension, external_id, status_reason, status_updated_at FROM leads WHERE org_id = $1 AND lead_id = $2',
+        [firm.orgId, answer.lead_id],
+      );
+      expect(lead).toEqual({
+        status: 'new',
+        phone: '(312) 555-0188',
+        phone_e164: '+13125550188',
+        phone_extension: '42',
+        external_id: null,
+        status_reason: null,
+        status_updated_at: null,
+      });
       const evts = (await events(firm.orgId)).filter((e) => JSON.parse(e.data).call_id === callId);
       expect(evts.map((e) => e.type)).toEqual(['lead.created', 'call.completed']);
       // Member order is part of the contract (the json column keeps it).
       expect(evts[0].data).toBe(
-        JSON.stringify({ lead_id: answer.lead_id, call_id: callId, status: 'new', category: 'new_injury_lead', urgency: 'high', url: `http://api.test/v1/leads/${answer.lead_id}` }),
+        JSON.stringify({
+          lead_id: answer.lead_id,
+          call_id: callId,
+          status: 'new',
+          category: 'new_injury_lead',
+          urgency: 'high',
+          url: `http://api.test/v1/leads/${answer.lead_id}`,
+        }),
       );
       expect(evts[1].data).toBe(
         JSON.stringify({
@@ -117,10 +159,10 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
           dashboard_url: `https://dash.test/calls/${callId}`,
         }),
       );
-      const [txids] = await t.sql(
-        `SELECT count(DISTINCT e.txid)::int AS n FROM events e WHERE e.org_id = $1 AND e.data->>'call_id' = $2`,
-        [firm.orgId, callId],
-      );
+      const [txids] = await t.sql(`SELECT count(DISTINCT e.txid)::int AS n FROM events e WHERE e.org_id = $1 AND e.data->>'call_id' = $2`, [
+        firm.orgId,
+        callId,
+      ]);
       expect(txids.n).toBe(1);
     });
 
@@ -136,7 +178,9 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       const first = await ingestOk(t, firm.orgId, callId, fullCallDocument());
       // The recordings context's port.
       await t.app.get(DataSource).transaction((m) => t.app.get(CallsService).setHasRecording(m, firm.orgId, callId, true));
-      await t.sql(`UPDATE leads SET status = 'signed', external_id = 'EXT-9', status_reason = 'Retained' WHERE lead_id = $1`, [first.lead_id]);
+      await t.sql(`UPDATE leads SET status = 'signed', external_id = 'EXT-9', status_reason = 'Retained' WHERE lead_id = $1`, [
+        first.lead_id,
+      ]);
       const [beforeCall] = await t.sql('SELECT updated_at FROM calls WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
       const [beforeLead] = await t.sql('SELECT updated_at FROM leads WHERE lead_id = $1', [first.lead_id]);
       const eventsBefore = (await events(firm.orgId)).length;
@@ -146,13 +190,30 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       doc.untrusted.details.references = [{ kind: 'case_number', value: '24-L-001', for_name: null }];
       const r = await putCall(t, firm.orgId, callId, doc);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ call_id: callId, status: 'reprocessed', lead_id: first.lead_id, lead_created: false, completed_event: false });
+      expect(r.body).toEqual({
+        call_id: callId,
+        status: 'reprocessed',
+        lead_id: first.lead_id,
+        lead_created: false,
+        completed_event: false,
+      });
 
-      const [c] = await t.sql('SELECT urgency, duration_s, has_recording, updated_at FROM calls WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
+      const [c] = await t.sql('SELECT urgency, duration_s, has_recording, updated_at FROM calls WHERE org_id = $1 AND call_id = $2', [
+        firm.orgId,
+        callId,
+      ]);
       expect(c).toMatchObject({ urgency: 'normal', duration_s: 320, has_recording: true });
       expect(c.updated_at.getTime()).toBeGreaterThan(beforeCall.updated_at.getTime());
-      const [l] = await t.sql('SELECT status, external_id, status_reason, email, urgency, updated_at FROM leads WHERE lead_id = $1', [first.lead_id]);
-      expect(l).toMatchObject({ status: 'signed', external_id: 'EXT-9', status_reason: 'Retained', email: 'new@example.com', urgency: 'normal' });
+      const [l] = await t.sql('SELECT status, external_id, status_reason, email, urgency, updated_at FROM leads WHERE lead_id = $1', [
+        first.lead_id,
+      ]);
+      expect(l).toMatchObject({
+        status: 'signed',
+        external_id: 'EXT-9',
+        status_reason: 'Retained',
+        email: 'new@example.com',
+        urgency: 'normal',
+      });
       expect(l.updated_at.getTime()).toBeGreaterThan(beforeLead.updated_at.getTime());
       const refs = await t.sql('SELECT key FROM call_references WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
       expect(refs).toEqual([{ key: '24L001' }]);
@@ -163,7 +224,8 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       const callId = nextCallId();
       const pending = await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: false, lead: null }));
       expect(pending).toMatchObject({ status: 'created', completed_event: false, lead_id: null });
-      const completed = () => events(firm.orgId, 'call.completed').then((rows) => rows.filter((e) => JSON.parse(e.data).call_id === callId));
+      const completed = () =>
+        events(firm.orgId, 'call.completed').then((rows) => rows.filter((e) => JSON.parse(e.data).call_id === callId));
       expect(await completed()).toHaveLength(0);
       const done = await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true }));
       expect(done).toMatchObject({ status: 'reprocessed', completed_event: true, lead_created: true });
@@ -199,7 +261,9 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       const callId = nextCallId();
       const r = await ingestOk(t, firm.orgId, callId, unansweredCallDocument());
       expect(r).toEqual({ call_id: callId, status: 'created', lead_id: null, lead_created: false, completed_event: true });
-      expect(await t.sql('SELECT count(*)::int AS n FROM transcripts WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId])).toEqual([{ n: 0 }]);
+      expect(await t.sql('SELECT count(*)::int AS n FROM transcripts WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId])).toEqual([
+        { n: 0 },
+      ]);
     });
   });
 
@@ -207,10 +271,26 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
     const nine = <T>(item: T) => Array.from({ length: 9 }, () => item);
     const cases: [string, (d: Record<string, any>) => unknown, string][] = [
       ['nine about people', (d) => void (d.untrusted.details.about = nine({ name: 'A', relation: 'client' })), 'untrusted.details.about'],
-      ['nine references', (d) => void (d.untrusted.details.references = nine({ kind: 'other', value: 'X1', for_name: null })), 'untrusted.details.references'],
-      ['nine key points', (d) => void (d.untrusted.conversation_summary.key_points = nine('p')), 'untrusted.conversation_summary.key_points'],
-      ['nine confirmed details', (d) => void (d.untrusted.conversation_summary.confirmed_details = nine({ label: 'a', value: 'b', said_by: 'caller' })), 'untrusted.conversation_summary.confirmed_details'],
-      ['nine next steps', (d) => void (d.untrusted.conversation_summary.next_steps = nine('s')), 'untrusted.conversation_summary.next_steps'],
+      [
+        'nine references',
+        (d) => void (d.untrusted.details.references = nine({ kind: 'other', value: 'X1', for_name: null })),
+        'untrusted.details.references',
+      ],
+      [
+        'nine key points',
+        (d) => void (d.untrusted.conversation_summary.key_points = nine('p')),
+        'untrusted.conversation_summary.key_points',
+      ],
+      [
+        'nine confirmed details',
+        (d) => void (d.untrusted.conversation_summary.confirmed_details = nine({ label: 'a', value: 'b', said_by: 'caller' })),
+        'untrusted.conversation_summary.confirmed_details',
+      ],
+      [
+        'nine next steps',
+        (d) => void (d.untrusted.conversation_summary.next_steps = nine('s')),
+        'untrusted.conversation_summary.next_steps',
+      ],
       ['an unknown category', (d) => void (d.category = 'bogus'), 'category'],
       ['a string for a boolean', (d) => void (d.answered = 'yes'), 'answered'],
       ['no started_at', (d) => void delete d.started_at, 'started_at'],
@@ -225,7 +305,11 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       ['an unknown intake field', (d) => void (d.lead.intake.untrusted.shoe_size = '9'), 'lead.intake.untrusted.shoe_size'],
       ['a completeness above 1', (d) => void (d.lead.intake_completeness = 1.5), 'lead.intake_completeness'],
       ['a non-digit extension', (d) => void (d.callback_extension = 'x12'), 'callback_extension'],
-      ['a summary-less summary with an outcome', (d) => void (d.untrusted.conversation_summary.summary = null), 'untrusted.conversation_summary'],
+      [
+        'a summary-less summary with an outcome',
+        (d) => void (d.untrusted.conversation_summary.summary = null),
+        'untrusted.conversation_summary',
+      ],
       ['handling without trace_version', (d) => void delete d.handling.trace_version, 'handling.trace_version'],
     ];
     it.each(cases)('refuses %s', async (_name, mutate, param) => {
@@ -238,7 +322,9 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       expect(r.body.code).toBe('invalid_request');
       expect(r.body.param).toBe(param);
       expect(r.body.detail).toContain(param);
-      expect(await t.sql('SELECT count(*)::int AS n FROM calls WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId])).toEqual([{ n: 0 }]);
+      expect(await t.sql('SELECT count(*)::int AS n FROM calls WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId])).toEqual([
+        { n: 0 },
+      ]);
       expect((await events(firm.orgId)).length).toBe(before);
     });
 
@@ -278,7 +364,10 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       expect(out.call_ids).toHaveLength(2);
       expect(out.call_ids[0]).toBe(given);
       expect(out.call_ids[1]).toMatch(/^call_/);
-      const rows = await t.sql('SELECT call_id, lead_id IS NOT NULL AS has_lead FROM calls WHERE org_id = $1 AND call_id = ANY($2) ORDER BY call_id', [firm.orgId, out.call_ids]);
+      const rows = await t.sql(
+        'SELECT call_id, lead_id IS NOT NULL AS has_lead FROM calls WHERE org_id = $1 AND call_id = ANY($2) ORDER BY call_id',
+        [firm.orgId, out.call_ids],
+      );
       expect(rows).toHaveLength(2);
     });
 
@@ -286,18 +375,36 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       const dir = mkdtempSync(join(tmpdir(), 'ingest-'));
       const ok = [nextCallId('cli_'), nextCallId('cli_')];
       const file = join(dir, 'calls.json');
-      writeFileSync(file, JSON.stringify([{ ...unansweredCallDocument(), call_id: ok[0] }, { ...unansweredCallDocument(), call_id: ok[1] }], null, 2));
+      writeFileSync(
+        file,
+        JSON.stringify(
+          [
+            { ...unansweredCallDocument(), call_id: ok[0] },
+            { ...unansweredCallDocument(), call_id: ok[1] },
+          ],
+          null,
+          2,
+        ),
+      );
       const good = cli(['call', 'ingest', '--org', firm.orgId, '--file', file, '--json']);
       expect(good.status).toBe(0);
       expect(JSON.parse(good.stdout)).toEqual({ call_ids: ok });
 
       const bad = [nextCallId('cli_'), nextCallId('cli_')];
-      writeFileSync(file, JSON.stringify([{ ...unansweredCallDocument(), call_id: bad[0] }, { ...unansweredCallDocument(), call_id: bad[1], urgency: 'extreme' }]));
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { ...unansweredCallDocument(), call_id: bad[0] },
+          { ...unansweredCallDocument(), call_id: bad[1], urgency: 'extreme' },
+        ]),
+      );
       const refused = cli(['call', 'ingest', '--org', firm.orgId, '--file', file, '--json']);
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain('[1].urgency');
       expect(JSON.parse(refused.stdout).error.message).toContain('[1].urgency');
-      expect(await t.sql('SELECT count(*)::int AS n FROM calls WHERE org_id = $1 AND call_id = ANY($2)', [firm.orgId, bad])).toEqual([{ n: 0 }]);
+      expect(await t.sql('SELECT count(*)::int AS n FROM calls WHERE org_id = $1 AND call_id = ANY($2)', [firm.orgId, bad])).toEqual([
+        { n: 0 },
+      ]);
     });
   });
 });

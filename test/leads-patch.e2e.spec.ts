@@ -12,9 +12,18 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
   const patch = (leadId: string, body: unknown, key = writeKey) => t.request('PATCH', `/v1/leads/${leadId}`, { key, body });
   const newLead = async (f: TestFirm = firm): Promise<string> => (await ingestOk(t, f.orgId, nextCallId(), fullCallDocument())).lead_id;
   const stored = async (leadId: string) =>
-    (await t.sql('SELECT status, external_id, status_reason, version, updated_at, status_updated_at FROM leads WHERE lead_id = $1', [leadId]))[0];
+    (
+      await t.sql('SELECT status, external_id, status_reason, version, updated_at, status_updated_at FROM leads WHERE lead_id = $1', [
+        leadId,
+      ])
+    )[0];
   const updates = async (leadId: string) =>
-    (await t.sql(`SELECT data::text AS data, txid::text AS txid FROM events WHERE type = 'lead.updated' AND data->>'lead_id' = $1 ORDER BY seq`, [leadId])).map((r) => ({
+    (
+      await t.sql(
+        `SELECT data::text AS data, txid::text AS txid FROM events WHERE type = 'lead.updated' AND data->>'lead_id' = $1 ORDER BY seq`,
+        [leadId],
+      )
+    ).map((r) => ({
       ...JSON.parse(r.data),
       _raw: r.data,
     }));
@@ -52,19 +61,35 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
         url: `http://api.test/v1/leads/${leadId}`,
       }),
     );
-    const [change] = await t.sql(`SELECT txid::text AS txid FROM leads l JOIN events e ON e.data->>'lead_id' = l.lead_id WHERE l.lead_id = $1 AND e.type = 'lead.updated'`, [leadId]);
+    const [change] = await t.sql(
+      `SELECT txid::text AS txid FROM leads l JOIN events e ON e.data->>'lead_id' = l.lead_id WHERE l.lead_id = $1 AND e.type = 'lead.updated'`,
+      [leadId],
+    );
     // The lead row's xmin is the writing transaction; the event was inserted by the same one.
     const [xmin] = await t.sql(`SELECT xmin::text AS x FROM leads WHERE lead_id = $1`, [leadId]);
     expect(BigInt(change.txid) % 2n ** 32n).toBe(BigInt(xmin.x));
-    const [audit] = await t.sql(`SELECT actor_id, action, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = 'lead.updated' ORDER BY id DESC LIMIT 1`, [firm.orgId]);
-    expect(audit).toEqual({ actor_id: firm.keyIds['read-update-leads'], action: 'lead.updated', resource_ids: [leadId], details: { changes: ['status'], previous_status: 'new', status: 'contacted' } });
+    const [audit] = await t.sql(
+      `SELECT actor_id, action, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = 'lead.updated' ORDER BY id DESC LIMIT 1`,
+      [firm.orgId],
+    );
+    expect(audit).toEqual({
+      actor_id: firm.keyIds['read-update-leads'],
+      action: 'lead.updated',
+      resource_ids: [leadId],
+      details: { changes: ['status'], previous_status: 'new', status: 'contacted' },
+    });
   });
 
   it('changes nothing and emits nothing when the values are already set (rule 3), safe to retry', async () => {
     const leadId = await newLead();
     await patch(leadId, { status: 'signed', external_id: 'M-1' });
     const before = await stored(leadId);
-    for (const body of [{ status: 'signed' }, { external_id: 'M-1' }, { status: 'signed', external_id: 'M-1', status_reason: null }, { status: 'signed', expected_status: 'new' }]) {
+    for (const body of [
+      { status: 'signed' },
+      { external_id: 'M-1' },
+      { status: 'signed', external_id: 'M-1', status_reason: null },
+      { status: 'signed', expected_status: 'new' },
+    ]) {
       const r = await patch(leadId, body);
       expect(r.status).toBe(200);
       expect(r.body.changed).toBe(false);
@@ -78,10 +103,34 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     const leadId = await newLead();
     const steps: [Record<string, unknown>, Record<string, unknown>, string[], string, string][] = [
       [{ external_id: 'CASE-1' }, { status: 'new', external_id: 'CASE-1', status_reason: null }, ['external_id'], 'new', 'new'],
-      [{ status_reason: 'Left a voicemail' }, { status: 'new', external_id: 'CASE-1', status_reason: 'Left a voicemail' }, ['status_reason'], 'new', 'new'],
-      [{ status: 'rejected', status_reason: 'Out of state', external_id: 'CASE-1' }, { status: 'rejected', external_id: 'CASE-1', status_reason: 'Out of state' }, ['status', 'status_reason'], 'rejected', 'new'],
-      [{ external_id: null }, { status: 'rejected', external_id: null, status_reason: 'Out of state' }, ['external_id'], 'rejected', 'rejected'],
-      [{ status: 'contacted', external_id: 'CASE-2', status_reason: null }, { status: 'contacted', external_id: 'CASE-2', status_reason: null }, ['status', 'external_id', 'status_reason'], 'contacted', 'rejected'],
+      [
+        { status_reason: 'Left a voicemail' },
+        { status: 'new', external_id: 'CASE-1', status_reason: 'Left a voicemail' },
+        ['status_reason'],
+        'new',
+        'new',
+      ],
+      [
+        { status: 'rejected', status_reason: 'Out of state', external_id: 'CASE-1' },
+        { status: 'rejected', external_id: 'CASE-1', status_reason: 'Out of state' },
+        ['status', 'status_reason'],
+        'rejected',
+        'new',
+      ],
+      [
+        { external_id: null },
+        { status: 'rejected', external_id: null, status_reason: 'Out of state' },
+        ['external_id'],
+        'rejected',
+        'rejected',
+      ],
+      [
+        { status: 'contacted', external_id: 'CASE-2', status_reason: null },
+        { status: 'contacted', external_id: 'CASE-2', status_reason: null },
+        ['status', 'external_id', 'status_reason'],
+        'contacted',
+        'rejected',
+      ],
     ];
     let statusUpdatedAt: string | null = null;
     for (const [i, [body, expected, changes, status, previous]] of steps.entries()) {
@@ -130,11 +179,16 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     try {
       // Another writer changes the lead and holds its transaction open.
       await blocker.query('BEGIN');
-      await blocker.query(`UPDATE leads SET status = 'rejected', status_reason = 'Conflict check failed', version = version + 1 WHERE lead_id = $1`, [leadId]);
+      await blocker.query(
+        `UPDATE leads SET status = 'rejected', status_reason = 'Conflict check failed', version = version + 1 WHERE lead_id = $1`,
+        [leadId],
+      );
       const pending = patch(leadId, { status: 'signed' });
       // Wait until the PATCH has read the old version and is blocked writing.
       for (let i = 0; i < 200; i++) {
-        const [w] = await t.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE leads l SET%'`);
+        const [w] = await t.sql(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE leads l SET%'`,
+        );
         if (w.n > 0) break;
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -182,13 +236,21 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     });
 
     it.each(cases)('refuses %s', async (_name, body, param) => {
-      const r = await t.request('PATCH', `/v1/leads/${leadId}`, { key: writeKey, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const r = await t.request('PATCH', `/v1/leads/${leadId}`, {
+        key: writeKey,
+        rawBody: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ code: 'invalid_request', param });
     });
 
     it('refuses a body that is not JSON, and an empty one', async () => {
-      const notJson = await t.request('PATCH', `/v1/leads/${leadId}`, { key: writeKey, rawBody: '{status: signed', headers: { 'content-type': 'application/json' } });
+      const notJson = await t.request('PATCH', `/v1/leads/${leadId}`, {
+        key: writeKey,
+        rawBody: '{status: signed',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(notJson.status).toBe(400);
       expect(notJson.body.code).toBe('invalid_request');
       const empty = await t.request('PATCH', `/v1/leads/${leadId}`, { key: writeKey });
@@ -203,7 +265,7 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     });
   });
 
-  it('needs leads:write; another firm\'s lead is a 404', async () => {
+  it("needs leads:write; another firm's lead is a 404", async () => {
     const leadId = await newLead();
     const denied = await patch(leadId, { status: 'contacted' }, firm.keys.read);
     expect(denied.status).toBe(403);
@@ -255,7 +317,12 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     expect(last).toBeDefined();
     expect(final).toEqual(last!.body.lead);
     expect(final.status).toBe(status);
-    expect(final.updated_at).toBe(changed.map((a) => a.body.lead.updated_at).sort().at(-1));
+    expect(final.updated_at).toBe(
+      changed
+        .map((a) => a.body.lead.updated_at)
+        .sort()
+        .at(-1),
+    );
     const [row] = await t.sql('SELECT version FROM leads WHERE lead_id = $1', [leadId]);
     expect(row.version).toBe(1 + changed.length);
   });

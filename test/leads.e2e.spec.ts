@@ -68,7 +68,14 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
     lead.a = (await ingestOk(t, firm.orgId, 'call_a', leadCall(1, '(312) 555-0101'))).lead_id;
     lead.b = (await ingestOk(t, firm.orgId, 'call_b', leadCall(2, '+1 773 555 0102'))).lead_id;
     lead.c = (await ingestOk(t, firm.orgId, 'call_c', leadCall(3, 'not a number', { phone_extension: null }))).lead_id;
-    lead.contactOnly = (await ingestOk(t, firm.orgId, 'call_d', leadCall(4, '312.555.0104', { intake: null, intake_completeness: null, untrusted: { name: null, incident_date: null } }))).lead_id;
+    lead.contactOnly = (
+      await ingestOk(
+        t,
+        firm.orgId,
+        'call_d',
+        leadCall(4, '312.555.0104', { intake: null, intake_completeness: null, untrusted: { name: null, incident_date: null } }),
+      )
+    ).lead_id;
     lead.noPhone = (await ingestOk(t, firm.orgId, 'call_e', leadCall(5, null as unknown as string, { phone: null, email: null }))).lead_id;
     lead.theirs = (await ingestOk(t, other.orgId, 'call_theirs', leadCall(1, '(312) 555-0101'))).lead_id;
     await t.sql(`UPDATE leads SET status = 'signed', external_id = 'MATTER-7', status_reason = 'Retained' WHERE lead_id = $1`, [lead.b]);
@@ -80,7 +87,14 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
     const r = await list();
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual(LIST_KEYS);
-    expect(r.body).toMatchObject({ timezone: 'America/Chicago', caller_data: 'full', has_more: false, next_cursor: null, truncated: false, note: null });
+    expect(r.body).toMatchObject({
+      timezone: 'America/Chicago',
+      caller_data: 'full',
+      has_more: false,
+      next_cursor: null,
+      truncated: false,
+      note: null,
+    });
     expect(r.body.leads.map((l: any) => l.lead_id)).toEqual([lead.noPhone, lead.contactOnly, lead.c, lead.b, lead.a]);
     for (const l of r.body.leads) expect(Object.keys(l)).toEqual(LEAD_KEYS);
     const [db] = await t.sql('SELECT clock_timestamp() AS now');
@@ -140,7 +154,10 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
 
   it('filters by updated_since', async () => {
     await ingestOk(t, firm.orgId, 'call_a', leadCall(1, '(312) 555-0101'));
-    const [row] = await t.sql(`SELECT to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS u FROM leads WHERE lead_id = $1`, [lead.a]);
+    const [row] = await t.sql(
+      `SELECT to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS u FROM leads WHERE lead_id = $1`,
+      [lead.a],
+    );
     expect((await list({ updated_since: row.u })).body.leads.map((l: any) => l.lead_id)).toEqual([lead.a]);
   });
 
@@ -239,10 +256,20 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
 
   it('audits list and detail reads with the key and the ids read', async () => {
     const r = await list({ limit: 2 }, firm.keys['read-update-leads']);
-    const [listed] = await t.sql(`SELECT actor_id, action, resource_type, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [firm.orgId]);
-    expect(listed).toEqual({ actor_id: firm.keyIds['read-update-leads'], action: 'leads.listed', resource_type: 'lead', resource_ids: r.body.leads.map((l: any) => l.lead_id) });
+    const [listed] = await t.sql(
+      `SELECT actor_id, action, resource_type, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`,
+      [firm.orgId],
+    );
+    expect(listed).toEqual({
+      actor_id: firm.keyIds['read-update-leads'],
+      action: 'leads.listed',
+      resource_type: 'lead',
+      resource_ids: r.body.leads.map((l: any) => l.lead_id),
+    });
     await t.get(`/v1/leads/${lead.b}`, { key: firm.keys.read });
-    const [read] = await t.sql(`SELECT actor_id, action, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [firm.orgId]);
+    const [read] = await t.sql(`SELECT actor_id, action, resource_ids FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [
+      firm.orgId,
+    ]);
     expect(read).toEqual({ actor_id: firm.keyIds.read, action: 'lead.read', resource_ids: [lead.b] });
   });
 });

@@ -20,8 +20,18 @@ describe('request logs', () => {
     expect(ok.headers.get('x-request-id')).toBe('trace-abc-123');
     const bogus = 'svc_live_' + 'Q'.repeat(43);
     expect((await t.get('/v1/account', { key: bogus })).status).toBe(401);
-    expect((await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/x`, { headers: { authorization: 'Bearer wrong-token-wrong-token' }, body: {} })).status).toBe(401);
-    await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/x`, { headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` }, body: {} });
+    expect(
+      (
+        await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/x`, {
+          headers: { authorization: 'Bearer wrong-token-wrong-token' },
+          body: {},
+        })
+      ).status,
+    ).toBe(401);
+    await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/x`, {
+      headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` },
+      body: {},
+    });
     await new Promise((r) => setTimeout(r, 200));
 
     const parsed = lines.map((l) => JSON.parse(l));

@@ -16,7 +16,9 @@ describe('owner email outbox', () => {
 
   const enqueue = (t: TestApp, orgId: string, to: string, fail = false) =>
     t.app.get(DataSource).transaction(async (m) => {
-      const id = await t.app.get(MailService).enqueue(m, { orgId, kind: 'test.notice', to, subject: 'Webhook notice ✓', body: 'Line one.\nLine two: ünïcode.' });
+      const id = await t.app
+        .get(MailService)
+        .enqueue(m, { orgId, kind: 'test.notice', to, subject: 'Webhook notice ✓', body: 'Line one.\nLine two: ünïcode.' });
       if (fail) throw new Error('rolled back');
       return id;
     });
@@ -77,10 +79,13 @@ describe('owner email outbox', () => {
       for (let i = 0; i < 5; i++) {
         if (i > 0) t.clock.advance(waits[i - 1]);
         await t.app.get(MailDispatcher).runOnce();
-        const r = await waitFor(async () => {
-          const x = await row(t, id);
-          return x.attempt_count === i + 1 && x.locked_until === null ? x : null;
-        }, `attempt ${i + 1}`);
+        const r = await waitFor(
+          async () => {
+            const x = await row(t, id);
+            return x.attempt_count === i + 1 && x.locked_until === null ? x : null;
+          },
+          `attempt ${i + 1}`,
+        );
         expect(r.last_error).toMatch(/ECONNREFUSED|connect/i);
         expect(r.status).toBe(i < 4 ? 'pending' : 'failed');
       }

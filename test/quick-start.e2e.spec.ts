@@ -6,7 +6,12 @@ import { runCli } from './support/cli';
 import { freePort } from './support/net';
 
 /** `npm start` as a user runs it: the compiled service on the embedded database, nothing else. */
-function startService(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
+function startService(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [resolve(process.cwd(), 'dist/src/main.js')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -44,7 +44,9 @@ describe('CLI: call recording', () => {
     const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
     expect(got.status).toBe(200);
     expect(got.bytes.equals(bytes)).toBe(true);
-    const [audit] = await t.sql(`SELECT actor_type, actor_id FROM audit_log WHERE org_id = $1 AND action = 'recording.stored'`, [firm.orgId]);
+    const [audit] = await t.sql(`SELECT actor_type, actor_id FROM audit_log WHERE org_id = $1 AND action = 'recording.stored'`, [
+      firm.orgId,
+    ]);
     expect(audit).toEqual({ actor_type: 'system', actor_id: 'cli' });
   });
 
@@ -76,7 +78,9 @@ describe('CLI: call recording', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(404);
     expect(err.detail).toBe('The call was not found.');
-    expect((await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(true);
+    expect((await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(
+      true,
+    );
     expect(storedFiles(data.dir).filter((f) => f.endsWith('.ogg'))).toHaveLength(1);
   });
 

@@ -156,7 +156,10 @@ describe('a 100 MB recording', () => {
   });
 
   it('serves a range from the middle through a recording link', async () => {
-    const link = await fetch(new URL(`/v1/calls/${callId}/recording-link`, t.baseUrl), { method: 'POST', headers: { authorization: `Bearer ${firm.keys.read}` } });
+    const link = await fetch(new URL(`/v1/calls/${callId}/recording-link`, t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${firm.keys.read}` },
+    });
     expect(link.status).toBe(201);
     const { url } = (await link.json()) as { url: string };
     const path = new URL(url).pathname;

@@ -15,7 +15,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
 
 /** Polls a condition the server reaches on its own (no fixed sleeps); fails after 5 s. */
 async function until(condition: () => boolean): Promise<void> {
-  for (const started = Date.now(); !condition(); ) {
+  for (const started = Date.now(); !condition();) {
     if (Date.now() - started > 5000) throw new Error('condition not reached within 5 s');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -71,7 +71,10 @@ describe('call recordings', () => {
   const hasRecording = async (orgId: string, callId: string) =>
     (await t.sql('SELECT has_recording FROM calls WHERE org_id = $1 AND call_id = $2', [orgId, callId]))[0].has_recording;
   const audit = (action: string, orgId = firm.orgId) =>
-    t.sql('SELECT actor_type, actor_id, resource_type, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = $2 ORDER BY id', [orgId, action]);
+    t.sql(
+      'SELECT actor_type, actor_id, resource_type, resource_ids, details FROM audit_log WHERE org_id = $1 AND action = $2 ORDER BY id',
+      [orgId, action],
+    );
 
   describe('ingestion (internal PUT and DELETE)', () => {
     it('streams an Ogg body to the store and sets has_recording', async () => {
@@ -88,7 +91,10 @@ describe('call recordings', () => {
         replaced: false,
       });
       expect(await hasRecording(firm.orgId, callId)).toBe(true);
-      const [row] = await t.sql('SELECT storage_key, size_bytes, sha256 FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
+      const [row] = await t.sql('SELECT storage_key, size_bytes, sha256 FROM recordings WHERE org_id = $1 AND call_id = $2', [
+        firm.orgId,
+        callId,
+      ]);
       expect(row.size_bytes).toBe(String(caller.length));
       expect(row.sha256).toEqual(sha256(caller));
       expect(row.storage_key).toMatch(new RegExp(`^${firm.orgId}/[0-9a-f-]{36}\\.ogg$`));
@@ -198,7 +204,7 @@ describe('call recordings', () => {
       await refusedWritingNothing(callId, before);
     });
 
-    it('answers 404 for an unknown call, another firm\'s call and a malformed firm id', async () => {
+    it("answers 404 for an unknown call, another firm's call and a malformed firm id", async () => {
       const theirs = await newCall(other.orgId);
       for (const [orgId, callId] of [
         [firm.orgId, 'call_does_not_exist'],
@@ -216,7 +222,11 @@ describe('call recordings', () => {
       const callId = await newCall();
       const r = await t.request('PUT', uploadPath(firm.orgId, callId), { rawBody: caller, headers: { 'content-type': 'audio/ogg' } });
       expect(r.status).toBe(401);
-      const withKey = await t.request('PUT', uploadPath(firm.orgId, callId), { key: firm.keys.read, rawBody: caller, headers: { 'content-type': 'audio/ogg' } });
+      const withKey = await t.request('PUT', uploadPath(firm.orgId, callId), {
+        key: firm.keys.read,
+        rawBody: caller,
+        headers: { 'content-type': 'audio/ogg' },
+      });
       expect(withKey.status).toBe(401);
       const del = await t.request('DELETE', uploadPath(firm.orgId, callId), { key: firm.keys.read });
       expect(del.status).toBe(401);
@@ -225,7 +235,11 @@ describe('call recordings', () => {
 
     it('no other route takes an audio/ogg body', async () => {
       const callId = await withRecording();
-      const r = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read, rawBody: caller, headers: { 'content-type': 'audio/ogg' } });
+      const r = await t.request('POST', `/v1/calls/${callId}/recording-link`, {
+        key: firm.keys.read,
+        rawBody: caller,
+        headers: { 'content-type': 'audio/ogg' },
+      });
       expect(r.status).toBe(415);
       expect(r.body.code).toBe('unsupported_media_type');
     });
@@ -267,7 +281,11 @@ describe('call recordings', () => {
       expect(r.body).toEqual({ org_id: firm.orgId, call_id: callId, has_recording: false, removed: true });
       expect(await hasRecording(firm.orgId, callId)).toBe(false);
       expect(existsSync(join(data.dir, 'recordings', row.storage_key))).toBe(false);
-      expect((await audit('recording.removed')).at(-1)).toMatchObject({ actor_type: 'system', actor_id: 'internal_api', resource_ids: [callId] });
+      expect((await audit('recording.removed')).at(-1)).toMatchObject({
+        actor_type: 'system',
+        actor_id: 'internal_api',
+        resource_ids: [callId],
+      });
       const again = await t.request('DELETE', uploadPath(firm.orgId, callId), { key: TEST_INTERNAL_TOKEN });
       expect(again.status).toBe(200);
       expect(again.body.removed).toBe(false);
@@ -283,7 +301,8 @@ describe('call recordings', () => {
     beforeAll(async () => {
       callId = await withRecording(caller);
     });
-    const get = (headers: Record<string, string> = {}, key = firm.keys.read) => getBytes(t, `/v1/calls/${callId}/recording`, { key, headers });
+    const get = (headers: Record<string, string> = {}, key = firm.keys.read) =>
+      getBytes(t, `/v1/calls/${callId}/recording`, { key, headers });
 
     it('streams the whole file as audio/ogg with Accept-Ranges and Content-Length', async () => {
       const r = await get();
@@ -361,17 +380,36 @@ describe('call recordings', () => {
       const injected = await t.app.inject({ method: 'HEAD', url: `/v1/calls/${callId}/recording` });
       expect(injected.statusCode).toBe(405);
       expect(injected.headers.allow).toBe('GET');
-      expect(JSON.parse(injected.body)).toMatchObject({ status: 405, code: 'method_not_allowed', detail: 'HEAD is not supported on this endpoint; use GET.' });
+      expect(JSON.parse(injected.body)).toMatchObject({
+        status: 405,
+        code: 'method_not_allowed',
+        detail: 'HEAD is not supported on this endpoint; use GET.',
+      });
     });
 
     it('records every fetch made with a key in the audit log', async () => {
       const callForAudit = await withRecording(greeting);
       await getBytes(t, `/v1/calls/${callForAudit}/recording`, { key: firm.keys.read });
-      await getBytes(t, `/v1/calls/${callForAudit}/recording`, { key: firm.keys['read-update-leads'], headers: { range: 'bytes=100-199' } });
+      await getBytes(t, `/v1/calls/${callForAudit}/recording`, {
+        key: firm.keys['read-update-leads'],
+        headers: { range: 'bytes=100-199' },
+      });
       const rows = (await audit('recording.fetched')).filter((r) => r.resource_ids[0] === callForAudit);
       expect(rows).toEqual([
-        { actor_type: 'api_key', actor_id: firm.keyIds.read, resource_type: 'call', resource_ids: [callForAudit], details: { status: 200, start: 0, end: greeting.length - 1, size_bytes: greeting.length } },
-        { actor_type: 'api_key', actor_id: firm.keyIds['read-update-leads'], resource_type: 'call', resource_ids: [callForAudit], details: { status: 206, start: 100, end: 199, size_bytes: greeting.length } },
+        {
+          actor_type: 'api_key',
+          actor_id: firm.keyIds.read,
+          resource_type: 'call',
+          resource_ids: [callForAudit],
+          details: { status: 200, start: 0, end: greeting.length - 1, size_bytes: greeting.length },
+        },
+        {
+          actor_type: 'api_key',
+          actor_id: firm.keyIds['read-update-leads'],
+          resource_type: 'call',
+          resource_ids: [callForAudit],
+          details: { status: 206, start: 100, end: 199, size_bytes: greeting.length },
+        },
       ]);
     });
 
@@ -438,7 +476,7 @@ describe('call recordings', () => {
       expect((await getBytes(t, b.path)).status).toBe(200);
     });
 
-    it('POST needs calls:recording and the firm\'s own call with a recording', async () => {
+    it("POST needs calls:recording and the firm's own call with a recording", async () => {
       const callId = await withRecording();
       const denied = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys['read-no-transcripts-update-leads'] });
       expect(denied.status).toBe(403);
@@ -488,23 +526,35 @@ describe('call recordings', () => {
         expect(r.bytes.equals(caller.subarray(start, end + 1))).toBe(true);
       });
 
-      it.each(['bytes=0-1,5-6', 'bytes=x-y', `bytes=${size}-`, 'bytes=-0', 'bytes=10-5'])('Range %j is ignored: 200 and the whole file', async (range) => {
-        const r = await getBytes(t, link.path, { headers: { range } });
-        expect(r.status).toBe(200);
-        expect(r.headers.get('content-range')).toBeNull();
-        expect(r.bytes.equals(caller)).toBe(true);
-      });
+      it.each(['bytes=0-1,5-6', 'bytes=x-y', `bytes=${size}-`, 'bytes=-0', 'bytes=10-5'])(
+        'Range %j is ignored: 200 and the whole file',
+        async (range) => {
+          const r = await getBytes(t, link.path, { headers: { range } });
+          expect(r.status).toBe(200);
+          expect(r.headers.get('content-range')).toBeNull();
+          expect(r.bytes.equals(caller)).toBe(true);
+        },
+      );
 
       it('sends no cross-origin headers, even to a request with Origin', async () => {
-        for (const headers of <Record<string, string>[]>[{ origin: 'https://evil.example' }, { origin: 'https://evil.example', range: 'bytes=0-9' }, {}]) {
+        for (const headers of <Record<string, string>[]>[
+          { origin: 'https://evil.example' },
+          { origin: 'https://evil.example', range: 'bytes=0-9' },
+          {},
+        ]) {
           const r = await getBytes(t, link.path, { headers });
           expect([200, 206]).toContain(r.status);
           expect(headerNames(r.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
         }
-        const missing = await getBytes(t, '/v1/recordings/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { headers: { origin: 'https://evil.example' } });
+        const missing = await getBytes(t, '/v1/recordings/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', {
+          headers: { origin: 'https://evil.example' },
+        });
         expect(missing.status).toBe(404);
         expect(headerNames(missing.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
-        const preflight = await getBytes(t, link.path, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+        const preflight = await getBytes(t, link.path, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+        });
         expect(headerNames(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
       });
 
@@ -531,9 +581,10 @@ describe('call recordings', () => {
 
       it('audits each start of playback with the link as actor, and no token anywhere in the audit log', async () => {
         const fresh = await createLink(callId);
-        const [{ id: linkId }] = await t.sql('SELECT id FROM recording_links WHERE token_hash = $1', [createHash('sha256').update(fresh.token).digest()]);
-        const played = async () =>
-          (await audit('recording.played')).filter((r) => r.actor_id === linkId);
+        const [{ id: linkId }] = await t.sql('SELECT id FROM recording_links WHERE token_hash = $1', [
+          createHash('sha256').update(fresh.token).digest(),
+        ]);
+        const played = async () => (await audit('recording.played')).filter((r) => r.actor_id === linkId);
         await getBytes(t, fresh.path); // no Range: a start
         await getBytes(t, fresh.path, { headers: { range: 'bytes=0-' } }); // from byte 0: a start
         await getBytes(t, fresh.path, { headers: { range: 'bytes=5000-9999' } }); // seeking: not a start
@@ -597,7 +648,7 @@ describe('call recordings', () => {
       expect(relinked.bytes.equals(greeting)).toBe(true);
     });
 
-    it('follows a replaced recording (the link is to the call\'s recording)', async () => {
+    it("follows a replaced recording (the link is to the call's recording)", async () => {
       const callId = await withRecording(caller);
       const link = await createLink(callId);
       expect((await upload(t, firm.orgId, callId, greeting)).body.replaced).toBe(true);
@@ -667,7 +718,10 @@ describe('call recordings', () => {
     expect(text).toContain('/v1/recordings/[REDACTED]');
     for (const token of tokens) expect(text).not.toContain(token);
     // Nothing went wrong on the way (a failed file removal, say, would be a warning).
-    const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.level >= 40)).toEqual([]);
   });
 });

@@ -36,14 +36,22 @@ describe('sync: the poller recipe never misses a late commit', () => {
   afterAll(() => t.close());
 
   /** One run of the recipe: page through with updated_since, upsert on id; returns the first page's as_of. */
-  async function run(path: '/v1/calls' | '/v1/leads', since: string | null, mirror: Mirror, asOfOverride?: () => Promise<string>): Promise<string> {
+  async function run(
+    path: '/v1/calls' | '/v1/leads',
+    since: string | null,
+    mirror: Mirror,
+    asOfOverride?: () => Promise<string>,
+  ): Promise<string> {
     const listKey = path === '/v1/calls' ? 'calls' : 'leads';
     const idKey = path === '/v1/calls' ? 'call_id' : 'lead_id';
     const naiveAsOf = asOfOverride ? await asOfOverride() : null;
     let cursor: string | undefined;
     let asOf: string | undefined;
     do {
-      const r = await t.get(path, { key, query: { limit: 100, ...(since ? { updated_since: since } : {}), ...(cursor ? { cursor } : {}) } });
+      const r = await t.get(path, {
+        key,
+        query: { limit: 100, ...(since ? { updated_since: since } : {}), ...(cursor ? { cursor } : {}) },
+      });
       if (r.status !== 200) throw new Error(`poll failed: ${r.status} ${r.text}`);
       asOf ??= r.body.as_of;
       for (const item of r.body[listKey]) mirror.set(item[idKey], item);
@@ -64,7 +72,10 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const leadIds: string[] = [];
     for (let i = 0; i < 24; i++) {
       const id = `call_s${i}`;
-      const doc = i % 2 ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() }) : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() });
+      const doc =
+        i % 2
+          ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() })
+          : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() });
       const r = await ingestOk(t, firm.orgId, id, doc);
       callIds.push(id);
       if (r.lead_id) leadIds.push(r.lead_id);
@@ -75,7 +86,12 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const mirrors = { calls: new Map() as Mirror, leads: new Map() as Mirror };
     const naive = { calls: new Map() as Mirror, leads: new Map() as Mirror };
     const naiveAsOf = async () =>
-      (await t.sql(`SELECT to_char((clock_timestamp() - make_interval(secs => $1::float8 / 1000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS a`, [MARGIN_MS]))[0].a as string;
+      (
+        await t.sql(
+          `SELECT to_char((clock_timestamp() - make_interval(secs => $1::float8 / 1000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS a`,
+          [MARGIN_MS],
+        )
+      )[0].a as string;
 
     let writing = true;
     const stats = { ingested: 0, reprocessed: 0, patched: 0, conflicts: 0, held: 0, eventLocks: 0, runs: 0 };
@@ -107,7 +123,10 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const ingestNew = async () => {
       for (let i = 0; keepWriting(); i++) {
         const id = `call_new_${i}`;
-        const doc = i % 3 ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() }) : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() });
+        const doc =
+          i % 3
+            ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() })
+            : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() });
         const r = await putCall(t, firm.orgId, id, doc);
         if (r.status !== 201) failures.push(`ingest ${id}: ${r.status}`);
         else {
@@ -121,7 +140,11 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const reprocess = async () => {
       while (keepWriting()) {
         const id = pick(callIds);
-        const doc = fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, Number(id.replace(/\D/g, '')) % 24)).toISOString(), urgency: pick(['high', 'normal', 'low']), duration_s: Math.floor(Math.random() * 600) });
+        const doc = fullCallDocument({
+          started_at: new Date(Date.UTC(2026, 2, 1, Number(id.replace(/\D/g, '')) % 24)).toISOString(),
+          urgency: pick(['high', 'normal', 'low']),
+          duration_s: Math.floor(Math.random() * 600),
+        });
         if (Math.random() < 0.2) doc.lead = null;
         const r = await putCall(t, firm.orgId, id, doc);
         if (r.status !== 200 && r.status !== 201) failures.push(`reprocess ${id}: ${r.status}`);
@@ -135,7 +158,10 @@ describe('sync: the poller recipe never misses a late commit', () => {
           await sleep(10);
           continue;
         }
-        const r = await t.request('PATCH', `/v1/leads/${pick(leadIds)}`, { key, body: { status: pick(['contacted', 'signed', 'rejected']), status_reason: `sync ${i}` } });
+        const r = await t.request('PATCH', `/v1/leads/${pick(leadIds)}`, {
+          key,
+          body: { status: pick(['contacted', 'signed', 'rejected']), status_reason: `sync ${i}` },
+        });
         if (r.status === 409) stats.conflicts++;
         else if (r.status !== 200) failures.push(`patch: ${r.status} ${r.text}`);
         else stats.patched++;
@@ -205,7 +231,8 @@ describe('sync: the poller recipe never misses a late commit', () => {
     expect(new Map([...mirrors.leads].sort())).toEqual(new Map([...truth.leads].sort()));
 
     // The naive as_of (clock minus margin) misses late commits: the scenario is the one that matters.
-    const stale = (m: Mirror, truthMap: Mirror) => [...truthMap].filter(([id, item]) => JSON.stringify(m.get(id)) !== JSON.stringify(item)).length;
+    const stale = (m: Mirror, truthMap: Mirror) =>
+      [...truthMap].filter(([id, item]) => JSON.stringify(m.get(id)) !== JSON.stringify(item)).length;
     expect(stale(naive.calls, truth.calls) + stale(naive.leads, truth.leads)).toBeGreaterThan(0);
   }, 90_000);
 });

@@ -2,14 +2,32 @@ import { fullCallDocument, ingestOk, internalEnv, unansweredCallDocument } from 
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
-const TRANSCRIPT_KEYS = ['call_id', 'turn_count', 'start_turn', 'has_more', 'next_start_turn', 'covers', 'conversation_status', 'connected_name', 'briefings', 'notice', 'untrusted'];
+const TRANSCRIPT_KEYS = [
+  'call_id',
+  'turn_count',
+  'start_turn',
+  'has_more',
+  'next_start_turn',
+  'covers',
+  'conversation_status',
+  'connected_name',
+  'briefings',
+  'notice',
+  'untrusted',
+];
 
 /** What fullCallDocument's transcript becomes: the caller's two consecutive intake lines are one turn. */
 const FULL_TURNS = [
   { speaker: 'receptionist', speaker_name: null, segment: 'intake', text: 'Harper Injury Law, this is Ava.', start_s: 0 },
   { speaker: 'caller', speaker_name: null, segment: 'intake', text: 'Hi, I was in a crash. Yesterday on I-90.', start_s: 3.5 },
   { speaker: 'receptionist', speaker_name: null, segment: 'intake', text: 'I am sorry to hear that. Let me get someone.', start_s: 8 },
-  { speaker: 'receptionist', speaker_name: null, segment: 'briefing', text: 'Maya, I have Jordan on the line about a rear-end crash.', start_s: 20 },
+  {
+    speaker: 'receptionist',
+    speaker_name: null,
+    segment: 'briefing',
+    text: 'Maya, I have Jordan on the line about a rear-end crash.',
+    start_s: 20,
+  },
   { speaker: 'staff', speaker_name: 'Maya Chen', segment: 'briefing', text: 'Put them through.', start_s: 25 },
   { speaker: 'staff', speaker_name: 'Maya Chen', segment: 'conversation', text: 'Hi Jordan, this is Maya.', start_s: 30 },
   { speaker: 'caller', speaker_name: null, segment: 'conversation', text: 'Hi Maya.', start_s: 33 },
@@ -20,7 +38,8 @@ describe('transcript: GET /v1/calls/{call_id}/transcript', () => {
   let t: TestApp;
   let firm: TestFirm;
   let other: TestFirm;
-  const get = (callId: string, query: Record<string, string | number> = {}, key = firm.keys.read) => t.get(`/v1/calls/${callId}/transcript`, { key, query });
+  const get = (callId: string, query: Record<string, string | number> = {}, key = firm.keys.read) =>
+    t.get(`/v1/calls/${callId}/transcript`, { key, query });
 
   beforeAll(async () => {
     t = await startTestApp({ env: internalEnv });
@@ -38,7 +57,13 @@ describe('transcript: GET /v1/calls/{call_id}/transcript', () => {
     }));
     await ingestOk(t, firm.orgId, 'call_long', {
       ...fullCallDocument(),
-      transcript: { conversation_status: 'partial', connected_name: 'Luis Ortega', briefings: [], notice: 'Part of the conversation was not transcribed.', turns },
+      transcript: {
+        conversation_status: 'partial',
+        connected_name: 'Luis Ortega',
+        briefings: [],
+        notice: 'Part of the conversation was not transcribed.',
+        turns,
+      },
     });
   });
   afterAll(() => t.close());
@@ -105,12 +130,25 @@ describe('transcript: GET /v1/calls/{call_id}/transcript', () => {
 
   it('serves 500-turn pages of a long call, within a segment too', async () => {
     const first = await get('call_long', { limit: 500 });
-    expect(first.body).toMatchObject({ turn_count: 1000, start_turn: 0, has_more: true, next_start_turn: 500, covers: ['intake', 'conversation'], notice: 'Part of the conversation was not transcribed.' });
+    expect(first.body).toMatchObject({
+      turn_count: 1000,
+      start_turn: 0,
+      has_more: true,
+      next_start_turn: 500,
+      covers: ['intake', 'conversation'],
+      notice: 'Part of the conversation was not transcribed.',
+    });
     expect(first.body.untrusted.turns).toHaveLength(500);
     expect(first.body.untrusted.turns[499].text).toBe('turn 499');
     const second = await get('call_long', { limit: 500, start_turn: 500 });
     expect(second.body).toMatchObject({ start_turn: 500, has_more: false, next_start_turn: null });
-    expect(second.body.untrusted.turns[0]).toEqual({ speaker: 'staff', speaker_name: 'Luis Ortega', segment: 'conversation', text: 'turn 500', start_s: 1000 });
+    expect(second.body.untrusted.turns[0]).toEqual({
+      speaker: 'staff',
+      speaker_name: 'Luis Ortega',
+      segment: 'conversation',
+      text: 'turn 500',
+      start_s: 1000,
+    });
     const conv = await get('call_long', { segment: 'conversation', start_turn: 500, limit: 500 });
     expect(conv.body).toMatchObject({ turn_count: 960, start_turn: 500, has_more: false, next_start_turn: null });
     expect(conv.body.untrusted.turns).toHaveLength(460);
@@ -164,7 +202,10 @@ describe('transcript: GET /v1/calls/{call_id}/transcript', () => {
 
   it('audits the read with the key and the call', async () => {
     await get('call_full', { segment: 'intake', limit: 2 }, firm.keys['read-update-leads']);
-    const [entry] = await t.sql(`SELECT actor_type, actor_id, action, resource_type, resource_ids, details FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`, [firm.orgId]);
+    const [entry] = await t.sql(
+      `SELECT actor_type, actor_id, action, resource_type, resource_ids, details FROM audit_log WHERE org_id = $1 ORDER BY id DESC LIMIT 1`,
+      [firm.orgId],
+    );
     expect(entry).toEqual({
       actor_type: 'api_key',
       actor_id: firm.keyIds['read-update-leads'],

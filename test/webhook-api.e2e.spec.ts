@@ -7,8 +7,32 @@ import { createFirm, type TestFirm } from './support/factories';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
-const ENDPOINT_KEYS = ['id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'secret_last4', 'last_success_at', 'last_failure_at', 'failing_since', 'created_at'];
-const DELIVERY_KEYS = ['id', 'endpoint_id', 'event_id', 'event_type', 'trigger', 'status', 'attempt_count', 'attempts', 'next_attempt_at', 'completed_at', 'created_at'];
+const ENDPOINT_KEYS = [
+  'id',
+  'url',
+  'description',
+  'event_types',
+  'status',
+  'disabled_reason',
+  'secret_last4',
+  'last_success_at',
+  'last_failure_at',
+  'failing_since',
+  'created_at',
+];
+const DELIVERY_KEYS = [
+  'id',
+  'endpoint_id',
+  'event_id',
+  'event_type',
+  'trigger',
+  'status',
+  'attempt_count',
+  'attempts',
+  'next_attempt_at',
+  'completed_at',
+  'created_at',
+];
 
 describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   let t: TestApp;
@@ -31,7 +55,8 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   afterEach(() => t.clock.reset());
 
   const endpoints = () => t.app.get(WebhookEndpointsService);
-  const createEndpoint = (f: TestFirm, path: string, types = 'lead.created', description?: string) => endpoints().create({ orgId: f.orgId, url: rx.url(path), eventTypes: types, description });
+  const createEndpoint = (f: TestFirm, path: string, types = 'lead.created', description?: string) =>
+    endpoints().create({ orgId: f.orgId, url: rx.url(path), eventTypes: types, description });
   const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated', data: Record<string, unknown> = {}) =>
     t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
   const idle = () => t.app.get(DeliveryDispatcher).idle();
@@ -39,14 +64,22 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   const attempted = (eventIds: string[], count: number) =>
     waitFor(
       async () =>
-        (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND locked_until IS NULL`, [eventIds]))[0].n === count,
+        (
+          await t.sql(
+            `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND locked_until IS NULL`,
+            [eventIds],
+          )
+        )[0].n === count,
       'first attempts',
     );
   const waitStatus = (id: string, status: string) =>
-    waitFor(async () => (await t.sql(`SELECT status FROM webhook_deliveries WHERE id = $1 AND locked_until IS NULL`, [id]))[0]?.status === status, `delivery ${status}`);
+    waitFor(
+      async () => (await t.sql(`SELECT status FROM webhook_deliveries WHERE id = $1 AND locked_until IS NULL`, [id]))[0]?.status === status,
+      `delivery ${status}`,
+    );
 
   describe('GET /v1/webhook-endpoints', () => {
-    it('lists the firm\'s endpoints newest first, with secret_last4 and never the secret', async () => {
+    it("lists the firm's endpoints newest first, with secret_last4 and never the secret", async () => {
       const f = await createFirm(t.app, { publish: false });
       const first = await createEndpoint(f, '/ep/1', 'lead.updated,call.completed', 'CRM');
       t.clock.advance(1000);
@@ -79,7 +112,10 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
     });
 
     it('refuses query parameters and keys without webhooks:read', async () => {
-      expect((await t.get('/v1/webhook-endpoints', { key, query: { limit: '5' } })).body).toMatchObject({ code: 'invalid_request', param: 'limit' });
+      expect((await t.get('/v1/webhook-endpoints', { key, query: { limit: '5' } })).body).toMatchObject({
+        code: 'invalid_request',
+        param: 'limit',
+      });
       const f = await createFirm(t.app, { publish: false });
       await restrictKey(t, f.keyIds.read, ['org:read', 'webhooks:test']);
       const r = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
@@ -106,7 +142,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       await record(other.orgId, 'lead.created', {});
     });
 
-    it('lists the firm\'s deliveries newest first with the exact shape', async () => {
+    it("lists the firm's deliveries newest first with the exact shape", async () => {
       const r = await t.get('/v1/webhook-deliveries', { key });
       expect(r.status).toBe(200);
       expect(r.body.has_more).toBe(false);
@@ -195,7 +231,14 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
         created_at: expect.any(String),
       });
       const event = await t.get(`/v1/events/${d.event_id}`, { key: f.keys.read });
-      expect(event.body).toEqual({ id: d.event_id, type: 'webhook.test', timestamp: expect.any(String), org: { id: f.orgId }, test: true, data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE } });
+      expect(event.body).toEqual({
+        id: d.event_id,
+        type: 'webhook.test',
+        timestamp: expect.any(String),
+        org: { id: f.orgId },
+        test: true,
+        data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE },
+      });
       const got = await waitFor(() => rx.at('/test/ok')[0], 'the test POST');
       expect(got.body).toBe(event.text);
       expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual(event.body);
@@ -205,7 +248,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [d.event_id])).toEqual([{ n: 1 }]);
     });
 
-    it('a failed test is attempted once and never counts against the endpoint\'s health', async () => {
+    it("a failed test is attempted once and never counts against the endpoint's health", async () => {
       const f = await createFirm(t.app, { publish: false });
       rx.on('/test/bad', behaviours.status(410, 'gone'));
       const { endpoint } = await createEndpoint(f, '/test/bad');
@@ -218,11 +261,17 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       expect(d).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
       expect(d.attempts[0]).toMatchObject({ status_code: 410 });
       const ep = (await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints[0];
-      expect(ep).toMatchObject({ status: 'enabled', disabled_reason: null, last_success_at: null, last_failure_at: null, failing_since: null });
+      expect(ep).toMatchObject({
+        status: 'enabled',
+        disabled_reason: null,
+        last_success_at: null,
+        last_failure_at: null,
+        failing_since: null,
+      });
       expect(rx.at('/test/bad')).toHaveLength(1);
     });
 
-    it('404 for an unknown or another firm\'s endpoint, 400 for a non-uuid, 409 when off, 403 without webhooks:test', async () => {
+    it("404 for an unknown or another firm's endpoint, 400 for a non-uuid, 409 when off, 403 without webhooks:test", async () => {
       const f = await createFirm(t.app, { publish: false });
       const theirs = (await createEndpoint(other, '/test/theirs')).endpoint.id;
       for (const id of [theirs, '00000000-0000-4000-8000-000000000000']) {
@@ -256,7 +305,15 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       expect(original.status).toBe('succeeded');
       const r = await t.request('POST', `/v1/webhook-deliveries/${original.id}/redeliver`, { key: f.keys.read });
       expect(r.status).toBe(202);
-      expect(r.body.delivery).toMatchObject({ endpoint_id: endpoint.id, event_id: e.envelope.id, event_type: 'lead.created', trigger: 'redelivery', status: 'pending', attempt_count: 0, attempts: [] });
+      expect(r.body.delivery).toMatchObject({
+        endpoint_id: endpoint.id,
+        event_id: e.envelope.id,
+        event_type: 'lead.created',
+        trigger: 'redelivery',
+        status: 'pending',
+        attempt_count: 0,
+        attempts: [],
+      });
       expect(r.body.delivery.id).not.toBe(original.id);
       await waitStatus(r.body.delivery.id, 'succeeded');
       const posts = rx.at('/re/ok');
@@ -268,14 +325,19 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       expect(after[1]).toEqual(original);
     });
 
-    it('404 for another firm\'s or an unknown delivery, 400 for a non-uuid, 409 when the endpoint is off', async () => {
+    it("404 for another firm's or an unknown delivery, 400 for a non-uuid, 409 when the endpoint is off", async () => {
       const f = await createFirm(t.app, { publish: false });
       const { endpoint } = await createEndpoint(f, '/re/off');
       await attempted([(await record(f.orgId, 'lead.created', {})).envelope.id], 1);
       const [mine] = (await t.get('/v1/webhook-deliveries', { key: f.keys.read })).body.deliveries;
       expect((await t.request('POST', `/v1/webhook-deliveries/${mine.id}/redeliver`, { key: other.keys.read })).status).toBe(404);
-      expect((await t.request('POST', `/v1/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { key: f.keys.read })).status).toBe(404);
-      expect((await t.request('POST', `/v1/webhook-deliveries/123/redeliver`, { key: f.keys.read })).body).toMatchObject({ status: 400, param: 'delivery_id' });
+      expect(
+        (await t.request('POST', `/v1/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { key: f.keys.read })).status,
+      ).toBe(404);
+      expect((await t.request('POST', `/v1/webhook-deliveries/123/redeliver`, { key: f.keys.read })).body).toMatchObject({
+        status: 400,
+        param: 'delivery_id',
+      });
       await endpoints().disable(endpoint.id);
       const off = await t.request('POST', `/v1/webhook-deliveries/${mine.id}/redeliver`, { key: f.keys.read });
       expect(off.status).toBe(409);
@@ -298,7 +360,9 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       }
       t.clock.advance(10_000);
       // A resend counts against the same limit.
-      expect((await t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read })).status).toBe(202);
+      expect((await t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read })).status).toBe(
+        202,
+      );
       t.clock.advance(5_000); // 45 s after the first of the five
       const limited = await test();
       expect(limited.status).toBe(429);

@@ -10,7 +10,8 @@ import { runCli } from './support/cli';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** The real, compiled CLI (`npm run cli` without the build), against the test database. */
-const cli = (t: TestApp, args: string[], env: Record<string, string> = {}) => runCli([...args, '--json'], { databaseUrl: t.databaseUrl, env: { LOG_LEVEL: 'info', ...env } });
+const cli = (t: TestApp, args: string[], env: Record<string, string> = {}) =>
+  runCli([...args, '--json'], { databaseUrl: t.databaseUrl, env: { LOG_LEVEL: 'info', ...env } });
 
 describe('endpoint CLI (dashboard stand-in)', () => {
   let t: TestApp;
@@ -26,9 +27,13 @@ describe('endpoint CLI (dashboard stand-in)', () => {
 
   it('create prints one JSON object with the secret (shown only there), and that secret signs the deliveries', async () => {
     const f = await createFirm(t.app, { publish: false });
-    const run = await cli(t, ['endpoint', 'create', '--org', f.slug, '--url', rx.url('/cli'), '--types', 'lead.created,lead.updated', '--description', 'CRM sync'], {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    });
+    const run = await cli(
+      t,
+      ['endpoint', 'create', '--org', f.slug, '--url', rx.url('/cli'), '--types', 'lead.created,lead.updated', '--description', 'CRM sync'],
+      {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     expect(Object.keys(run.json)).toEqual(['id', 'secret']);
@@ -39,31 +44,54 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     const listed = await cli(t, ['endpoint', 'list', '--org', f.orgId]);
     expect(listed.code).toBe(0);
     expect(listed.json.endpoints).toEqual([
-      expect.objectContaining({ id, url: rx.url('/cli'), description: 'CRM sync', event_types: ['lead.created', 'lead.updated'], status: 'enabled', secret_last4: secret.slice(-4) }),
+      expect.objectContaining({
+        id,
+        url: rx.url('/cli'),
+        description: 'CRM sync',
+        event_types: ['lead.created', 'lead.updated'],
+        status: 'enabled',
+        secret_last4: secret.slice(-4),
+      }),
     ]);
     expect(listed.stdout).not.toContain(secret.slice(6));
     const api = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
     expect(api.body.endpoints[0]).toEqual(listed.json.endpoints[0]);
 
-    const e = await t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.updated', data: { lead_id: 'lead_cli' } }));
+    const e = await t.app
+      .get(DataSource)
+      .transaction((m) => t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.updated', data: { lead_id: 'lead_cli' } }));
     const got = await waitFor(() => rx.at('/cli')[0], 'the POST');
     expect((new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as any).id).toBe(e.envelope.id);
   });
 
   it('disable, enable and delete; unknown ids and bad input are refused with a message', async () => {
     const f = await createFirm(t.app, { publish: false });
-    const { endpoint } = await t.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url: 'https://hooks.example.com/a', eventTypes: 'call.completed' });
+    const { endpoint } = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: f.orgId, url: 'https://hooks.example.com/a', eventTypes: 'call.completed' });
     // The same command objects the CLI runs, in-process (booting a CLI process per step costs ~1.5 s).
     const run = (name: string, flags: Record<string, string>) =>
       COMMANDS.find((c) => c.name === name)!.run({ app: t.app, flags, readInput: async () => '' });
-    expect((await run('endpoint disable', { id: endpoint.id })).endpoint).toMatchObject({ id: endpoint.id, status: 'disabled', disabled_reason: 'owner' });
-    expect((await run('endpoint enable', { id: endpoint.id })).endpoint).toMatchObject({ id: endpoint.id, status: 'enabled', disabled_reason: null });
-    const audit = await t.sql(`SELECT action FROM audit_log WHERE org_id = $1 AND resource_type = 'webhook_endpoint' ORDER BY id`, [f.orgId]);
+    expect((await run('endpoint disable', { id: endpoint.id })).endpoint).toMatchObject({
+      id: endpoint.id,
+      status: 'disabled',
+      disabled_reason: 'owner',
+    });
+    expect((await run('endpoint enable', { id: endpoint.id })).endpoint).toMatchObject({
+      id: endpoint.id,
+      status: 'enabled',
+      disabled_reason: null,
+    });
+    const audit = await t.sql(`SELECT action FROM audit_log WHERE org_id = $1 AND resource_type = 'webhook_endpoint' ORDER BY id`, [
+      f.orgId,
+    ]);
     expect(audit.map((a) => a.action)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook_endpoint.enabled']);
     expect(await run('endpoint delete', { id: endpoint.id })).toEqual({ id: endpoint.id, deleted: true });
     await expect(run('endpoint delete', { id: endpoint.id })).rejects.toThrow(CliError);
     await expect(run('endpoint enable', { id: 'nope' })).rejects.toThrow('"nope" is not a webhook endpoint id');
-    await expect(run('endpoint create', { org: f.slug, url: 'https://hooks.example.com/a', types: 'webhook.test' })).rejects.toThrow(/webhook\.test cannot be subscribed to/);
+    await expect(run('endpoint create', { org: f.slug, url: 'https://hooks.example.com/a', types: 'webhook.test' })).rejects.toThrow(
+      /webhook\.test cannot be subscribed to/,
+    );
 
     // Through the real process: a refusal is exit 1 with one JSON error object; a missing flag is exit 2.
     const [again, http, missing] = await Promise.all([
@@ -83,10 +111,13 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     const f = await createFirm(t.app, { publish: false });
     const svc = t.app.get(WebhookEndpointsService);
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => svc.create({ orgId: f.orgId, url: `https://hooks.example.com/${i}`, eventTypes: 'lead.created' })),
+      Array.from({ length: 8 }, (_, i) =>
+        svc.create({ orgId: f.orgId, url: `https://hooks.example.com/${i}`, eventTypes: 'lead.created' }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_ENDPOINTS_PER_FIRM);
-    for (const r of results.filter((x) => x.status === 'rejected')) expect(String((r as PromiseRejectedResult).reason)).toMatch(/already has 5 webhook endpoints/);
+    for (const r of results.filter((x) => x.status === 'rejected'))
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/already has 5 webhook endpoints/);
     const sixth = await cli(t, ['endpoint', 'create', '--org', f.slug, '--url', 'https://hooks.example.com/6', '--types', 'lead.created']);
     expect(sixth.code).toBe(1);
     expect(sixth.json.error.message).toMatch(/already has 5 webhook endpoints/);

@@ -56,16 +56,24 @@ describe('crash safety with real worker processes', () => {
   });
 
   const dispatchers = async () =>
-    (await api.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`))[0].n;
-  const count = async (where: string, ids: string[]) => (await api.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND ${where}`, [ids]))[0].n;
+    (
+      await api.sql(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`,
+      )
+    )[0].n;
+  const count = async (where: string, ids: string[]) =>
+    (await api.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND ${where}`, [ids]))[0].n;
 
   it('a worker killed with SIGKILL mid-batch loses nothing: another sends what was not recorded once the lease runs out', async () => {
     const f = await createFirm(api.app, { publish: false });
     rx.on('/slow', (_req, res) => setTimeout(() => res.end('ok'), 400));
-    const { endpoint } = await api.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url: rx.url('/slow'), eventTypes: 'call.completed' });
+    const { endpoint } = await api.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: f.orgId, url: rx.url('/slow'), eventTypes: 'call.completed' });
     const ids: string[] = [];
     await api.app.get(DataSource).transaction(async (m) => {
-      for (let i = 0; i < 80; i++) ids.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
+      for (let i = 0; i < 80; i++)
+        ids.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });
 
     const a = startWorker(databaseUrl);
@@ -75,9 +83,11 @@ describe('crash safety with real worker processes', () => {
     await waitFor(async () => (await count(`status = 'pending' AND locked_until > now()`, ids)) > 0, 'deliveries in flight');
     a.kill('SIGKILL');
     expect((await exited(a)).signal).toBe('SIGKILL');
-    const leasedAtKill: string[] = (await api.sql(`SELECT event_id FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'pending' AND locked_until > now()`, [ids])).map(
-      (r) => r.event_id,
-    );
+    const leasedAtKill: string[] = (
+      await api.sql(`SELECT event_id FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'pending' AND locked_until > now()`, [
+        ids,
+      ])
+    ).map((r) => r.event_id);
     const doneAtKill = await count(`status = 'succeeded'`, ids);
     expect(leasedAtKill.length).toBeGreaterThan(0);
     expect(doneAtKill).toBeLessThan(80);
@@ -100,7 +110,8 @@ describe('crash safety with real worker processes', () => {
     rx.on('/slow', (_req, res) => setTimeout(() => res.end('ok'), 1500));
     const more: string[] = [];
     await api.app.get(DataSource).transaction(async (m) => {
-      for (let i = 0; i < 30; i++) more.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
+      for (let i = 0; i < 30; i++)
+        more.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });
     await waitFor(async () => (await count(`locked_until > now()`, more)) > 0, 'B to have deliveries in flight');
     const inFlight = rx.received.length;

@@ -20,7 +20,9 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     rx = await Receiver.start();
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'Receptionist <hooks@service.example>' } });
+    t = await startTestApp({
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'Receptionist <hooks@service.example>' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -36,9 +38,13 @@ describe('webhook delivery', () => {
   };
   const endpoints = () => t.app.get(WebhookEndpointsService);
   const dispatcher = () => t.app.get(DeliveryDispatcher);
-  const createEndpoint = (f: TestFirm, path: string, types: string) => endpoints().create({ orgId: f.orgId, url: rx.url(path), eventTypes: types });
-  const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated' | 'webhook.test', data: Record<string, unknown> = {}) =>
-    t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
+  const createEndpoint = (f: TestFirm, path: string, types: string) =>
+    endpoints().create({ orgId: f.orgId, url: rx.url(path), eventTypes: types });
+  const record = (
+    orgId: string,
+    type: 'call.completed' | 'lead.created' | 'lead.updated' | 'webhook.test',
+    data: Record<string, unknown> = {},
+  ) => t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
   const advance = (ms: number) => {
     t.clock.advance(ms);
     dispatcher().wake();
@@ -46,12 +52,16 @@ describe('webhook delivery', () => {
   /** The stored delivery once no worker holds it. */
   const settled = async (eventId: string, endpointId: string, check: (d: any) => boolean = () => true) =>
     waitFor(async () => {
-      const [d] = await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2 AND locked_until IS NULL ORDER BY created_at DESC LIMIT 1`, [eventId, endpointId]);
+      const [d] = await t.sql(
+        `SELECT * FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2 AND locked_until IS NULL ORDER BY created_at DESC LIMIT 1`,
+        [eventId, endpointId],
+      );
       return d && check(d) ? d : null;
     }, `delivery of ${eventId}`);
   const apiDelivery = async (f: TestFirm, eventId: string, endpointId: string) =>
     (await t.get('/v1/webhook-deliveries', { key: f.keys.read, query: { event_id: eventId, endpoint_id: endpointId } })).body.deliveries[0];
-  const apiEndpoint = async (f: TestFirm, id: string) => (await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints.find((e: any) => e.id === id);
+  const apiEndpoint = async (f: TestFirm, id: string) =>
+    (await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints.find((e: any) => e.id === id);
 
   it('fans out in the recording transaction: one pending delivery per enabled endpoint subscribed to the type', async () => {
     const f = await newFirm();
@@ -67,9 +77,14 @@ describe('webhook delivery', () => {
     await t.app.get(DataSource).transaction(async (m) => {
       const e = await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_fan' } });
       eventId = e.envelope.id;
-      const inside = await m.query(`SELECT endpoint_id, status, trigger, event_type, attempt_count FROM webhook_deliveries WHERE event_id = $1 ORDER BY endpoint_id`, [eventId]);
+      const inside = await m.query(
+        `SELECT endpoint_id, status, trigger, event_type, attempt_count FROM webhook_deliveries WHERE event_id = $1 ORDER BY endpoint_id`,
+        [eventId],
+      );
       expect(inside).toEqual(
-        [a.endpoint.id, b.endpoint.id].sort().map((endpoint_id) => ({ endpoint_id, status: 'pending', trigger: 'event', event_type: 'lead.created', attempt_count: 0 })),
+        [a.endpoint.id, b.endpoint.id]
+          .sort()
+          .map((endpoint_id) => ({ endpoint_id, status: 'pending', trigger: 'event', event_type: 'lead.created', attempt_count: 0 })),
       );
       // Not visible (nor sendable) before the commit.
       expect(await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [eventId])).toEqual([]);
@@ -87,20 +102,31 @@ describe('webhook delivery', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect(await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1 UNION ALL SELECT 1 FROM events WHERE id = $1`, [eventId])).toEqual([]);
+    expect(
+      await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1 UNION ALL SELECT 1 FROM events WHERE id = $1`, [eventId]),
+    ).toEqual([]);
 
     // webhook.test events are never fanned out; events are recorded without endpoints too.
     const test = await record(f.orgId, 'webhook.test', { endpoint_id: a.endpoint.id, message: 'x' });
     const lonely = await record(other.orgId, 'call.completed', { call_id: 'call_1' });
     expect(await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = ANY($1)`, [[test.envelope.id, lonely.envelope.id]])).toEqual([]);
-    expect(await t.sql(`SELECT count(*)::int AS n FROM events WHERE id = ANY($1)`, [[test.envelope.id, lonely.envelope.id]])).toEqual([{ n: 2 }]);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM events WHERE id = ANY($1)`, [[test.envelope.id, lonely.envelope.id]])).toEqual([
+      { n: 2 },
+    ]);
   });
 
   it('POSTs the exact event JSON, signed (verified with standardwebhooks), within a second of the commit', async () => {
     const f = await newFirm();
     const { endpoint, secret } = await createEndpoint(f, '/signed', 'lead.created');
     const before = Date.now();
-    const e = await record(f.orgId, 'lead.created', { lead_id: 'lead_s', call_id: 'call_s', status: 'new', category: null, urgency: 'high', url: 'http://api.test/v1/leads/lead_s' });
+    const e = await record(f.orgId, 'lead.created', {
+      lead_id: 'lead_s',
+      call_id: 'call_s',
+      status: 'new',
+      category: null,
+      urgency: 'high',
+      url: 'http://api.test/v1/leads/lead_s',
+    });
     const got = await waitFor(() => rx.at('/signed')[0], 'the POST');
     expect(got.at - before).toBeLessThan(1000);
 
@@ -128,7 +154,12 @@ describe('webhook delivery', () => {
       completed_at: d.attempts[0].at,
       created_at: e.envelope.timestamp,
     });
-    expect(await apiEndpoint(f, endpoint.id)).toMatchObject({ last_success_at: d.attempts[0].at, last_failure_at: null, failing_since: null, status: 'enabled' });
+    expect(await apiEndpoint(f, endpoint.id)).toMatchObject({
+      last_success_at: d.attempts[0].at,
+      last_failure_at: null,
+      failing_since: null,
+      status: 'enabled',
+    });
   });
 
   it('retries on the schedule, 8 attempts in total, then fails and emails the owner; same webhook-id, fresh signature each time', async () => {
@@ -140,7 +171,13 @@ describe('webhook delivery', () => {
       if (i > 0) advance(SCHEDULE[i - 1]);
       const d = await settled(e.envelope.id, endpoint.id, (x) => x.attempt_count === i + 1);
       const attempt = d.attempts[i];
-      expect(attempt).toEqual({ at: expect.any(String), status_code: 500, duration_ms: expect.any(Number), error: null, response_body: 'boom' });
+      expect(attempt).toEqual({
+        at: expect.any(String),
+        status_code: 500,
+        duration_ms: expect.any(Number),
+        error: null,
+        response_body: 'boom',
+      });
       if (i < 7) {
         expect(d.status).toBe('pending');
         expect(d.next_attempt_at.getTime()).toBe(new Date(attempt.at).getTime() + SCHEDULE[i]);
@@ -209,7 +246,10 @@ describe('webhook delivery', () => {
       const m = smtp.mails.filter((x) => x.to.includes(`owner-${f.slug}@firm.example`));
       return m.length >= 2 ? m : null;
     }, 'two owner emails');
-    expect(mails.map((m) => /^Subject: (.*)$/m.exec(m.raw)![1]).sort()).toEqual(['A webhook delivery failed', 'A webhook endpoint was turned off']);
+    expect(mails.map((m) => /^Subject: (.*)$/m.exec(m.raw)![1]).sort()).toEqual([
+      'A webhook delivery failed',
+      'A webhook endpoint was turned off',
+    ]);
     expect(mailText(mails.find((m) => /turned off/.test(m.raw))!.raw)).toContain('no successful delivery for 3 days');
 
     // Off: nothing new is created or sent, even much later.
@@ -259,7 +299,13 @@ describe('webhook delivery', () => {
     const { endpoint } = await endpoints().create({ orgId: f.orgId, url: 'http://127.0.0.1:1/hook', eventTypes: 'lead.created' });
     const e = await record(f.orgId, 'lead.created', {});
     const d = await settled(e.envelope.id, endpoint.id, (x) => x.attempt_count === 1);
-    expect(d.attempts[0]).toEqual({ at: expect.any(String), status_code: null, duration_ms: expect.any(Number), error: 'refused connection', response_body: null });
+    expect(d.attempts[0]).toEqual({
+      at: expect.any(String),
+      status_code: null,
+      duration_ms: expect.any(Number),
+      error: 'refused connection',
+      response_body: null,
+    });
     await endpoints().disable(endpoint.id);
   });
 
@@ -285,13 +331,18 @@ describe('webhook delivery', () => {
   });
 
   it('reconnects its LISTEN connection and keeps delivering within a second', async () => {
-    const listeners = () => t.sql(`SELECT pid FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`);
+    const listeners = () =>
+      t.sql(`SELECT pid FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`);
     const [old] = await waitFor(async () => ((await listeners()).length === 1 ? await listeners() : null), 'the listener');
     await t.sql(`SELECT pg_terminate_backend($1)`, [old.pid]);
-    await waitFor(async () => {
-      const now = await listeners();
-      return now.length === 1 && now[0].pid !== old.pid;
-    }, 'a new listener', 5000);
+    await waitFor(
+      async () => {
+        const now = await listeners();
+        return now.length === 1 && now[0].pid !== old.pid;
+      },
+      'a new listener',
+      5000,
+    );
     const f = await newFirm();
     const { endpoint } = await createEndpoint(f, '/relisten', 'lead.created');
     const before = Date.now();
@@ -309,13 +360,21 @@ describe('webhook delivery', () => {
       const b = await createEndpoint(f, '/pair/b', 'call.completed');
       const ids: string[] = [];
       for (let i = 0; i < 100; i++) ids.push((await record(f.orgId, 'call.completed', { i })).envelope.id);
-      await waitFor(async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'succeeded'`, [ids]))[0].n === 200, 'all 200', 10000);
+      await waitFor(
+        async () =>
+          (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'succeeded'`, [ids]))[0]
+            .n === 200,
+        'all 200',
+        10000,
+      );
       for (const path of ['/pair/a', '/pair/b']) {
         const got = rx.at(path).map((p) => p.headers['webhook-id']);
         expect(got).toHaveLength(100);
         expect(new Set(got)).toEqual(new Set(ids));
       }
-      const byWorker = await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count <> 1`, [ids]);
+      const byWorker = await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count <> 1`, [
+        ids,
+      ]);
       expect(byWorker).toEqual([{ n: 0 }]);
       expect([a.endpoint.id, b.endpoint.id]).toHaveLength(2);
     } finally {
@@ -332,7 +391,9 @@ describe('webhook delivery', () => {
     const young = await record(f.orgId, 'lead.created', {});
     await settled(young.envelope.id, endpoint.id, (x) => x.status === 'succeeded');
     t.clock.advance(10 * DAY + MIN);
-    const stale = (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE created_at < $1`, [new Date(t.clock.now().getTime() - 30 * DAY)]))[0].n;
+    const stale = (
+      await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE created_at < $1`, [new Date(t.clock.now().getTime() - 30 * DAY)])
+    )[0].n;
     expect(stale).toBeGreaterThan(1);
     const run = await t.app.get(WebhooksRetentionService).run(1);
     expect(run).toEqual({ deleted: stale, batches: stale + 1 });

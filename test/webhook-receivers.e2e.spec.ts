@@ -28,7 +28,10 @@ describe('misbehaving receivers', () => {
 
   it('each costs one attempt with its error, and never stalls the others', async () => {
     const huge = { written: 0, closed: false };
-    rx.on('/hang', behaviours.hang()).on('/slow', behaviours.slow(1500)).on('/huge', behaviours.huge(huge)).on('/reset', behaviours.reset());
+    rx.on('/hang', behaviours.hang())
+      .on('/slow', behaviours.slow(1500))
+      .on('/huge', behaviours.huge(huge))
+      .on('/reset', behaviours.reset());
     const f1 = await createFirm(t.app, { publish: false });
     const f2 = await createFirm(t.app, { publish: false });
     const svc = t.app.get(WebhookEndpointsService);
@@ -37,17 +40,29 @@ describe('misbehaving receivers', () => {
       ep[path] = (await svc.create({ orgId: f1.orgId, url: rx.url(path), eventTypes: 'call.completed' })).endpoint.id;
     }
     ep.tls = (await svc.create({ orgId: f2.orgId, url: `https://127.0.0.1:${tls.port}/hook`, eventTypes: 'call.completed' })).endpoint.id;
-    const record = (orgId: string) => t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type: 'call.completed', data: { call_id: 'call_m' } }));
+    const record = (orgId: string) =>
+      t.app
+        .get(DataSource)
+        .transaction((m) => t.app.get(EventsService).record(m, { orgId, type: 'call.completed', data: { call_id: 'call_m' } }));
     const started = Date.now();
     const e1 = await record(f1.orgId);
     const e2 = await record(f2.orgId);
     const row = async (endpointId: string) =>
-      (await t.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = ANY($2)`, [endpointId, [e1.envelope.id, e2.envelope.id]]))[0];
+      (
+        await t.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = ANY($2)`, [
+          endpointId,
+          [e1.envelope.id, e2.envelope.id],
+        ])
+      )[0];
     const recorded = (endpointId: string, timeoutMs = 5000) =>
-      waitFor(async () => {
-        const d = await row(endpointId);
-        return d.attempt_count === 1 && d.locked_until === null ? d : null;
-      }, `the attempt to ${endpointId}`, timeoutMs);
+      waitFor(
+        async () => {
+          const d = await row(endpointId);
+          return d.attempt_count === 1 && d.locked_until === null ? d : null;
+        },
+        `the attempt to ${endpointId}`,
+        timeoutMs,
+      );
 
     const good = await recorded(ep['/good']);
     expect(good.status).toBe('succeeded');

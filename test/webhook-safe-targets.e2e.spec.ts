@@ -40,18 +40,42 @@ describe('safe webhook targets', () => {
 
   it('resolves before connecting and records a private target as "disallowed address", never connecting', async () => {
     // Allowed at creation (a host name), refused at delivery: localhost resolves to loopback.
-    const { endpoint } = await svc().create({ orgId: firm.orgId, url: `https://localhost:${target.port}/hook`, eventTypes: 'lead.created' });
-    const e = await t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
-    const d = await waitFor(async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [e.envelope.id]))[0], 'the attempt');
+    const { endpoint } = await svc().create({
+      orgId: firm.orgId,
+      url: `https://localhost:${target.port}/hook`,
+      eventTypes: 'lead.created',
+    });
+    const e = await t.app
+      .get(DataSource)
+      .transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
+    const d = await waitFor(
+      async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [e.envelope.id]))[0],
+      'the attempt',
+    );
     expect(d.status).toBe('pending');
-    expect(d.attempts[0]).toEqual({ at: expect.any(String), status_code: null, duration_ms: expect.any(Number), error: 'disallowed address', response_body: null });
+    expect(d.attempts[0]).toEqual({
+      at: expect.any(String),
+      status_code: null,
+      duration_ms: expect.any(Number),
+      error: 'disallowed address',
+      response_body: null,
+    });
     expect(target.connections()).toBe(0);
 
     // Stored URLs that point at literal private addresses (e.g. created while private targets were allowed).
-    for (const url of [`https://127.0.0.1:${target.port}/hook`, `https://[::ffff:127.0.0.1]:${target.port}/hook`, `http://hooks.example.com/hook`]) {
+    for (const url of [
+      `https://127.0.0.1:${target.port}/hook`,
+      `https://[::ffff:127.0.0.1]:${target.port}/hook`,
+      `http://hooks.example.com/hook`,
+    ]) {
       await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, url]);
-      const ev = await t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
-      const x = await waitFor(async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [ev.envelope.id]))[0], `the attempt to ${url}`);
+      const ev = await t.app
+        .get(DataSource)
+        .transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
+      const x = await waitFor(
+        async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [ev.envelope.id]))[0],
+        `the attempt to ${url}`,
+      );
       expect(x.attempts[0]).toMatchObject({ status_code: null, duration_ms: null, error: 'disallowed address' });
     }
     expect(target.connections()).toBe(0);

@@ -40,12 +40,14 @@ export interface UpdateOrgInput {
 }
 
 export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64) || 'firm';
+  return (
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 64) || 'firm'
+  );
 }
 
 export function toE164(number: string): string {
@@ -90,7 +92,8 @@ export class AccountService {
     const org = await this.getOrg(orgId);
     if (input.slug !== undefined) {
       if (!SLUG.test(input.slug)) throw new AccountInputError(`slug "${input.slug}" must be lowercase letters, digits and dashes`);
-      if (input.slug !== org.slug && (await this.slugTaken(input.slug))) throw new AccountInputError(`slug "${input.slug}" is already taken`);
+      if (input.slug !== org.slug && (await this.slugTaken(input.slug)))
+        throw new AccountInputError(`slug "${input.slug}" is already taken`);
       org.slug = input.slug;
     }
     if (input.timezone !== undefined) {
@@ -168,7 +171,14 @@ export class AccountService {
     const trialEnded = org.trialEndsAt !== null && org.trialEndsAt.getTime() <= now.getTime();
     return {
       has_org: true,
-      org: { id: org.id, slug: org.slug, display_name: org.displayName, status: org.status, timezone: org.timezone, vertical: org.vertical },
+      org: {
+        id: org.id,
+        slug: org.slug,
+        display_name: org.displayName,
+        status: org.status,
+        timezone: org.timezone,
+        vertical: org.vertical,
+      },
       plan: org.plan,
       billing_status: org.billingStatus,
       trial_ends_at: org.trialEndsAt?.toISOString() ?? null,

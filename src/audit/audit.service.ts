@@ -4,7 +4,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditEntryEntity } from './entities/audit-entry.entity.js';
 import { ReadAuditWriter } from './read-audit-writer.js';
 
-export type AuditActor = { type: 'api_key'; id: string } | { type: 'owner'; id: string | null } | { type: 'recording_link'; id: string } | { type: 'system'; id: string | null };
+export type AuditActor =
+  | { type: 'api_key'; id: string }
+  | { type: 'owner'; id: string | null }
+  | { type: 'recording_link'; id: string }
+  | { type: 'system'; id: string | null };
 
 export interface AuditRecord {
   orgId: string;
@@ -43,7 +47,15 @@ export class AuditService {
     await manager.query(
       `INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [entry.orgId, entry.actor.type, entry.actor.id, entry.action, entry.resourceType, entry.resourceIds, entry.details ? JSON.stringify(entry.details) : null],
+      [
+        entry.orgId,
+        entry.actor.type,
+        entry.actor.id,
+        entry.action,
+        entry.resourceType,
+        entry.resourceIds,
+        entry.details ? JSON.stringify(entry.details) : null,
+      ],
     );
   }
 
@@ -52,7 +64,14 @@ export class AuditService {
    * outside any transaction: group-committed with other reads' entries, and
    * its commit does not wait for the WAL flush (read-audit-writer.ts).
    */
-  recordRead(read: { orgId: string; keyId: string; action: string; resourceType: string; resourceIds: string[]; details?: Record<string, unknown> }): Promise<void> {
+  recordRead(read: {
+    orgId: string;
+    keyId: string;
+    action: string;
+    resourceType: string;
+    resourceIds: string[];
+    details?: Record<string, unknown>;
+  }): Promise<void> {
     return this.reads.write({
       org_id: read.orgId,
       key_id: read.keyId,

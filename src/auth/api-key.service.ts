@@ -51,7 +51,12 @@ export class ApiKeyService {
   ) {}
 
   /** Dashboard action. The full key is returned only here. */
-  async create(input: { orgId: string; name: string; set: string; expiresAt?: Date | null }): Promise<{ key: string; summary: ApiKeySummary }> {
+  async create(input: {
+    orgId: string;
+    name: string;
+    set: string;
+    expiresAt?: Date | null;
+  }): Promise<{ key: string; summary: ApiKeySummary }> {
     const name = input.name?.trim();
     if (!name) throw new ApiKeyInputError('--name is required');
     if (!PERMISSION_SET_NAMES.includes(input.set as PermissionSet)) {
@@ -81,7 +86,14 @@ export class ApiKeyService {
         createdAt: now,
       });
       await this.audit.record(
-        { orgId: input.orgId, actor: { type: 'owner', id: null }, action: 'api_key.created', resourceType: 'api_key', resourceIds: [row.id], details: { name, permission_set: input.set } },
+        {
+          orgId: input.orgId,
+          actor: { type: 'owner', id: null },
+          action: 'api_key.created',
+          resourceType: 'api_key',
+          resourceIds: [row.id],
+          details: { name, permission_set: input.set },
+        },
         manager,
       );
       return { key, summary: this.summarize(row, now) };
@@ -94,7 +106,10 @@ export class ApiKeyService {
       const row = await this.keys.findById(id);
       if (!row) throw new ApiKeyInputError(`no API key with id "${id}"`);
       if (await this.keys.revoke(manager, id, now)) {
-        await this.audit.record({ orgId: row.orgId, actor: { type: 'owner', id: null }, action: 'api_key.revoked', resourceType: 'api_key', resourceIds: [id] }, manager);
+        await this.audit.record(
+          { orgId: row.orgId, actor: { type: 'owner', id: null }, action: 'api_key.revoked', resourceType: 'api_key', resourceIds: [id] },
+          manager,
+        );
         row.revokedAt = now;
       }
       return this.summarize(row, now);

@@ -28,5 +28,8 @@ export type Segment = (typeof SEGMENTS)[number];
 
 /** A reference's `key`: its letters and digits, upper-cased (also how the `reference` filter is compared). */
 export function referenceKey(value: string): string {
-  return value.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  return value
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toUpperCase();
 }

@@ -29,7 +29,13 @@ export class CallsRepository {
    * goes through call_references' primary key). Fetches limit + 1 rows so the
    * caller knows whether there is more.
    */
-  async listPage(manager: Queryable, orgId: string, f: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number): Promise<CallRow[]> {
+  async listPage(
+    manager: Queryable,
+    orgId: string,
+    f: CallListFilters,
+    after: { startedAt: string; callId: string } | null,
+    limit: number,
+  ): Promise<CallRow[]> {
     const params: unknown[] = [orgId];
     const p = (v: unknown) => {
       params.push(v);
@@ -71,7 +77,12 @@ export class CallsRepository {
     );
     if (!rows[0]) return null;
     const r = rows[0];
-    return { processingComplete: r.processing_complete, completedEventAt: r.completed_event_at, leadId: r.lead_id, hasRecording: r.has_recording };
+    return {
+      processingComplete: r.processing_complete,
+      completedEventAt: r.completed_event_at,
+      leadId: r.lead_id,
+      hasRecording: r.has_recording,
+    };
   }
 
   /** Insert or replace everything the pipeline owns; has_recording and created_at are kept. */
@@ -115,7 +126,11 @@ export class CallsRepository {
     await manager.query('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
     const keys = [...new Set(references.map((r) => r.key))];
     if (keys.length) {
-      await manager.query(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [orgId, callId, keys]);
+      await manager.query(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [
+        orgId,
+        callId,
+        keys,
+      ]);
     }
   }
 
@@ -125,6 +140,10 @@ export class CallsRepository {
 
   /** Caller has run beginChange (the stamp is clock_timestamp(), see change-stamp.ts). */
   async setHasRecording(manager: EntityManager, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
-    await manager.query('UPDATE calls SET has_recording = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [orgId, callId, hasRecording]);
+    await manager.query('UPDATE calls SET has_recording = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [
+      orgId,
+      callId,
+      hasRecording,
+    ]);
   }
 }

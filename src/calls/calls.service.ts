@@ -58,7 +58,9 @@ export class CallsService {
 
   /** The firm's call, or 404 (another firm's call answers exactly like a missing one). */
   async requireCall(orgId: string, callId: string, manager: EntityManager = this.dataSource.manager): Promise<CallRef> {
-    const row = await manager.getRepository(CallEntity).findOne({ where: { orgId, callId }, select: { orgId: true, callId: true, hasRecording: true } });
+    const row = await manager
+      .getRepository(CallEntity)
+      .findOne({ where: { orgId, callId }, select: { orgId: true, callId: true, hasRecording: true } });
     if (!row) throw notFound('The call');
     return { orgId: row.orgId, callId: row.callId, hasRecording: row.hasRecording };
   }
@@ -85,7 +87,10 @@ export class CallsService {
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
     const after = q.cursor === undefined ? null : this.decodeCursor(q.cursor, fingerprint);
     const limit = q.limit ?? 20;
-    const [timezone, { asOf, rows }] = await Promise.all([this.account.timezoneOf(principal.orgId), this.readPage(principal, filters, after, limit)]);
+    const [timezone, { asOf, rows }] = await Promise.all([
+      this.account.timezoneOf(principal.orgId),
+      this.readPage(principal, filters, after, limit),
+    ]);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page[page.length - 1];
@@ -106,10 +111,19 @@ export class CallsService {
    * page's snapshot is younger than as_of, change-stamp.ts), then the audit
    * entry naming the ids read.
    */
-  private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: { startedAt: string; callId: string } | null, limit: number) {
+  private async readPage(
+    principal: ApiPrincipal,
+    filters: CallListFilters,
+    after: { startedAt: string; callId: string } | null,
+    limit: number,
+  ) {
     const asOf = await readAsOf(this.sql, this.config.listAsOfMarginMs);
     const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
-    await this.auditRead(principal, 'calls.listed', rows.slice(0, limit).map((r) => r.call_id));
+    await this.auditRead(
+      principal,
+      'calls.listed',
+      rows.slice(0, limit).map((r) => r.call_id),
+    );
     return { asOf, rows };
   }
 
@@ -161,7 +175,11 @@ export class CallsService {
 /** caller_number filter value to E.164, or 400 naming it. */
 export function parseCallerNumber(value: string): string {
   const e164 = normalizePhone(value);
-  if (!e164) throw badRequest('caller_number must be a phone number: E.164 such as +13125550123, or a 10-digit US number such as (312) 555-0123.', 'caller_number');
+  if (!e164)
+    throw badRequest(
+      'caller_number must be a phone number: E.164 such as +13125550123, or a 10-digit US number such as (312) 555-0123.',
+      'caller_number',
+    );
   return e164;
 }
 

@@ -18,7 +18,7 @@ const RUNG: Record<string, string> = {
   voicemail: 'went to voicemail',
   declined: 'answered and asked for a message instead',
   caller_gone: 'was being rung when the caller hung up',
-  attorney_dropped: "line ended before connecting",
+  attorney_dropped: 'line ended before connecting',
   error: 'could not be called',
 };
 
@@ -63,7 +63,9 @@ export function explainHandling(h: CallHandling | null): string[] {
     out.push(known ? known(h.requested_person_name) : `The request for a specific person was recorded as "${h.requested_person}".`);
   }
   if (h.eligible === false) {
-    const reason = h.ineligible_reason ? INELIGIBLE[h.ineligible_reason] ?? `the reason recorded was "${h.ineligible_reason}"` : 'no reason was recorded';
+    const reason = h.ineligible_reason
+      ? (INELIGIBLE[h.ineligible_reason] ?? `the reason recorded was "${h.ineligible_reason}"`)
+      : 'no reason was recorded';
     out.push(`A live transfer was not allowed: ${reason}.`);
   } else if (h.eligible === true) {
     out.push('A live transfer was allowed.');

@@ -23,7 +23,8 @@ function help(): string {
   const lines = ['usage: npm run cli -- <command> [flags] [--json]', ''];
   for (const c of [MIGRATE, ...COMMANDS]) {
     lines.push(`  ${c.name.padEnd(22)} ${c.summary}`);
-    for (const [flag, spec] of Object.entries(c.flags)) lines.push(`      --${flag}${spec.required ? ' (required)' : ''}  ${spec.description}`);
+    for (const [flag, spec] of Object.entries(c.flags))
+      lines.push(`      --${flag}${spec.required ? ' (required)' : ''}  ${spec.description}`);
   }
   lines.push('', 'With --json a command prints exactly one JSON object on stdout; logs go to stderr.');
   return lines.join('\n');
@@ -44,7 +45,8 @@ async function readInput(pathOrDash: string): Promise<string> {
 
 /** Service-side refusals are the user's to fix: show them plainly, exit 1. */
 function userMessage(err: unknown): string | null {
-  if (err instanceof CliError || err instanceof AccountInputError || err instanceof ApiKeyInputError || err instanceof ConfigError) return err.message;
+  if (err instanceof CliError || err instanceof AccountInputError || err instanceof ApiKeyInputError || err instanceof ConfigError)
+    return err.message;
   if (err instanceof DocumentInvalidError) return `invalid document: ${err.message}`;
   if (err instanceof ApiError && err.status < 500) return err.detail;
   return null;
@@ -71,7 +73,10 @@ async function main(argv: string[]): Promise<number> {
     if (command === MIGRATE) {
       result = { migrations_ran: db.migrationsRan };
     } else {
-      const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, databaseUrl: db.url }), { logger: ['error', 'warn'], abortOnError: false });
+      const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, databaseUrl: db.url }), {
+        logger: ['error', 'warn'],
+        abortOnError: false,
+      });
       try {
         result = await command.run({ app, flags, readInput });
       } finally {
@@ -90,4 +95,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then((code) => process.exit(code));

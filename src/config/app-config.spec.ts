@@ -9,7 +9,16 @@ const base = { DATABASE_URL: 'postgres://u:p@db:5432/x', WEBHOOK_SECRET_KEY: KEY
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig(base);
-    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', role: 'all', logLevel: 'info', baseUrl: 'http://localhost:3000', internalApiToken: null, webhookAllowPrivateTargets: false, dashboardUrl: null });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      role: 'all',
+      logLevel: 'info',
+      baseUrl: 'http://localhost:3000',
+      internalApiToken: null,
+      webhookAllowPrivateTargets: false,
+      dashboardUrl: null,
+    });
     expect(c.webhookRetryScheduleMs).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000]);
     expect(c.webhookSecretKey).toEqual(Buffer.alloc(32, 1));
   });

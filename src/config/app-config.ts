@@ -139,7 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.webhookDispatchConcurrency = int(env, 'WEBHOOK_DISPATCH_CONCURRENCY', 64, 1, 1000);
   const lease = parseDuration(env.WEBHOOK_LEASE || '60s');
   if (lease === null || lease < 15_000 || lease > 3_600_000) {
-    throw new ConfigError(`WEBHOOK_LEASE must be a duration from 15s to 1h (it must outlast the 10 s send timeout), got "${env.WEBHOOK_LEASE}"`);
+    throw new ConfigError(
+      `WEBHOOK_LEASE must be a duration from 15s to 1h (it must outlast the 10 s send timeout), got "${env.WEBHOOK_LEASE}"`,
+    );
   }
   c.webhookLeaseMs = lease;
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);

@@ -99,7 +99,10 @@ export async function startEmbeddedPostgres(opts: {
     await ensureDatabase(adminUrl(opts.port), database);
   } catch (err) {
     await server.stop().catch(() => undefined);
-    throw new Error(`embedded PostgreSQL did not start on port ${opts.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(err ?? 'exited')}`);
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${opts.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(err ?? 'exited')}`,
+      { cause: err },
+    );
   }
   return { url: dbUrl(opts.port), owned: true, stop: () => server.stop() };
 }

@@ -3,7 +3,14 @@ import { MIGRATIONS } from '../../migrations/index.js';
 
 /** A DataSource with no entities: used to run migrations before the app boots. */
 export function migrationDataSource(url: string): DataSource {
-  return new DataSource({ type: 'postgres', url, migrations: MIGRATIONS, migrationsTableName: 'migrations', synchronize: false, logging: false });
+  return new DataSource({
+    type: 'postgres',
+    url,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    logging: false,
+  });
 }
 
 /**

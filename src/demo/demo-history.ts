@@ -53,10 +53,56 @@ const URGENCY: Record<Category, 'high' | 'normal' | 'low'> = {
   other: 'normal',
 };
 
-const FIRST = ['Jordan', 'Maria', 'Kevin', 'Aisha', 'Tom', 'Lucia', 'Derek', 'Priya', 'Marcus', 'Elena', 'Brian', 'Rosa', 'Tyrone', 'Hannah', 'Jorge', 'Mei', 'Patrick', 'Fatima', 'Greg', 'Sofia'];
-const LAST = ['Reyes', 'Kowalski', 'Johnson', 'Nguyen', 'Okafor', 'Garcia', 'Schmidt', 'Patel', 'Brooks', 'Romero', 'Walsh', 'Hernandez', 'Kim', 'Murphy', 'Torres', 'Lee'];
+const FIRST = [
+  'Jordan',
+  'Maria',
+  'Kevin',
+  'Aisha',
+  'Tom',
+  'Lucia',
+  'Derek',
+  'Priya',
+  'Marcus',
+  'Elena',
+  'Brian',
+  'Rosa',
+  'Tyrone',
+  'Hannah',
+  'Jorge',
+  'Mei',
+  'Patrick',
+  'Fatima',
+  'Greg',
+  'Sofia',
+];
+const LAST = [
+  'Reyes',
+  'Kowalski',
+  'Johnson',
+  'Nguyen',
+  'Okafor',
+  'Garcia',
+  'Schmidt',
+  'Patel',
+  'Brooks',
+  'Romero',
+  'Walsh',
+  'Hernandez',
+  'Kim',
+  'Murphy',
+  'Torres',
+  'Lee',
+];
 const RELATIVES = ['wife', 'husband', 'son', 'daughter', 'mother', 'father', 'brother'];
-const PLACES = ['I-90 near the Ohio St exit', 'Western Ave and Belmont', 'the Jewel on Clark St', 'Lake Shore Drive by Fullerton', 'a CTA bus on Ashland', 'the parking garage at Water Tower', 'I-55 near Pulaski'];
+const PLACES = [
+  'I-90 near the Ohio St exit',
+  'Western Ave and Belmont',
+  'the Jewel on Clark St',
+  'Lake Shore Drive by Fullerton',
+  'a CTA bus on Ashland',
+  'the parking garage at Water Tower',
+  'I-55 near Pulaski',
+];
 const INCIDENTS = [
   ['rear-ended at a red light', 'neck and lower back pain', 'physical therapy twice a week'],
   ['hit by a driver turning left', 'broken wrist', 'cast and follow-up with orthopedics'],
@@ -126,7 +172,10 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
     const weekend = [0, 6].includes(new Date(start + day * DAY).getUTCDay());
     const afterHours = chance(0.18) || weekend;
     const hourUtc = afterHours ? 1 + Math.floor(rnd() * 11) : 14 + Math.floor(rnd() * 9);
-    const startedMs = Math.min(start + day * DAY + hourUtc * 3_600_000 + Math.floor(rnd() * 60) * 60_000 + Math.floor(rnd() * 60) * 1000, now.getTime() - 10 * 60_000);
+    const startedMs = Math.min(
+      start + day * DAY + hourUtc * 3_600_000 + Math.floor(rnd() * 60) * 60_000 + Math.floor(rnd() * 60) * 1000,
+      now.getTime() - 10 * 60_000,
+    );
     const callId = `call_${startedMs.toString(36)}${String(i).padStart(3, '0')}`;
     const answered = i % 12 !== 5;
     const callerE164 = chance(0.12) && repeatCallers.length ? pick(repeatCallers) : phone(i * 7 + 3);
@@ -213,7 +262,11 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
         break;
       case 'existing_client':
         reason = 'Existing client asking for an update on their case.';
-        message = pick(['Please call back with the status of the settlement.', 'Has new medical bills to send over.', 'Wants to reschedule the deposition prep.']);
+        message = pick([
+          'Please call back with the status of the settlement.',
+          'Has new medical bills to send over.',
+          'Wants to reschedule the deposition prep.',
+        ]);
         about.push({ name: caller, relation: 'client' });
         references.push({ kind: 'case_number', value: caseNo, for_name: caller });
         break;
@@ -284,34 +337,62 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
       t += 3 + text.length / 14;
     };
     const spanish = language === 'es';
-    say('receptionist', 'intake', spanish ? 'Harper Injury Law, habla Ava. ¿En qué le puedo ayudar?' : 'Harper Injury Law, this is Ava. How can I help?');
+    say(
+      'receptionist',
+      'intake',
+      spanish ? 'Harper Injury Law, habla Ava. ¿En qué le puedo ayudar?' : 'Harper Injury Law, this is Ava. How can I help?',
+    );
     say('caller', 'intake', `${spanish ? 'Hola, me llamo' : 'Hi, my name is'} ${caller}. ${reason}`);
-    say('receptionist', 'intake', spanish ? 'Lo siento mucho. ¿Cuál es el mejor número para devolverle la llamada?' : 'Thank you. What is the best number to call you back?');
+    say(
+      'receptionist',
+      'intake',
+      spanish
+        ? 'Lo siento mucho. ¿Cuál es el mejor número para devolverle la llamada?'
+        : 'Thank you. What is the best number to call you back?',
+    );
     say('caller', 'intake', asSaid(callerE164));
     if (category === 'new_injury_lead') {
       say('receptionist', 'intake', 'When did this happen, and were you hurt?');
       say('caller', 'intake', `It was ${Math.floor(rnd() * 20) + 1} days ago. I have ${injuries}.`);
     }
-    say('receptionist', 'intake', outcome === 'not_attempted' ? 'I will pass your message to the team; someone will call you back.' : 'Please hold while I connect you.');
+    say(
+      'receptionist',
+      'intake',
+      outcome === 'not_attempted'
+        ? 'I will pass your message to the team; someone will call you back.'
+        : 'Please hold while I connect you.',
+    );
     const briefings: { attempt: number; name: string; outcome: string; start_turn: number; turn_count: number }[] = [];
     briefed.forEach((r, k) => {
       const startTurn = turns.length;
       say('receptionist', 'briefing', `${r.name.split(' ')[0]}, I have ${caller} on the line: ${reason}`);
       if (r.outcome === 'declined') say('staff', 'briefing', 'I am in a meeting, please take a message.', r.name);
       else say('staff', 'briefing', 'Okay, put them through.', r.name);
-      briefings.push({ attempt: rung.indexOf(r) + 1 || k + 1, name: r.name, outcome: r.outcome, start_turn: startTurn, turn_count: turns.length - startTurn });
+      briefings.push({
+        attempt: rung.indexOf(r) + 1 || k + 1,
+        name: r.name,
+        outcome: r.outcome,
+        start_turn: startTurn,
+        turn_count: turns.length - startTurn,
+      });
     });
     const partial = connectedTo !== null && chance(0.1);
     if (connectedTo) {
       say('staff', 'conversation', `Hi ${first}, this is ${connectedTo.split(' ')[0]}. I understand ${reason.toLowerCase()}`, connectedTo);
       say('caller', 'conversation', message);
-      say('staff', 'conversation', category === 'new_injury_lead' ? 'Let us set up a free consultation. Does tomorrow at 10 work?' : 'I will take care of that today.', connectedTo);
+      say(
+        'staff',
+        'conversation',
+        category === 'new_injury_lead' ? 'Let us set up a free consultation. Does tomorrow at 10 work?' : 'I will take care of that today.',
+        connectedTo,
+      );
       say('caller', 'conversation', 'Yes, thank you.');
     }
     const conversationStatus = connectedTo ? (partial ? 'partial' : 'complete') : null;
 
     // The lead: new injury calls that reached intake, and referrals.
-    const isLead = (category === 'new_injury_lead' || (category === 'referring_attorney' && chance(0.5))) && !(outcome === 'caller_gone' && chance(0.5));
+    const isLead =
+      (category === 'new_injury_lead' || (category === 'referring_attorney' && chance(0.5))) && !(outcome === 'caller_gone' && chance(0.5));
     const callbackE164 = chance(0.2) ? phone(i * 13 + 5) : callerE164;
     const extension = chance(0.1) ? String(100 + Math.floor(rnd() * 900)) : null;
     const incidentDate = iso(startedMs - (2 + Math.floor(rnd() * 20)) * DAY).slice(0, 10);
@@ -331,7 +412,10 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
               caller_name: caller,
               caller_phone: asSaid(callbackE164),
               caller_email: `${first.toLowerCase()}.${last.toLowerCase()}@example.com`,
-              referral_source: category === 'referring_attorney' ? 'Attorney referral' : pick(['Google search', 'A friend', 'Billboard on I-90', 'Past client']),
+              referral_source:
+                category === 'referring_attorney'
+                  ? 'Attorney referral'
+                  : pick(['Google search', 'A friend', 'Billboard on I-90', 'Past client']),
               relationship_to_injured: relative ?? 'self',
               incident_date: incidentDate,
               incident_location: place,
@@ -362,8 +446,14 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
       leads.push({
         callId,
         status,
-        external_id: status === 'signed' ? `HIL-2026-${String(100 + k).padStart(4, '0')}` : status === 'contacted' && k % 2 ? `CRM-${5000 + k}` : null,
-        status_reason: status === 'rejected' ? pick(['Statute of limitations has run.', 'Already represented.', 'No injury.']) : status === 'signed' ? 'Retainer signed.' : null,
+        external_id:
+          status === 'signed' ? `HIL-2026-${String(100 + k).padStart(4, '0')}` : status === 'contacted' && k % 2 ? `CRM-${5000 + k}` : null,
+        status_reason:
+          status === 'rejected'
+            ? pick(['Statute of limitations has run.', 'Already represented.', 'No injury.'])
+            : status === 'signed'
+              ? 'Retainer signed.'
+              : null,
       });
     }
 
@@ -392,7 +482,8 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
               about: about.slice(0, 8),
               caller_organization: organization,
               asked_for: chance(0.2) ? pick(['Dana Harper', 'Maya', 'the lawyer']) : null,
-              message_for: outcome === 'not_attempted' || outcome === 'no_answer' || outcome === 'declined' ? (chain?.[0] ?? 'Dana Harper') : null,
+              message_for:
+                outcome === 'not_attempted' || outcome === 'no_answer' || outcome === 'declined' ? (chain?.[0] ?? 'Dana Harper') : null,
               best_time: chance(0.4) ? pick(['after 5pm', 'mornings', 'any time', 'lunch time']) : null,
               references: references.slice(0, 8),
               generated_at: generatedAt,
@@ -434,7 +525,13 @@ export function demoHistory(now: Date, seed = 20260301, count = 220): DemoHistor
               rung: fired && !afterHours ? rung : null,
               connected: fired && !afterHours ? connectedTo !== null : null,
               transfer_reason:
-                outcome === 'no_answer' ? 'chain_exhausted' : outcome === 'declined' ? 'declined' : outcome === 'caller_gone' ? 'caller_gone' : null,
+                outcome === 'no_answer'
+                  ? 'chain_exhausted'
+                  : outcome === 'declined'
+                    ? 'declined'
+                    : outcome === 'caller_gone'
+                      ? 'caller_gone'
+                      : null,
             },
       transcript: {
         conversation_status: conversationStatus,

@@ -7,5 +7,9 @@ import { ReceptionistModule } from '../receptionist/index.js';
 import { RecordingsModule } from '../recordings/index.js';
 import { DemoService } from './demo.service.js';
 
-@Module({ imports: [AccountModule, AuthModule, ReceptionistModule, IngestionModule, LeadsModule, RecordingsModule], providers: [DemoService], exports: [DemoService] })
+@Module({
+  imports: [AccountModule, AuthModule, ReceptionistModule, IngestionModule, LeadsModule, RecordingsModule],
+  providers: [DemoService],
+  exports: [DemoService],
+})
 export class DemoModule {}

@@ -38,7 +38,13 @@ export class DemoService {
   async seed(): Promise<DemoSeedResult> {
     let slug = 'harper-legal';
     for (let n = 2; await this.account.slugTaken(slug); n++) slug = `harper-legal-${n}`;
-    const org = await this.account.createOrg({ name: 'Harper Injury Law', slug, timezone: 'America/Chicago', number: '+13125550100', ownerEmail: 'dana@harperlegal.example' });
+    const org = await this.account.createOrg({
+      name: 'Harper Injury Law',
+      slug,
+      timezone: 'America/Chicago',
+      number: '+13125550100',
+      ownerEmail: 'dana@harperlegal.example',
+    });
     const trialEnds = new Date(this.clock.now().getTime() + 14 * 86_400_000);
     await this.account.updateOrg(org.id, { status: 'live', plan: 'trial', billingStatus: 'trialing', trialEndsAt: trialEnds });
     await this.receptionist.publish(org.id, DEMO_SETTINGS);

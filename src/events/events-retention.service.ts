@@ -8,7 +8,6 @@ import { EventsRepository } from './events.repository.js';
 
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 
-
 /**
  * Removes events older than 30 days (by the injected clock) in bounded
  * batches, each its own short statement, until none are left. Runs in the

@@ -52,11 +52,18 @@ export class EventsRepository {
       where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
     }
     // Qualified: a bare "txid, seq" would sort by the text aliases of the select list.
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY events.txid, events.seq LIMIT $3`, params);
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY events.txid, events.seq LIMIT $3`,
+      params,
+    );
   }
 
   async findOne(orgId: string, eventId: string, since: Date): Promise<EventRow | null> {
-    const rows = await this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [orgId, eventId, since]);
+    const rows = await this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [
+      orgId,
+      eventId,
+      since,
+    ]);
     return rows[0] ?? null;
   }
 

@@ -15,7 +15,14 @@ export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Prom
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 export function toEnvelope(row: Pick<EventEntity, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
-  return { id: row.id, type: row.type as EventType, timestamp: row.occurredAt.toISOString(), org: { id: row.orgId }, test: row.test, data: row.data };
+  return {
+    id: row.id,
+    type: row.type as EventType,
+    timestamp: row.occurredAt.toISOString(),
+    org: { id: row.orgId },
+    test: row.test,
+    data: row.data,
+  };
 }
 
 /**
@@ -37,7 +44,10 @@ export class EventsService {
     this.fanOuts.push(handler);
   }
 
-  async record(manager: EntityManager, input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean }): Promise<RecordedEvent> {
+  async record(
+    manager: EntityManager,
+    input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
+  ): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = manager.getRepository(EventEntity).create({
       id: newEventId(now),

@@ -27,7 +27,9 @@ export class IngestionController {
     } catch (e) {
       if (e instanceof DocumentInvalidError) {
         const [first] = e.problems;
-        throw badRequest(`The call document is not valid: ${first.path} ${first.message}.`, first.path, { errors: e.problems.map((p) => ({ param: p.path, message: p.message })) });
+        throw badRequest(`The call document is not valid: ${first.path} ${first.message}.`, first.path, {
+          errors: e.problems.map((p) => ({ param: p.path, message: p.message })),
+        });
       }
       throw e;
     }

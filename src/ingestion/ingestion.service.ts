@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountService } from '../account/index.js';
-import { CallsService, referenceKey, type CallHandling, type CallUntrusted, type ConversationSummary, type IngestedCall } from '../calls/index.js';
+import {
+  CallsService,
+  referenceKey,
+  type CallHandling,
+  type CallUntrusted,
+  type ConversationSummary,
+  type IngestedCall,
+} from '../calls/index.js';
 import { notFound } from '../common/errors/api-error.js';
 import { newCallId, newLeadId } from '../common/ids.js';
 import { normalizePhone } from '../common/phone.js';
@@ -38,7 +45,11 @@ function tidy(problems: { path: string; message: string }[]): { path: string; me
   const seen = new Set<string>();
   return problems
     .map(({ path, message }) => {
-      const last = path.replace(/\[\d+\]$/, '').split('.').pop() ?? '';
+      const last =
+        path
+          .replace(/\[\d+\]$/, '')
+          .split('.')
+          .pop() ?? '';
       return { path, message: last && message.startsWith(`${last} `) ? message.slice(last.length + 1) : message };
     })
     .filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && seen.add(`${p.path}\u0000${p.message}`));
@@ -87,8 +98,15 @@ export class IngestionService {
     if (!CALL_ID_PATTERN.test(id)) problems.push({ path: at('call_id'), message: 'must be 1 to 128 letters, digits, or _ . : -' });
 
     const summary = doc.untrusted?.conversation_summary ?? null;
-    if (summary && summary.summary === null && (summary.outcome !== '' || summary.key_points.length || summary.confirmed_details.length || summary.next_steps.length)) {
-      problems.push({ path: at('untrusted.conversation_summary'), message: 'outcome must be empty and the lists empty when summary is null' });
+    if (
+      summary &&
+      summary.summary === null &&
+      (summary.outcome !== '' || summary.key_points.length || summary.confirmed_details.length || summary.next_steps.length)
+    ) {
+      problems.push({
+        path: at('untrusted.conversation_summary'),
+        message: 'outcome must be empty and the lists empty when summary is null',
+      });
     }
     if (problems.length) throw new DocumentInvalidError(problems);
 
@@ -190,7 +208,13 @@ export class IngestionService {
         });
         completedEvent = true;
       }
-      return { call_id: call.callId, status: before ? 'reprocessed' : 'created', lead_id: leadId, lead_created: leadCreated, completed_event: completedEvent };
+      return {
+        call_id: call.callId,
+        status: before ? 'reprocessed' : 'created',
+        lead_id: leadId,
+        lead_created: leadCreated,
+        completed_event: completedEvent,
+      };
     });
   }
 
@@ -207,7 +231,12 @@ export class IngestionService {
             asked_for: d.asked_for ?? null,
             message_for: d.message_for ?? null,
             best_time: d.best_time ?? null,
-            references: d.references.map((r) => ({ kind: r.kind, value: r.value, key: referenceKey(r.value), for_name: r.for_name ?? null })),
+            references: d.references.map((r) => ({
+              kind: r.kind,
+              value: r.value,
+              key: referenceKey(r.value),
+              for_name: r.for_name ?? null,
+            })),
             generated_at: d.generated_at,
           }
         : null,
@@ -268,7 +297,9 @@ export class IngestionService {
       intakeCompleteness: l.intake_completeness ?? null,
       untrustedName: l.untrusted?.name ?? null,
       untrustedIncidentDate: l.untrusted?.incident_date ?? null,
-      intake: l.intake ? { extracted_at: l.intake.extracted_at ?? null, completeness: l.intake.completeness ?? null, untrusted: intakeUntrusted } : null,
+      intake: l.intake
+        ? { extracted_at: l.intake.extracted_at ?? null, completeness: l.intake.completeness ?? null, untrusted: intakeUntrusted }
+        : null,
     };
   }
 }

@@ -70,5 +70,14 @@ export const INTAKE_FIELDS = {
     'adverse_party_name',
     'narrative_summary',
   ],
-  booleans: ['hospitalized', 'surgery', 'police_report_filed', 'gave_recorded_statement', 'commercial_vehicle_involved', 'missed_work', 'currently_represented', 'conflict_flag'],
+  booleans: [
+    'hospitalized',
+    'surgery',
+    'police_report_filed',
+    'gave_recorded_statement',
+    'commercial_vehicle_involved',
+    'missed_work',
+    'currently_represented',
+    'conflict_flag',
+  ],
 } as const;

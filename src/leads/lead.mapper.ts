@@ -30,5 +30,9 @@ export function toIntakeDto(i: LeadIntake | null | undefined): LeadIntakeDto | n
   const untrusted: Record<string, string | boolean | null> = {};
   for (const f of INTAKE_FIELDS.strings) untrusted[f] = typeof u[f] === 'string' ? u[f] : null;
   for (const f of INTAKE_FIELDS.booleans) untrusted[f] = typeof u[f] === 'boolean' ? u[f] : null;
-  return { extracted_at: i.extracted_at ?? null, completeness: i.completeness ?? null, untrusted: untrusted as unknown as LeadIntakeDto['untrusted'] };
+  return {
+    extracted_at: i.extracted_at ?? null,
+    completeness: i.completeness ?? null,
+    untrusted: untrusted as unknown as LeadIntakeDto['untrusted'],
+  };
 }

@@ -36,8 +36,15 @@ export class LeadsController {
   @ApiOkResponse({ type: PatchLeadResponseDto })
   @ApiProblems(400, 404)
   @ApiExtraModels(LeadConflictProblem)
-  @ApiConflict('`status_conflict`: the lead is not at expected_status, or changed while the request was handled; `detail` names its current status and `lead` holds it.', getSchemaPath(LeadConflictProblem))
-  patch(@CurrentPrincipal() principal: ApiPrincipal, @Param('lead_id') leadId: string, @Body() body: unknown): Promise<PatchLeadResponseDto> {
+  @ApiConflict(
+    '`status_conflict`: the lead is not at expected_status, or changed while the request was handled; `detail` names its current status and `lead` holds it.',
+    getSchemaPath(LeadConflictProblem),
+  )
+  patch(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('lead_id') leadId: string,
+    @Body() body: unknown,
+  ): Promise<PatchLeadResponseDto> {
     return this.leads.patch(principal, leadId, body);
   }
 }

@@ -27,7 +27,13 @@ const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured
 @Injectable()
 export class LeadsRepository {
   /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
-  async listPage(manager: Queryable, orgId: string, f: LeadListFilters, after: { capturedAt: string; leadId: string } | null, limit: number): Promise<LeadRow[]> {
+  async listPage(
+    manager: Queryable,
+    orgId: string,
+    f: LeadListFilters,
+    after: { capturedAt: string; leadId: string } | null,
+    limit: number,
+  ): Promise<LeadRow[]> {
     const params: unknown[] = [orgId];
     const p = (v: unknown) => {
       params.push(v);
@@ -49,7 +55,10 @@ export class LeadsRepository {
   }
 
   async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
-    const rows = await manager.query(`SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`, [orgId, leadId]);
+    const rows = await manager.query(
+      `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`,
+      [orgId, leadId],
+    );
     return rows[0] ?? null;
   }
 
@@ -64,7 +73,23 @@ export class LeadsRepository {
                           intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake)
        VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        RETURNING ${COLUMNS.replace(/l\./g, '')}`,
-      [orgId, leadId, l.callId, l.capturedAt, l.category, l.urgency, l.language, l.intakeCompleteness, l.phone, l.phoneE164, l.phoneExtension, l.email, l.untrustedName, l.untrustedIncidentDate, l.intake === null ? null : JSON.stringify(l.intake)],
+      [
+        orgId,
+        leadId,
+        l.callId,
+        l.capturedAt,
+        l.category,
+        l.urgency,
+        l.language,
+        l.intakeCompleteness,
+        l.phone,
+        l.phoneE164,
+        l.phoneExtension,
+        l.email,
+        l.untrustedName,
+        l.untrustedIncidentDate,
+        l.intake === null ? null : JSON.stringify(l.intake),
+      ],
     );
     return rows[0];
   }
@@ -75,14 +100,32 @@ export class LeadsRepository {
       `UPDATE leads SET captured_at = $3, category = $4, urgency = $5, language = $6, intake_completeness = $7, phone = $8, phone_e164 = $9,
                         phone_extension = $10, email = $11, untrusted_name = $12, untrusted_incident_date = $13, intake = $14, updated_at = clock_timestamp()
         WHERE org_id = $1 AND lead_id = $2`,
-      [orgId, leadId, l.capturedAt, l.category, l.urgency, l.language, l.intakeCompleteness, l.phone, l.phoneE164, l.phoneExtension, l.email, l.untrustedName, l.untrustedIncidentDate, l.intake === null ? null : JSON.stringify(l.intake)],
+      [
+        orgId,
+        leadId,
+        l.capturedAt,
+        l.category,
+        l.urgency,
+        l.language,
+        l.intakeCompleteness,
+        l.phone,
+        l.phoneE164,
+        l.phoneExtension,
+        l.email,
+        l.untrustedName,
+        l.untrustedIncidentDate,
+        l.intake === null ? null : JSON.stringify(l.intake),
+      ],
     );
   }
 
   /** The lead's call was re-processed without finding a lead: the lead stays, its updated_at moves. */
   async touchForCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
     // TypeORM answers UPDATE with [rows, rowCount].
-    const [rows] = await manager.query('UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id', [orgId, callId]);
+    const [rows] = await manager.query(
+      'UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id',
+      [orgId, callId],
+    );
     return rows[0]?.lead_id ?? null;
   }
 
@@ -92,7 +135,14 @@ export class LeadsRepository {
    * or a no-op after re-reading). One stamp for both times: statement_timestamp(),
    * taken after beginChange gave the transaction its xid.
    */
-  async updateFirmFields(manager: EntityManager, orgId: string, leadId: string, version: number, next: LeadFirmFields, statusChanged: boolean): Promise<LeadRow | null> {
+  async updateFirmFields(
+    manager: EntityManager,
+    orgId: string,
+    leadId: string,
+    version: number,
+    next: LeadFirmFields,
+    statusChanged: boolean,
+  ): Promise<LeadRow | null> {
     const [rows] = await manager.query(
       `UPDATE leads l SET status = $4, external_id = $5, status_reason = $6, version = l.version + 1,
               updated_at = statement_timestamp(), status_updated_at = CASE WHEN $7 THEN statement_timestamp() ELSE l.status_updated_at END

@@ -120,7 +120,11 @@ export class LeadsService {
         // as_of first, then the page: two statements, the page's snapshot younger (change-stamp.ts).
         const asOf = await readAsOf(this.sql, this.config.listAsOfMarginMs);
         const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
-        await this.auditRead(principal, 'leads.listed', rows.slice(0, limit).map((r) => r.lead_id));
+        await this.auditRead(
+          principal,
+          'leads.listed',
+          rows.slice(0, limit).map((r) => r.lead_id),
+        );
         return { asOf, rows };
       })(),
     ]);
@@ -132,7 +136,8 @@ export class LeadsService {
       caller_data: 'full',
       leads: page.map(toLeadDto),
       has_more: hasMore,
-      next_cursor: hasMore && last ? this.cursors.encode(CURSOR_KIND, [last.captured_at.toISOString(), last.lead_id], { ...filters }) : null,
+      next_cursor:
+        hasMore && last ? this.cursors.encode(CURSOR_KIND, [last.captured_at.toISOString(), last.lead_id], { ...filters }) : null,
       as_of: asOf,
       truncated: false,
       note: null,
@@ -202,7 +207,10 @@ export class LeadsService {
         const now = await this.repo.find(m, orgId, leadId);
         if (!now) throw notFound('The lead');
         if (FIRM_FIELDS.every((f) => !(f in input) || input[f] === now[f])) return { row: now, changes: [] as FirmField[] };
-        throw this.conflict(now, `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`);
+        throw this.conflict(
+          now,
+          `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`,
+        );
       }
       await this.events.record(m, {
         orgId,
@@ -263,7 +271,13 @@ export class LeadsService {
    * new and lead.created recorded. Later: the pipeline's fields replaced,
    * status / external_id / status_reason kept, updated_at moved.
    */
-  async upsertForCall(manager: EntityManager, orgId: string, leadId: string, exists: boolean, input: LeadFromCall): Promise<{ leadId: string; created: boolean }> {
+  async upsertForCall(
+    manager: EntityManager,
+    orgId: string,
+    leadId: string,
+    exists: boolean,
+    input: LeadFromCall,
+  ): Promise<{ leadId: string; created: boolean }> {
     if (exists) {
       await this.repo.updateFromCall(manager, orgId, leadId, input);
       return { leadId, created: false };
@@ -272,7 +286,14 @@ export class LeadsService {
     await this.events.record(manager, {
       orgId,
       type: 'lead.created',
-      data: { lead_id: row.lead_id, call_id: row.call_id, status: 'new', category: row.category, urgency: row.urgency, url: this.url(row.lead_id) },
+      data: {
+        lead_id: row.lead_id,
+        call_id: row.call_id,
+        status: 'new',
+        category: row.category,
+        urgency: row.urgency,
+        url: this.url(row.lead_id),
+      },
     });
     return { leadId: row.lead_id, created: true };
   }

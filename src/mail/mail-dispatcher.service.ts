@@ -79,14 +79,20 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
             await this.transport.sendMail({ from: this.config.mailFrom, to: m.to, subject: m.subject, text: m.body });
             await this.mail.markDone(m.id, 'sent', this.clock.now());
           } else {
-            this.logger.log({ mail_id: m.id, kind: m.kind, to: m.to, subject: m.subject, body: m.body }, 'email (not sent: SMTP_URL is not set)');
+            this.logger.log(
+              { mail_id: m.id, kind: m.kind, to: m.to, subject: m.subject, body: m.body },
+              'email (not sent: SMTP_URL is not set)',
+            );
             await this.mail.markDone(m.id, 'logged', this.clock.now());
           }
         } catch (err) {
           const wait = MAIL_RETRY_MS[m.attemptCount - 1];
           const next = wait === undefined ? null : new Date(this.clock.now().getTime() + wait);
           const reason = err instanceof Error ? err.message : String(err);
-          this.logger.warn({ mail_id: m.id, kind: m.kind, attempt: m.attemptCount, error: reason, final: next === null }, 'email could not be sent');
+          this.logger.warn(
+            { mail_id: m.id, kind: m.kind, attempt: m.attemptCount, error: reason, final: next === null },
+            'email could not be sent',
+          );
           await this.mail.markFailedAttempt(m.id, reason, next);
         }
         handled++;

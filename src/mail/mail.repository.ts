@@ -15,7 +15,10 @@ export interface OutgoingMail {
 export class MailRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(manager: EntityManager, m: { orgId: string | null; kind: string; to: string; subject: string; body: string; now: Date }): Promise<string> {
+  async insert(
+    manager: EntityManager,
+    m: { orgId: string | null; kind: string; to: string; subject: string; body: string; now: Date },
+  ): Promise<string> {
     const rows = await manager.query(
       `INSERT INTO mail_outbox (org_id, kind, to_address, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
       [m.orgId, m.kind, m.to, m.subject, m.body, m.now],
@@ -40,7 +43,11 @@ export class MailRepository {
   }
 
   async markDone(id: string, status: 'sent' | 'logged', at: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE mail_outbox SET status = $2, sent_at = $3, locked_until = NULL, last_error = NULL WHERE id = $1`, [id, status, at]);
+    await this.dataSource.query(`UPDATE mail_outbox SET status = $2, sent_at = $3, locked_until = NULL, last_error = NULL WHERE id = $1`, [
+      id,
+      status,
+      at,
+    ]);
   }
 
   async markFailedAttempt(id: string, error: string, nextAttemptAt: Date | null): Promise<void> {

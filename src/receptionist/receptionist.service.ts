@@ -34,7 +34,8 @@ export class ReceptionistService {
         const r = validateDocument(RoutingRuleDto, rule, `routing.${category}`);
         const chains = [r.in_hours_chain, r.language_overrides.en?.in_hours_chain ?? [], r.language_overrides.es?.in_hours_chain ?? []];
         for (const key of chains.flat()) {
-          if (!teamKeys.has(key)) problems.push({ path: `routing.${category}`, message: `names team key "${key}", which is not on the team` });
+          if (!teamKeys.has(key))
+            problems.push({ path: `routing.${category}`, message: `names team key "${key}", which is not on the team` });
         }
       } catch (e) {
         if (e instanceof DocumentInvalidError) problems.push(...e.problems);
@@ -57,7 +58,14 @@ export class ReceptionistService {
   async saveDraft(orgId: string, document: unknown): Promise<{ draft_pending: true; version: number }> {
     const settings = this.validate(document);
     const row = await this.repo.findOneBy({ orgId });
-    await this.repo.save({ orgId, published: row?.published ?? null, version: row?.version ?? 0, publishedAt: row?.publishedAt ?? null, draft: settings, draftUpdatedAt: this.clock.now() });
+    await this.repo.save({
+      orgId,
+      published: row?.published ?? null,
+      version: row?.version ?? 0,
+      publishedAt: row?.publishedAt ?? null,
+      draft: settings,
+      draftUpdatedAt: this.clock.now(),
+    });
     return { draft_pending: true, version: row?.version ?? 0 };
   }
 

@@ -18,19 +18,32 @@ export class InternalRecordingsController {
   @Put()
   @HttpCode(200)
   @InternalRoute()
-  async put(@Param('org_id') orgId: string, @Param('call_id') callId: string, @Query() _query: NoQueryDto, @Req() req: FastifyRequest): Promise<StoredRecordingDto> {
+  async put(
+    @Param('org_id') orgId: string,
+    @Param('call_id') callId: string,
+    @Query() _query: NoQueryDto,
+    @Req() req: FastifyRequest,
+  ): Promise<StoredRecordingDto> {
     const body = req.body as Readable;
     const declared = req.headers['content-length'];
     const declaredLength = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
     try {
       const r = await this.recordings.store(orgId, callId, body, { via: 'internal_api', declaredLength });
-      return { org_id: r.org_id, call_id: r.call_id, has_recording: true, size_bytes: r.size_bytes, sha256: r.sha256, replaced: r.replaced };
+      return {
+        org_id: r.org_id,
+        call_id: r.call_id,
+        has_recording: true,
+        size_bytes: r.size_bytes,
+        sha256: r.sha256,
+        replaced: r.replaced,
+      };
     } catch (err) {
       // Refused part-way (or before reading): answer now. Drain what the client still sends while the
       // answer goes out, and close the connection unless the rest is known to be small.
       body.resume();
       const small = declaredLength !== undefined && declaredLength <= this.recordings.maxBytes;
-      if (err instanceof ApiError && !small) throw new ApiError(err.status, err.code, err.detail, err.extra, { ...err.headers, Connection: 'close' });
+      if (err instanceof ApiError && !small)
+        throw new ApiError(err.status, err.code, err.detail, err.extra, { ...err.headers, Connection: 'close' });
       throw err;
     }
   }
@@ -38,7 +51,11 @@ export class InternalRecordingsController {
   @Delete()
   @HttpCode(200)
   @InternalRoute()
-  async remove(@Param('org_id') orgId: string, @Param('call_id') callId: string, @Query() _query: NoQueryDto): Promise<RemovedRecordingDto> {
+  async remove(
+    @Param('org_id') orgId: string,
+    @Param('call_id') callId: string,
+    @Query() _query: NoQueryDto,
+  ): Promise<RemovedRecordingDto> {
     const r = await this.recordings.remove(orgId, callId, 'internal_api');
     return { org_id: r.org_id, call_id: r.call_id, has_recording: false, removed: r.removed };
   }

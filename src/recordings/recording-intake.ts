@@ -5,10 +5,16 @@ import { ApiError } from '../common/errors/api-error.js';
 const OGG_CAPTURE_PATTERN = Buffer.from('OggS', 'latin1');
 
 export const notOgg = () =>
-  new ApiError(415, 'unsupported_media_type', 'The body is not an Ogg stream: an Ogg Opus recording starts with the capture pattern "OggS".');
+  new ApiError(
+    415,
+    'unsupported_media_type',
+    'The body is not an Ogg stream: an Ogg Opus recording starts with the capture pattern "OggS".',
+  );
 
 export const recordingTooLarge = (maxBytes: number) =>
-  new ApiError(413, 'payload_too_large', `The recording is larger than the limit of ${maxBytes} bytes (RECORDING_MAX_BYTES).`, { max_bytes: maxBytes });
+  new ApiError(413, 'payload_too_large', `The recording is larger than the limit of ${maxBytes} bytes (RECORDING_MAX_BYTES).`, {
+    max_bytes: maxBytes,
+  });
 
 /**
  * Sits between the upload and the store: passes chunks through unchanged

@@ -19,15 +19,27 @@ const AUDIO_HEADERS = {
   'Content-Length': { description: 'Bytes in this response.', schema: { type: 'integer' } },
   ETag: { description: 'Changes when the recording is replaced; usable in If-Range.', schema: { type: 'string' } },
 };
-const CONTENT_RANGE = { 'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } } };
+const CONTENT_RANGE = {
+  'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } },
+};
 
 /** Audio responses in the OpenAPI document: 200 whole file, 206 one range. */
 function ApiAudioResponses() {
   return applyDecorators(
     ApiProduces('audio/ogg'),
     ApiHeader({ name: 'Range', required: false, description: RANGE_DOC }),
-    ApiResponse({ status: 200, description: 'The whole recording (Opus in Ogg), streamed. HEAD is not supported: it answers 405 with Allow: GET.', content: AUDIO, headers: AUDIO_HEADERS }),
-    ApiResponse({ status: 206, description: 'Partial content: the one requested byte range.', content: AUDIO, headers: { ...AUDIO_HEADERS, ...CONTENT_RANGE } }),
+    ApiResponse({
+      status: 200,
+      description: 'The whole recording (Opus in Ogg), streamed. HEAD is not supported: it answers 405 with Allow: GET.',
+      content: AUDIO,
+      headers: AUDIO_HEADERS,
+    }),
+    ApiResponse({
+      status: 206,
+      description: 'Partial content: the one requested byte range.',
+      content: AUDIO,
+      headers: { ...AUDIO_HEADERS, ...CONTENT_RANGE },
+    }),
   );
 }
 
@@ -70,7 +82,8 @@ export class CallRecordingController {
   @ApiParam({ name: 'call_id', description: 'As the calls list returned it.' })
   @ApiCreatedResponse({
     type: RecordingLinkDto,
-    description: 'A new link (201 Created: every call creates a new link). The url is a credential. The response carries Cache-Control: no-store.',
+    description:
+      'A new link (201 Created: every call creates a new link). The url is a credential. The response carries Cache-Control: no-store.',
   })
   @ApiProblems(400, 404)
   async createLink(

@@ -6,7 +6,8 @@ import type { Playback } from './recordings.service.js';
 export const UPLOAD_ROUTE = '/internal/v1/orgs/:org_id/calls/:call_id/recording';
 export const LINK_ROUTE = '/v1/recordings/:token';
 
-export const headNotAllowed = () => new ApiError(405, 'method_not_allowed', 'HEAD is not supported on this endpoint; use GET.', {}, { Allow: 'GET' });
+export const headNotAllowed = () =>
+  new ApiError(405, 'method_not_allowed', 'HEAD is not supported on this endpoint; use GET.', {}, { Allow: 'GET' });
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
 const isUpload = (req: FastifyRequest) => req.method === 'PUT' && req.routeOptions.url === UPLOAD_ROUTE;
@@ -29,7 +30,13 @@ export function configureRecordingsHttp(fastify: FastifyInstance): void {
   });
   fastify.addHook('preParsing', async (req, _reply, payload) => {
     if (isUpload(req) && mediaType(req.headers['content-type']) !== 'audio/ogg') {
-      throw new ApiError(415, 'unsupported_media_type', 'Send the recording as the request body with Content-Type: audio/ogg.', {}, { Connection: 'close' });
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the recording as the request body with Content-Type: audio/ogg.',
+        {},
+        { Connection: 'close' },
+      );
     }
     return payload;
   });
@@ -56,7 +63,10 @@ export function sendAudio(reply: FastifyReply, p: Playback, extraHeaders: Record
     ...extraHeaders,
   });
   if (p.range) {
-    reply.code(206).header('content-range', `bytes ${p.range.start}-${p.range.end}/${size}`).header('content-length', String(p.range.end - p.range.start + 1));
+    reply
+      .code(206)
+      .header('content-range', `bytes ${p.range.start}-${p.range.end}/${size}`)
+      .header('content-length', String(p.range.end - p.range.start + 1));
   } else {
     reply.code(200).header('content-length', String(size));
   }

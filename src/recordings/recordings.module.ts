@@ -20,7 +20,11 @@ import { RECORDING_STORE } from './store/recording-store.js';
   controllers: [CallRecordingController, RecordingLinkController, InternalRecordingsController],
   providers: [
     // The one place that picks the store; an object store is another factory branch here.
-    { provide: RECORDING_STORE, useFactory: (config: AppConfig) => new FilesystemRecordingStore(join(config.dataDir, 'recordings')), inject: [AppConfig] },
+    {
+      provide: RECORDING_STORE,
+      useFactory: (config: AppConfig) => new FilesystemRecordingStore(join(config.dataDir, 'recordings')),
+      inject: [AppConfig],
+    },
     RecordingsRepository,
     RecordingsService,
     RecordingLinksService,

@@ -53,7 +53,10 @@ export class RecordingsRepository {
     r: { orgId: string; callId: string; storageKey: string; sizeBytes: number; sha256: Buffer; now: Date },
   ): Promise<{ id: string; previousKey: string | null }> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await manager.query(`SELECT id, storage_key FROM recordings WHERE org_id = $1 AND call_id = $2 FOR UPDATE`, [r.orgId, r.callId]);
+      const current = await manager.query(`SELECT id, storage_key FROM recordings WHERE org_id = $1 AND call_id = $2 FOR UPDATE`, [
+        r.orgId,
+        r.callId,
+      ]);
       if (current.length) {
         await manager.query(`UPDATE recordings SET storage_key = $2, size_bytes = $3, sha256 = $4, updated_at = $5 WHERE id = $1`, [
           current[0].id,
@@ -118,6 +121,13 @@ export class RecordingsRepository {
     );
     if (!rows.length) return null;
     const r = rows[0];
-    return { linkId: r.id, orgId: r.org_id, callId: r.call_id, createdByKeyId: r.created_by_key_id, expiresAt: r.expires_at, storageKey: r.storage_key };
+    return {
+      linkId: r.id,
+      orgId: r.org_id,
+      callId: r.call_id,
+      createdByKeyId: r.created_by_key_id,
+      expiresAt: r.expires_at,
+      storageKey: r.storage_key,
+    };
   }
 }

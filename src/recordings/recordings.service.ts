@@ -80,7 +80,12 @@ export class RecordingsService {
    * `declaredLength` (a Content-Length) lets an oversized upload be refused
    * before any byte is read.
    */
-  async store(orgId: string, callId: string, body: Readable, opts: { via: RecordingSource; declaredLength?: number }): Promise<StoredRecordingSummary> {
+  async store(
+    orgId: string,
+    callId: string,
+    body: Readable,
+    opts: { via: RecordingSource; declaredLength?: number },
+  ): Promise<StoredRecordingSummary> {
     await this.requireCall(orgId, callId);
     if (opts.declaredLength !== undefined && opts.declaredLength > this.maxBytes) throw recordingTooLarge(this.maxBytes);
     const intake = new RecordingIntake(this.maxBytes);
@@ -121,7 +126,14 @@ export class RecordingsService {
       throw err;
     }
     if (previousKey) await this.discard(previousKey);
-    return { org_id: orgId, call_id: callId, has_recording: true, size_bytes: sizeBytes, sha256: sha256.toString('hex'), replaced: previousKey !== null };
+    return {
+      org_id: orgId,
+      call_id: callId,
+      has_recording: true,
+      size_bytes: sizeBytes,
+      sha256: sha256.toString('hex'),
+      replaced: previousKey !== null,
+    };
   }
 
   /** The same as `store`, from a file on disk (the CLI and the demo data). */
@@ -183,7 +195,17 @@ export class RecordingsService {
   }
 
   /** Records the audit entry before a byte is served; releases the file when that fails. */
-  async auditOrClose(playback: Playback, entry: { orgId: string; actor: AuditActor; action: string; resourceType: string; resourceIds: string[]; details?: Record<string, unknown> }): Promise<void> {
+  async auditOrClose(
+    playback: Playback,
+    entry: {
+      orgId: string;
+      actor: AuditActor;
+      action: string;
+      resourceType: string;
+      resourceIds: string[];
+      details?: Record<string, unknown>;
+    },
+  ): Promise<void> {
     try {
       await this.audit.record(entry);
     } catch (err) {

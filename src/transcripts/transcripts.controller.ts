@@ -16,7 +16,11 @@ export class TranscriptsController {
   @ApiParam({ name: 'call_id' })
   @ApiOkResponse({ type: TranscriptDto })
   @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('call_id') callId: string, @Query() query: TranscriptQuery): Promise<TranscriptDto> {
+  get(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('call_id') callId: string,
+    @Query() query: TranscriptQuery,
+  ): Promise<TranscriptDto> {
     return this.transcripts.get(principal, callId, query);
   }
 }

@@ -24,7 +24,19 @@ export class TranscriptsRepository {
     await manager.query(
       `INSERT INTO transcripts (org_id, call_id, conversation_status, connected_name, notice, covers, briefings, turn_count, intake_count, briefing_count, conversation_count)
        VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8, $9, $10, $11)`,
-      [orgId, callId, t.conversationStatus, t.connectedName, t.notice, t.covers, JSON.stringify(t.briefings), t.turns.length, t.counts.intake, t.counts.briefing, t.counts.conversation],
+      [
+        orgId,
+        callId,
+        t.conversationStatus,
+        t.connectedName,
+        t.notice,
+        t.covers,
+        JSON.stringify(t.briefings),
+        t.turns.length,
+        t.counts.intake,
+        t.counts.briefing,
+        t.counts.conversation,
+      ],
     );
     if (!t.turns.length) return;
     const seen: Record<string, number> = { intake: 0, briefing: 0, conversation: 0 };
@@ -57,7 +69,14 @@ export class TranscriptsRepository {
   }
 
   /** Turns by index range: the whole transcript's idx, or the segment's own seg_idx (primary key / segment index). */
-  async turns(manager: EntityManager, orgId: string, callId: string, segment: Segment | undefined, start: number, limit: number | undefined): Promise<TranscriptTurn[]> {
+  async turns(
+    manager: EntityManager,
+    orgId: string,
+    callId: string,
+    segment: Segment | undefined,
+    start: number,
+    limit: number | undefined,
+  ): Promise<TranscriptTurn[]> {
     const params: unknown[] = [orgId, callId, start];
     let sql: string;
     if (segment) {

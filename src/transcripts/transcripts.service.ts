@@ -31,7 +31,10 @@ export class TranscriptsService {
     t.briefings.forEach((b, i) => {
       const end = b.start_turn + b.turn_count;
       if (end > t.turns.length) {
-        problems.push({ path: `${path}.briefings[${i}]`, message: `start_turn + turn_count (${end}) is beyond the ${t.turns.length} turns` });
+        problems.push({
+          path: `${path}.briefings[${i}]`,
+          message: `start_turn + turn_count (${end}) is beyond the ${t.turns.length} turns`,
+        });
       } else if (t.turns.slice(b.start_turn, end).some((turn) => turn.segment !== 'briefing')) {
         problems.push({ path: `${path}.briefings[${i}]`, message: 'must cover briefing turns only' });
       }
@@ -48,12 +51,19 @@ export class TranscriptsService {
     const newIndex: number[] = [];
     t.turns.forEach((turn, i) => {
       const prev = turns[turns.length - 1];
-      const joins = prev && !starts.has(i) && prev.speaker === turn.speaker && prev.segment === turn.segment && prev.speaker_name === turn.speaker_name;
+      const joins =
+        prev && !starts.has(i) && prev.speaker === turn.speaker && prev.segment === turn.segment && prev.speaker_name === turn.speaker_name;
       if (joins) {
         prev.text = prev.text && turn.text ? `${prev.text} ${turn.text}` : prev.text || turn.text;
         if (prev.start_s === null) prev.start_s = turn.start_s;
       } else {
-        turns.push({ speaker: turn.speaker, speaker_name: turn.speaker_name, segment: turn.segment as Segment, text: turn.text, start_s: turn.start_s });
+        turns.push({
+          speaker: turn.speaker,
+          speaker_name: turn.speaker_name,
+          segment: turn.segment as Segment,
+          text: turn.text,
+          start_s: turn.start_s,
+        });
       }
       newIndex.push(turns.length - 1);
     });
@@ -109,9 +119,23 @@ export class TranscriptsService {
       covers: header ? [...header.covers] : [],
       conversation_status: header?.conversation_status ?? null,
       connected_name: header?.connected_name ?? null,
-      briefings: (header?.briefings ?? []).map((b) => ({ attempt: b.attempt, name: b.name, outcome: b.outcome, start_turn: b.start_turn, turn_count: b.turn_count })),
+      briefings: (header?.briefings ?? []).map((b) => ({
+        attempt: b.attempt,
+        name: b.name,
+        outcome: b.outcome,
+        start_turn: b.start_turn,
+        turn_count: b.turn_count,
+      })),
       notice: header?.notice ?? null,
-      untrusted: { turns: turns.map((x) => ({ speaker: x.speaker, speaker_name: x.speaker_name, segment: x.segment, text: x.text, start_s: x.start_s })) },
+      untrusted: {
+        turns: turns.map((x) => ({
+          speaker: x.speaker,
+          speaker_name: x.speaker_name,
+          segment: x.segment,
+          text: x.text,
+          start_s: x.start_s,
+        })),
+      },
     };
   }
 }

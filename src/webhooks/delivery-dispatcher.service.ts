@@ -77,7 +77,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     if (!this.config.runsWorker) return;
     this.active = true;
     if (this.config.webhookAllowPrivateTargets) {
-      this.logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may go to http and private addresses. For development and tests only.');
+      this.logger.warn(
+        'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may go to http and private addresses. For development and tests only.',
+      );
     }
     void this.listen();
     this.wake();
@@ -185,11 +187,24 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       key = this.keyFor(c);
     } catch {
       this.logger.error({ endpoint_id: c.endpointId }, 'the endpoint signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)');
-      return { kind: 'attempt', at: this.clock.now(), result: { statusCode: null, durationMs: null, error: 'signing secret unavailable', responseBody: null } };
+      return {
+        kind: 'attempt',
+        at: this.clock.now(),
+        result: { statusCode: null, durationMs: null, error: 'signing secret unavailable', responseBody: null },
+      };
     }
     const at = this.clock.now();
     const result = await this.sender.post(c.url, webhookHeaders(key, envelope.id, at, body), body);
-    this.logger.debug({ delivery_id: c.id, endpoint: displayUrl(c.url), status_code: result.statusCode, error: result.error, duration_ms: result.durationMs }, 'webhook attempt');
+    this.logger.debug(
+      {
+        delivery_id: c.id,
+        endpoint: displayUrl(c.url),
+        status_code: result.statusCode,
+        error: result.error,
+        duration_ms: result.durationMs,
+      },
+      'webhook attempt',
+    );
     return { kind: 'attempt', at, result };
   }
 
@@ -235,13 +250,23 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     const schedule = this.config.webhookRetryScheduleMs;
     const decided = items.map((f) => {
       const isTest = f.claimed.eventType === 'webhook.test';
-      return { ...f, isTest, decision: decideDelivery({ attemptsBefore: f.claimed.attemptCount, isTest, outcome: f.outcome, scheduleMs: schedule }) };
+      return {
+        ...f,
+        isTest,
+        decision: decideDelivery({ attemptsBefore: f.claimed.attemptCount, isTest, outcome: f.outcome, scheduleMs: schedule }),
+      };
     });
     let writtenCount = 0;
     await this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
       const endpoints = await this.endpoints.lockMany(manager, [...new Set(decided.map((d) => d.claimed.endpointId))].sort());
-      const plans = endpoints.map((endpoint) => this.planEndpoint(endpoint, decided.filter((d) => d.claimed.endpointId === endpoint.id), now));
+      const plans = endpoints.map((endpoint) =>
+        this.planEndpoint(
+          endpoint,
+          decided.filter((d) => d.claimed.endpointId === endpoint.id),
+          now,
+        ),
+      );
       const offIds = new Set(plans.filter((p) => p.endpoint.status !== 'enabled' || p.disableFor).map((p) => p.endpoint.id));
       for (const d of decided) {
         if (d.decision.status === 'pending' && offIds.has(d.claimed.endpointId)) {
@@ -262,7 +287,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   /** What this batch does to one endpoint (pure). Test deliveries never count. */
-  private planEndpoint(endpoint: EndpointRow, mine: { claimed: ClaimedDelivery; outcome: DeliveryOutcome; decision: DeliveryDecision; isTest: boolean }[], now: Date) {
+  private planEndpoint(
+    endpoint: EndpointRow,
+    mine: { claimed: ClaimedDelivery; outcome: DeliveryOutcome; decision: DeliveryDecision; isTest: boolean }[],
+    now: Date,
+  ) {
     const real = mine.filter((d) => !d.isTest && d.outcome.kind === 'attempt');
     const health =
       real.length === 0
@@ -275,14 +304,22 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     let disableFor: 'gone' | 'failing' | null = null;
     if (endpoint.status === 'enabled') {
       if (real.some((d) => d.decision.gone)) disableFor = 'gone';
-      else if (exhausted.length > 0 && noSuccessFor3Days({ lastSuccessAt: health?.lastSuccessAt ?? endpoint.lastSuccessAt, healthSince: endpoint.healthSince }, now)) {
+      else if (
+        exhausted.length > 0 &&
+        noSuccessFor3Days({ lastSuccessAt: health?.lastSuccessAt ?? endpoint.lastSuccessAt, healthSince: endpoint.healthSince }, now)
+      ) {
         disableFor = 'failing';
       }
     }
     return { endpoint, health, exhausted, disableFor };
   }
 
-  private async applyEndpointPlan(manager: EntityManager, plan: ReturnType<DeliveryDispatcher['planEndpoint']>, written: Set<string>, now: Date): Promise<MailMessage[]> {
+  private async applyEndpointPlan(
+    manager: EntityManager,
+    plan: ReturnType<DeliveryDispatcher['planEndpoint']>,
+    written: Set<string>,
+    now: Date,
+  ): Promise<MailMessage[]> {
     const { endpoint, health, disableFor } = plan;
     if (health) await this.endpoints.setHealth(manager, endpoint.id, health);
     // A result another worker now owns is that worker's to report.
@@ -290,7 +327,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     if (exhausted.length === 0 && !disableFor) return [];
     const emails: MailMessage[] = [];
     const to = (await this.account.getOrg(endpoint.orgId).catch(() => null))?.ownerEmail ?? null;
-    if (!to) this.logger.warn({ org_id: endpoint.orgId, endpoint_id: endpoint.id }, 'owner email needed for a webhook notice, but the firm has none');
+    if (!to)
+      this.logger.warn(
+        { org_id: endpoint.orgId, endpoint_id: endpoint.id },
+        'owner email needed for a webhook notice, but the firm has none',
+      );
     if (exhausted.length > 0 && to) {
       emails.push(
         deliveryFailedNotice(
@@ -308,7 +349,10 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     if (disableFor) {
       await this.endpoints.disable(manager, endpoint.id, disableFor, now);
       const closed = await this.deliveries.closePending(manager, endpoint.id, now);
-      this.logger.warn({ endpoint_id: endpoint.id, org_id: endpoint.orgId, reason: disableFor, closed_pending: closed }, 'webhook endpoint turned off');
+      this.logger.warn(
+        { endpoint_id: endpoint.id, org_id: endpoint.orgId, reason: disableFor, closed_pending: closed },
+        'webhook endpoint turned off',
+      );
       if (to) emails.push(endpointDisabledNotice(to, endpoint, disableFor));
     }
     return emails;

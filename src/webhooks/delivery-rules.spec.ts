@@ -2,7 +2,12 @@ import { decideDelivery, foldHealth, noSuccessFor3Days, type AttemptResult } fro
 
 const SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
 const at = new Date('2026-01-01T00:00:00.000Z');
-const answer = (statusCode: number | null, error: string | null = null): AttemptResult => ({ statusCode, durationMs: 12, error, responseBody: statusCode === null ? null : 'ok' });
+const answer = (statusCode: number | null, error: string | null = null): AttemptResult => ({
+  statusCode,
+  durationMs: 12,
+  error,
+  responseBody: statusCode === null ? null : 'ok',
+});
 const decide = (attemptsBefore: number, result: AttemptResult, isTest = false) =>
   decideDelivery({ attemptsBefore, isTest, scheduleMs: SCHEDULE, outcome: { kind: 'attempt', at, result } });
 
@@ -24,7 +29,8 @@ describe('delivery transitions', () => {
   });
 
   it('redirects, other statuses and connection errors are failures', () => {
-    for (const r of [answer(301, 'redirect not followed'), answer(404), answer(null, 'refused connection')]) expect(decide(0, r).status).toBe('pending');
+    for (const r of [answer(301, 'redirect not followed'), answer(404), answer(null, 'refused connection')])
+      expect(decide(0, r).status).toBe('pending');
   });
 
   it('410 fails at once and marks the endpoint gone', () => {
@@ -48,7 +54,14 @@ describe('delivery transitions', () => {
   });
 
   it('a cancelled delivery fails without an attempt', () => {
-    expect(decideDelivery({ attemptsBefore: 2, isTest: false, scheduleMs: SCHEDULE, outcome: { kind: 'cancelled', at, reason: 'endpoint disabled' } })).toEqual({
+    expect(
+      decideDelivery({
+        attemptsBefore: 2,
+        isTest: false,
+        scheduleMs: SCHEDULE,
+        outcome: { kind: 'cancelled', at, reason: 'endpoint disabled' },
+      }),
+    ).toEqual({
       status: 'failed',
       attempt: null,
       nextAttemptAt: null,
@@ -65,7 +78,10 @@ describe('endpoint health', () => {
   const empty = { lastSuccessAt: null, lastFailureAt: null, failingSince: null };
 
   it('failing_since starts at the first failure of a run and clears on success', () => {
-    const h1 = foldHealth(empty, [{ at: t(1), success: false }, { at: t(2), success: false }]);
+    const h1 = foldHealth(empty, [
+      { at: t(1), success: false },
+      { at: t(2), success: false },
+    ]);
     expect(h1).toEqual({ lastSuccessAt: null, lastFailureAt: t(2), failingSince: t(1) });
     const h2 = foldHealth(h1, [{ at: t(3), success: true }]);
     expect(h2).toEqual({ lastSuccessAt: t(3), lastFailureAt: t(2), failingSince: null });

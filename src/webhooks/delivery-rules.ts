@@ -37,10 +37,23 @@ export const isSuccess = (statusCode: number | null) => statusCode !== null && s
  * A test delivery (a webhook.test event) is attempted once and never
  * changes the endpoint: no retry, no 410 shutdown, no exhaustion email.
  */
-export function decideDelivery(input: { attemptsBefore: number; isTest: boolean; outcome: DeliveryOutcome; scheduleMs: number[] }): DeliveryDecision {
+export function decideDelivery(input: {
+  attemptsBefore: number;
+  isTest: boolean;
+  outcome: DeliveryOutcome;
+  scheduleMs: number[];
+}): DeliveryDecision {
   const { outcome } = input;
   if (outcome.kind === 'cancelled') {
-    return { status: 'failed', attempt: null, nextAttemptAt: null, completedAt: outcome.at, succeeded: false, gone: false, exhausted: false };
+    return {
+      status: 'failed',
+      attempt: null,
+      nextAttemptAt: null,
+      completedAt: outcome.at,
+      succeeded: false,
+      gone: false,
+      exhausted: false,
+    };
   }
   const r = outcome.result;
   const attempt: DeliveryAttempt = {
@@ -60,7 +73,15 @@ export function decideDelivery(input: { attemptsBefore: number; isTest: boolean;
     const next = new Date(outcome.at.getTime() + input.scheduleMs[number - 1]);
     return { status: 'pending', attempt, nextAttemptAt: next, completedAt: null, succeeded: false, gone: false, exhausted: false };
   }
-  return { status: 'failed', attempt, nextAttemptAt: null, completedAt: outcome.at, succeeded: false, gone, exhausted: !input.isTest && !gone };
+  return {
+    status: 'failed',
+    attempt,
+    nextAttemptAt: null,
+    completedAt: outcome.at,
+    succeeded: false,
+    gone,
+    exhausted: !input.isTest && !gone,
+  };
 }
 
 export interface Health {

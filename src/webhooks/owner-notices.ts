@@ -9,7 +9,11 @@ interface NoticeEndpoint {
 }
 
 /** One or more deliveries ran out of attempts. Ids and routing facts only. */
-export function deliveryFailedNotice(to: string, e: NoticeEndpoint, failed: { deliveryId: string; eventId: string; eventType: string; lastError: string }[]): MailMessage {
+export function deliveryFailedNotice(
+  to: string,
+  e: NoticeEndpoint,
+  failed: { deliveryId: string; eventId: string; eventType: string; lastError: string }[],
+): MailMessage {
   const lines = [
     `Webhook deliveries to ${displayUrl(e.url)} (endpoint ${e.id}) failed after every retry:`,
     '',

@@ -57,7 +57,10 @@ export class WebhookDeliveriesRepository {
     return rows.length;
   }
 
-  async insertOne(manager: EntityManager, d: { orgId: string; endpointId: string; eventId: string; eventType: string; trigger: DeliveryTrigger; now: Date }): Promise<DeliveryRow> {
+  async insertOne(
+    manager: EntityManager,
+    d: { orgId: string; endpointId: string; eventId: string; eventType: string; trigger: DeliveryTrigger; now: Date },
+  ): Promise<DeliveryRow> {
     const rows = await manager.query(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6) RETURNING ${COLUMNS}`,
@@ -72,7 +75,10 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Newest first, keyset on (created_at, id). */
-  async list(orgId: string, f: DeliveryFilters & { since: Date; before?: { createdAt: Date; id: string }; limit: number }): Promise<DeliveryRow[]> {
+  async list(
+    orgId: string,
+    f: DeliveryFilters & { since: Date; before?: { createdAt: Date; id: string }; limit: number },
+  ): Promise<DeliveryRow[]> {
     const params: unknown[] = [orgId, f.since, f.limit];
     const where = ['org_id = $1', 'created_at >= $2'];
     const add = (sql: string, value: unknown) => {
@@ -86,11 +92,18 @@ export class WebhookDeliveriesRepository {
       params.push(f.before.createdAt, f.before.id);
       where.push(`(created_at, id) < ($${params.length - 1}, $${params.length}::uuid)`);
     }
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $3`, params);
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $3`,
+      params,
+    );
   }
 
   async findForOrg(manager: EntityManager, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
-    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND created_at >= $3`, [id, orgId, since]);
+    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND created_at >= $3`, [
+      id,
+      orgId,
+      since,
+    ]);
     return rows[0] ?? null;
   }
 

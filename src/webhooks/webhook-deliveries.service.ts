@@ -70,8 +70,20 @@ export class WebhookDeliveriesService {
       if (!endpoint) throw notFound('The webhook endpoint');
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
-      const event = await this.events.record(manager, { orgId, type: 'webhook.test', test: true, data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE } });
-      const row = await this.deliveries.insertOne(manager, { orgId, endpointId: endpoint.id, eventId: event.envelope.id, eventType: 'webhook.test', trigger: 'test', now });
+      const event = await this.events.record(manager, {
+        orgId,
+        type: 'webhook.test',
+        test: true,
+        data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE },
+      });
+      const row = await this.deliveries.insertOne(manager, {
+        orgId,
+        endpointId: endpoint.id,
+        eventId: event.envelope.id,
+        eventType: 'webhook.test',
+        trigger: 'test',
+        now,
+      });
       await this.deliveries.notify(manager);
       return toDeliveryDto(row);
     });
@@ -88,7 +100,14 @@ export class WebhookDeliveriesService {
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
       if (!(await this.events.findKept(orgId, original.eventId))) throw notFound("The delivery's event (kept 30 days)");
-      const row = await this.deliveries.insertOne(manager, { orgId, endpointId: endpoint.id, eventId: original.eventId, eventType: original.eventType, trigger: 'redelivery', now });
+      const row = await this.deliveries.insertOne(manager, {
+        orgId,
+        endpointId: endpoint.id,
+        eventId: original.eventId,
+        eventType: original.eventType,
+        trigger: 'redelivery',
+        now,
+      });
       await this.deliveries.notify(manager);
       return toDeliveryDto(row);
     });
@@ -102,15 +121,23 @@ export class WebhookDeliveriesService {
    */
   private async checkSendable(manager: EntityManager, endpoint: EndpointRow, now: Date): Promise<void> {
     if (endpoint.status !== 'enabled') {
-      throw new ApiError(409, 'endpoint_disabled', `The webhook endpoint is turned off (${endpoint.disabledReason}); turn it back on in the dashboard first.`, {
-        disabled_reason: endpoint.disabledReason,
-      });
+      throw new ApiError(
+        409,
+        'endpoint_disabled',
+        `The webhook endpoint is turned off (${endpoint.disabledReason}); turn it back on in the dashboard first.`,
+        {
+          disabled_reason: endpoint.disabledReason,
+        },
+      );
     }
     const recent = await this.deliveries.recentManual(manager, endpoint.id, new Date(now.getTime() - WINDOW_MS), MANUAL_SENDS_PER_MINUTE);
     if (recent.length >= MANUAL_SENDS_PER_MINUTE) {
       const freeAt = recent[MANUAL_SENDS_PER_MINUTE - 1].getTime() + WINDOW_MS;
       const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
-      throw rateLimited(seconds, `At most ${MANUAL_SENDS_PER_MINUTE} test events and resends per endpoint per minute; retry in ${seconds} s.`);
+      throw rateLimited(
+        seconds,
+        `At most ${MANUAL_SENDS_PER_MINUTE} test events and resends per endpoint per minute; retry in ${seconds} s.`,
+      );
     }
   }
 

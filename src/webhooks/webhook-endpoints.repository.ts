@@ -24,7 +24,10 @@ export interface EndpointHealth {
 export class WebhookEndpointsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(manager: EntityManager, e: Omit<EndpointRow, 'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince'>): Promise<EndpointRow> {
+  async insert(
+    manager: EntityManager,
+    e: Omit<EndpointRow, 'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince'>,
+  ): Promise<EndpointRow> {
     const rows = await manager.query(
       `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, status, disabled_reason, secret_enc, secret_last4, health_since, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10) RETURNING ${COLUMNS}`,
@@ -50,7 +53,10 @@ export class WebhookEndpointsRepository {
 
   /** The firm's endpoint, row-locked for the rest of the transaction (serialises test/redeliver rate checks). */
   async lockForOrg(manager: EntityManager, orgId: string, id: string): Promise<EndpointRow | null> {
-    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE`, [id, orgId]);
+    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE`, [
+      id,
+      orgId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -66,7 +72,11 @@ export class WebhookEndpointsRepository {
   }
 
   async disable(manager: EntityManager, id: string, reason: DisabledReason, now: Date): Promise<void> {
-    await manager.query(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`, [id, reason, now]);
+    await manager.query(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`, [
+      id,
+      reason,
+      now,
+    ]);
   }
 
   /** Back on: the failing run and the 3-day rule start afresh. */

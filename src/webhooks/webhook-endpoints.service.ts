@@ -70,7 +70,14 @@ export class WebhookEndpointsService {
         createdAt: now,
       });
       await this.audit.record(
-        { orgId: input.orgId, actor: { type: 'owner', id: null }, action: 'webhook_endpoint.created', resourceType: 'webhook_endpoint', resourceIds: [id], details: { event_types: eventTypes } },
+        {
+          orgId: input.orgId,
+          actor: { type: 'owner', id: null },
+          action: 'webhook_endpoint.created',
+          resourceType: 'webhook_endpoint',
+          resourceIds: [id],
+          details: { event_types: eventTypes },
+        },
         manager,
       );
       return created;
@@ -101,7 +108,16 @@ export class WebhookEndpointsService {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
       if (!e) throw new WebhookInputError(`no webhook endpoint with id "${id}"`);
       await this.endpoints.delete(manager, e.id);
-      await this.audit.record({ orgId: e.orgId, actor: { type: 'owner', id: null }, action: 'webhook_endpoint.deleted', resourceType: 'webhook_endpoint', resourceIds: [e.id] }, manager);
+      await this.audit.record(
+        {
+          orgId: e.orgId,
+          actor: { type: 'owner', id: null },
+          action: 'webhook_endpoint.deleted',
+          resourceType: 'webhook_endpoint',
+          resourceIds: [e.id],
+        },
+        manager,
+      );
     });
     return { id, deleted: true };
   }
@@ -120,13 +136,17 @@ export class WebhookEndpointsService {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
       if (!e) throw new WebhookInputError(`no webhook endpoint with id "${id}"`);
       await apply(manager, e, now);
-      await this.audit.record({ orgId: e.orgId, actor: { type: 'owner', id: null }, action, resourceType: 'webhook_endpoint', resourceIds: [e.id] }, manager);
+      await this.audit.record(
+        { orgId: e.orgId, actor: { type: 'owner', id: null }, action, resourceType: 'webhook_endpoint', resourceIds: [e.id] },
+        manager,
+      );
     });
     return toEndpointDto((await this.endpoints.findById(id))!);
   }
 
   private checkId(id: string): string {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new WebhookInputError(`"${id}" is not a webhook endpoint id`);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+      throw new WebhookInputError(`"${id}" is not a webhook endpoint id`);
     return id;
   }
 
@@ -154,7 +174,8 @@ export class WebhookEndpointsService {
     const given = (Array.isArray(raw) ? raw : (raw ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
     if (given.length === 0) throw new WebhookInputError(`--types needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
     const unknown = given.filter((t) => !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(t));
-    if (unknown.length) throw new WebhookInputError(`--types: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+    if (unknown.length)
+      throw new WebhookInputError(`--types: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
     return SUBSCRIBABLE_EVENT_TYPES.filter((t) => given.includes(t));
   }
 }

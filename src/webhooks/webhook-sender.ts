@@ -19,10 +19,12 @@ export function describeSendError(err: unknown): string {
   }
   const has = (...c: string[]) => codes.some((x) => c.includes(x));
   if (has('EDISALLOWEDADDRESS')) return 'disallowed address';
-  if (has('TimeoutError', 'AbortError', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) return 'timeout';
+  if (has('TimeoutError', 'AbortError', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'))
+    return 'timeout';
   if (has('ECONNREFUSED')) return 'refused connection';
   if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME')) return 'host not found';
-  if (codes.some((c) => /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|EPROTO|HOSTNAME_MISMATCH|ERR_OSSL)/.test(c))) return 'tls error';
+  if (codes.some((c) => /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|EPROTO|HOSTNAME_MISMATCH|ERR_OSSL)/.test(c)))
+    return 'tls error';
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED')) return 'connection reset';
   if (has('EHOSTUNREACH', 'ENETUNREACH')) return 'unreachable';
   return 'connection error';
@@ -45,7 +47,7 @@ async function readPrefix(body: Dispatcher.ResponseData['body']): Promise<string
   }
   const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_BYTES).toString('utf8');
   // PostgreSQL text cannot hold NUL; characters are counted as code points.
-  return Array.from(text.replace(/\u0000/g, '')).slice(0, RESPONSE_BODY_CHARS).join('');
+  return Array.from(text.replaceAll('\u0000', '')).slice(0, RESPONSE_BODY_CHARS).join('');
 }
 
 /**

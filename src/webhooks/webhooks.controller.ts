@@ -53,10 +53,16 @@ export class WebhookDeliveriesController {
   @HttpCode(202)
   @RequireScope('webhooks:test', 'Send a delivery again, as a new delivery of the same event')
   @ApiParam({ name: 'delivery_id', format: 'uuid' })
-  @ApiAcceptedResponse({ type: WebhookDeliveryAcceptedDto, description: 'The new delivery (trigger redelivery), pending; the original is untouched.' })
+  @ApiAcceptedResponse({
+    type: WebhookDeliveryAcceptedDto,
+    description: 'The new delivery (trigger redelivery), pending; the original is untouched.',
+  })
   @ApiProblems(400, 404)
   @ApiConflict('The endpoint is turned off (`endpoint_disabled`).')
-  async redeliver(@CurrentPrincipal() principal: ApiPrincipal, @Param('delivery_id') deliveryId: string): Promise<WebhookDeliveryAcceptedDto> {
+  async redeliver(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<WebhookDeliveryAcceptedDto> {
     return { delivery: await this.deliveries.redeliver(principal.orgId, deliveryId) };
   }
 }

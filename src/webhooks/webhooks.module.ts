@@ -30,7 +30,14 @@ import { WebhooksRetentionService } from './webhooks-retention.service.js';
     WebhookFanOut,
     WebhooksRetentionService,
   ],
-  exports: [WebhookEndpointsService, WebhookDeliveriesService, WebhooksRetentionService, WebhookEndpointsRepository, WebhookDeliveriesRepository, SecretBox],
+  exports: [
+    WebhookEndpointsService,
+    WebhookDeliveriesService,
+    WebhooksRetentionService,
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    SecretBox,
+  ],
 })
 export class WebhooksModule {}
 

@@ -13,9 +13,18 @@ export interface CliResult {
 const CLI = resolve(process.cwd(), 'dist/src/cli/main.js');
 
 /** Runs the compiled CLI as a separate process, exactly as an operator would. */
-export function runCli(args: string[], opts: { env?: Record<string, string>; databaseUrl?: string; stdin?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; databaseUrl?: string; stdin?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', WEBHOOK_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'warn', ...opts.env };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    };
     if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
     const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -24,7 +33,7 @@ export function runCli(args: string[], opts: { env?: Record<string, string>; dat
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      let json: any = undefined;
+      let json: any;
       try {
         json = JSON.parse(stdout);
       } catch {

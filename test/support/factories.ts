@@ -16,7 +16,10 @@ export interface TestFirm {
 let counter = 0;
 
 /** A firm through the same services the dashboard CLI uses, with one key per permission set. */
-export async function createFirm(app: INestApplicationContext, opts: { publish?: boolean; slug?: string; timezone?: string } = {}): Promise<TestFirm> {
+export async function createFirm(
+  app: INestApplicationContext,
+  opts: { publish?: boolean; slug?: string; timezone?: string } = {},
+): Promise<TestFirm> {
   const account = app.get(AccountService);
   const slug = opts.slug ?? `firm-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
   const org = await account.createOrg({ name: `Firm ${slug}`, slug, timezone: opts.timezone ?? 'America/Chicago' });

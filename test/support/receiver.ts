@@ -11,31 +11,37 @@ export interface Received {
 export type Behaviour = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 export const behaviours = {
-  status: (code: number, text = 'ok', headers: Record<string, string> = {}): Behaviour => (_req, res) => {
-    res.writeHead(code, { 'content-type': 'text/plain', ...headers });
-    res.end(text);
-  },
+  status:
+    (code: number, text = 'ok', headers: Record<string, string> = {}): Behaviour =>
+    (_req, res) => {
+      res.writeHead(code, { 'content-type': 'text/plain', ...headers });
+      res.end(text);
+    },
   /** Never answers. */
   hang: (): Behaviour => () => undefined,
-  slow: (ms: number): Behaviour => (_req, res) => {
-    setTimeout(() => {
-      res.writeHead(200);
-      res.end('slow ok');
-    }, ms);
-  },
+  slow:
+    (ms: number): Behaviour =>
+    (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200);
+        res.end('slow ok');
+      }, ms);
+    },
   /** 200, then an endless body; counts what was written before the client went away. */
-  huge: (stats: { written: number; closed: boolean }): Behaviour => (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    const pump = () => {
-      while (!res.destroyed && stats.written < 512 * 1024 * 1024) {
-        stats.written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-    };
-    res.on('close', () => (stats.closed = true));
-    pump();
-  },
+  huge:
+    (stats: { written: number; closed: boolean }): Behaviour =>
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (!res.destroyed && stats.written < 512 * 1024 * 1024) {
+          stats.written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      res.on('close', () => (stats.closed = true));
+      pump();
+    },
   /** Drops the connection without an answer. */
   reset: (): Behaviour => (req) => {
     req.socket.destroy();

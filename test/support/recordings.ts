@@ -43,7 +43,11 @@ export const uploadPath = (orgId: string, callId: string) => `/internal/v1/orgs/
 
 /** PUT an audio/ogg body through the internal route. */
 export function upload(t: TestApp, orgId: string, callId: string, body: Buffer, headers: Record<string, string> = {}) {
-  return t.request('PUT', uploadPath(orgId, callId), { key: TEST_INTERNAL_TOKEN, rawBody: body, headers: { 'content-type': 'audio/ogg', ...headers } });
+  return t.request('PUT', uploadPath(orgId, callId), {
+    key: TEST_INTERNAL_TOKEN,
+    rawBody: body,
+    headers: { 'content-type': 'audio/ogg', ...headers },
+  });
 }
 
 export interface BinaryResult {
@@ -53,7 +57,11 @@ export interface BinaryResult {
 }
 
 /** GET with the body kept as bytes (t.get decodes text). */
-export async function getBytes(t: TestApp, path: string, opts: { key?: string; headers?: Record<string, string>; method?: string } = {}): Promise<BinaryResult> {
+export async function getBytes(
+  t: TestApp,
+  path: string,
+  opts: { key?: string; headers?: Record<string, string>; method?: string } = {},
+): Promise<BinaryResult> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   const res = await fetch(new URL(path, t.baseUrl), { method: opts.method ?? 'GET', headers });

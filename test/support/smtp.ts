@@ -34,7 +34,10 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
 
 /** The text part of a simple nodemailer message (quoted-printable soft breaks undone). */
 export function mailText(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n');
   const joined = body.replace(/=\r?\n/g, '');
   const bytes: number[] = [];
   for (let i = 0; i < joined.length; i++) {

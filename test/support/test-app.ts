@@ -44,7 +44,11 @@ export interface TestApp {
  * `env` adds environment variables exactly as an operator would set them.
  */
 export async function startTestApp(
-  opts: { env?: Record<string, string>; databaseUrl?: string; /** Receives every log line of the app. */ logStream?: NodeJS.WritableStream } = {},
+  opts: {
+    env?: Record<string, string>;
+    databaseUrl?: string;
+    /** Receives every log line of the app. */ logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestApp> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({

@@ -6,10 +6,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A real HTTPS server with a fresh self-signed certificate; counts TCP connections it accepts. */
-export async function startSelfSignedHttps(): Promise<{ port: number; connections: () => number; requests: () => number; close(): Promise<void> }> {
+export async function startSelfSignedHttps(): Promise<{
+  port: number;
+  connections: () => number;
+  requests: () => number;
+  close(): Promise<void>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'whtls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'c.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const key = readFileSync(join(dir, 'k.pem'));
     const cert = readFileSync(join(dir, 'c.pem'));
     let connections = 0;

@@ -21,7 +21,16 @@ export class AccountSetupDto {
   @ApiProperty() payment_method_on_file: boolean;
 }
 
-export const NEXT_STEP_CODES = ['start_setup', 'finish_setup', 'get_number', 'make_test_call', 'add_payment_method', 'upgrade', 'contact_support', 'none'] as const;
+export const NEXT_STEP_CODES = [
+  'start_setup',
+  'finish_setup',
+  'get_number',
+  'make_test_call',
+  'add_payment_method',
+  'upgrade',
+  'contact_support',
+  'none',
+] as const;
 export type NextStepCode = (typeof NEXT_STEP_CODES)[number];
 
 export class AccountNextStepDto {
@@ -36,7 +45,8 @@ export class AccountApiKeyDto {
   @ApiProperty({ description: 'Characters after svc_live_ that start the key.' }) prefix: string;
   @ApiProperty() last4: string;
   @ApiProperty({ type: [String], enum: SCOPES }) scopes: string[];
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null when the key does not expire.' }) expires_at: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null when the key does not expire.' }) expires_at:
+    string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
 }
 

@@ -14,7 +14,8 @@ export class CallAboutDto {
 }
 
 export class CallReferenceDto {
-  @ApiProperty({ description: 'claim_number, policy_number, case_number, police_report_number, other; other values may be added.' }) kind: string;
+  @ApiProperty({ description: 'claim_number, policy_number, case_number, police_report_number, other; other values may be added.' })
+  kind: string;
   @ApiProperty({ description: 'As given, numbers in digits.' }) value: string;
   @ApiProperty({ description: 'value reduced to its letters and digits, upper-cased.' }) key: string;
   @nullableString('The `about` name the identifier belongs to.') for_name: string | null;
@@ -55,7 +56,8 @@ export class CallUntrustedDto {
 }
 
 export class CallDetailUntrustedDto extends CallUntrustedDto {
-  @ApiProperty({ type: ConversationSummaryDto, nullable: true, description: 'Only on the detail.' }) conversation_summary: ConversationSummaryDto | null;
+  @ApiProperty({ type: ConversationSummaryDto, nullable: true, description: 'Only on the detail.' })
+  conversation_summary: ConversationSummaryDto | null;
 }
 
 export class RungDto {
@@ -106,7 +108,8 @@ export class CallDto {
 
 export class CallDetailDto extends CallDto {
   @ApiProperty({ type: CallDetailUntrustedDto, nullable: true }) declare untrusted: CallDetailUntrustedDto | null;
-  @ApiProperty({ type: HandlingDto, nullable: true, description: 'Informational only; build on outcome and explanation.' }) handling: HandlingDto | null;
+  @ApiProperty({ type: HandlingDto, nullable: true, description: 'Informational only; build on outcome and explanation.' })
+  handling: HandlingDto | null;
   @ApiProperty({ type: [String], description: 'Plain sentences templated from handling (not AI-generated).' }) explanation: string[];
   @ApiProperty({ type: 'integer', nullable: true }) config_version: number | null;
   @ApiProperty({ enum: SEGMENTS, isArray: true, nullable: true }) transcript_covers: string[] | null;
@@ -120,7 +123,8 @@ export class CallListDto {
   @ApiProperty({ type: 'string', nullable: true }) next_cursor: string | null;
   @ApiProperty({
     format: 'date-time',
-    description: 'Pass the first page\'s as_of as the next run\'s updated_since. At least 30 s before the database clock, and never later than the start of a change still being committed.',
+    description:
+      "Pass the first page's as_of as the next run's updated_since. At least 30 s before the database clock, and never later than the start of a change still being committed.",
   })
   as_of: string;
   @ApiProperty({ description: 'Always false on the REST API.' }) truncated: boolean;

@@ -26,7 +26,8 @@ export class ListCallsQuery {
   @QueryEnum('outcome', OUTCOMES, 'Transfer outcome.') outcome?: string;
   @QueryEnum('category', CATEGORIES) category?: string;
   @QueryBoolean('answered', 'false selects calls where the caller hung up before the receptionist spoke.') answered?: 'true' | 'false';
-  @QueryDateTime('updated_since', "Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of.") updated_since?: string;
+  @QueryDateTime('updated_since', "Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
+  updated_since?: string;
   @ApiPropertyOptional({ description: "Matches the call's `from`: E.164, or a 10-digit US number in common formats (no + means US)." })
   @IsOptional()
   @IsString({ message: 'caller_number must be a phone number' })

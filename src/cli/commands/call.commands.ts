@@ -32,7 +32,10 @@ export const callCommands: CliCommand[] = [
     summary: 'Ingest call documents as the receptionist pipeline hands them over (new call or re-processing)',
     flags: {
       org: { required: true, description: 'Firm id or slug' },
-      file: { required: true, description: 'A JSON call document, a JSON array of them, or NDJSON; - for stdin. call_id is generated when absent.' },
+      file: {
+        required: true,
+        description: 'A JSON call document, a JSON array of them, or NDJSON; - for stdin. call_id is generated when absent.',
+      },
     },
     async run(ctx) {
       const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));

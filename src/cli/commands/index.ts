@@ -8,4 +8,12 @@ import { receptionistCommands } from './receptionist.commands.js';
 import { recordingCommands } from './recording.commands.js';
 
 /** Every dashboard action the CLI offers. Add a context's commands here. */
-export const COMMANDS: CliCommand[] = [...orgCommands, ...keyCommands, ...receptionistCommands, ...callCommands, ...recordingCommands, ...endpointCommands, ...miscCommands];
+export const COMMANDS: CliCommand[] = [
+  ...orgCommands,
+  ...keyCommands,
+  ...receptionistCommands,
+  ...callCommands,
+  ...recordingCommands,
+  ...endpointCommands,
+  ...miscCommands,
+];

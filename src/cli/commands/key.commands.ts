@@ -18,10 +18,13 @@ export const keyCommands: CliCommand[] = [
       const expiresRaw = str(ctx, 'expires-at');
       const expiresAt = expiresRaw ? new Date(expiresRaw) : null;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new CliError('--expires-at must be an ISO 8601 date-time', 2);
-      const { key, summary } = await ctx.app.get(ApiKeyService).create({ orgId: org.id, name: req(ctx, 'name'), set: req(ctx, 'set'), expiresAt });
+      const { key, summary } = await ctx.app
+        .get(ApiKeyService)
+        .create({ orgId: org.id, name: req(ctx, 'name'), set: req(ctx, 'set'), expiresAt });
       return { id: summary.id, key, prefix: summary.prefix, last4: summary.last4, scopes: summary.scopes, expires_at: summary.expires_at };
     },
-    human: (r) => `created key ${r.id}\n\n  ${r.key}\n\nStore it now: it cannot be shown again.\nscopes: ${(r.scopes as string[]).join(' ')}`,
+    human: (r) =>
+      `created key ${r.id}\n\n  ${r.key}\n\nStore it now: it cannot be shown again.\nscopes: ${(r.scopes as string[]).join(' ')}`,
   },
   {
     name: 'key revoke',
@@ -42,6 +45,11 @@ export const keyCommands: CliCommand[] = [
       return { keys: await ctx.app.get(ApiKeyService).list(org.id) };
     },
     human: (r) =>
-      (r.keys as ApiKeySummary[]).map((k) => `${k.id}  svc_live_${k.prefix}…${k.last4}  ${k.status.padEnd(7)}  ${k.permission_set.padEnd(32)}  ${k.name}  last used ${k.last_used_at ?? 'never'}`).join('\n') || 'no keys',
+      (r.keys as ApiKeySummary[])
+        .map(
+          (k) =>
+            `${k.id}  svc_live_${k.prefix}…${k.last4}  ${k.status.padEnd(7)}  ${k.permission_set.padEnd(32)}  ${k.name}  last used ${k.last_used_at ?? 'never'}`,
+        )
+        .join('\n') || 'no keys',
   },
 ];

@@ -12,16 +12,28 @@ export const miscCommands: CliCommand[] = [
       const r = await ctx.app.get(DemoService).seed();
       return { org_id: r.org_id, slug: r.slug, keys: r.keys };
     },
-    human: (r) => `demo firm ${r.slug} (${r.org_id})\n` + Object.entries(r.keys as Record<string, string>).map(([set, key]) => `  ${set.padEnd(34)} ${key}`).join('\n'),
+    human: (r) =>
+      `demo firm ${r.slug} (${r.org_id})\n` +
+      Object.entries(r.keys as Record<string, string>)
+        .map(([set, key]) => `  ${set.padEnd(34)} ${key}`)
+        .join('\n'),
   },
   {
     name: 'audit list',
     summary: "Show a firm's audit log, newest first",
-    flags: { org: { required: true, description: 'Firm id or slug' }, action: { description: 'Only this action, e.g. api_key.created' }, limit: { description: 'At most this many (default 100)' } },
+    flags: {
+      org: { required: true, description: 'Firm id or slug' },
+      action: { description: 'Only this action, e.g. api_key.created' },
+      limit: { description: 'At most this many (default 100)' },
+    },
     async run(ctx) {
       const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
       const limit = str(ctx, 'limit');
-      return { entries: await ctx.app.get(AuditService).list(org.id, { action: str(ctx, 'action'), limit: limit ? Math.min(1000, Number(limit) || 100) : 100 }) };
+      return {
+        entries: await ctx.app
+          .get(AuditService)
+          .list(org.id, { action: str(ctx, 'action'), limit: limit ? Math.min(1000, Number(limit) || 100) : 100 }),
+      };
     },
   },
 ];

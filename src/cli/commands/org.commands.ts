@@ -91,6 +91,7 @@ export const orgCommands: CliCommand[] = [
     async run(ctx) {
       return { orgs: (await ctx.app.get(AccountService).listOrgs()).map(view) };
     },
-    human: (r) => (r.orgs as ReturnType<typeof view>[]).map((o) => `${o.id}  ${o.slug}  ${o.display_name ?? ''}  ${o.status}`).join('\n') || 'no firms',
+    human: (r) =>
+      (r.orgs as ReturnType<typeof view>[]).map((o) => `${o.id}  ${o.slug}  ${o.display_name ?? ''}  ${o.status}`).join('\n') || 'no firms',
   },
 ];

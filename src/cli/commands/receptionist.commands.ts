@@ -11,7 +11,10 @@ async function readSettings(ctx: CliContext): Promise<unknown> {
   }
 }
 
-const flags = { org: { required: true, description: 'Firm id or slug' }, file: { required: true, description: 'Settings JSON file, or - for stdin' } };
+const flags = {
+  org: { required: true, description: 'Firm id or slug' },
+  file: { required: true, description: 'Settings JSON file, or - for stdin' },
+};
 
 export const receptionistCommands: CliCommand[] = [
   {

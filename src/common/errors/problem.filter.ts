@@ -55,7 +55,10 @@ export class ProblemFilter implements ExceptionFilter {
       this.logger.error({ err: loggable(exception), error_id: body.error_id, request_id: request?.id }, 'unhandled error');
     }
     if (reply.sent) return;
-    reply.status(error.status).headers({ ...error.headers, 'content-type': 'application/problem+json; charset=utf-8' }).send(JSON.stringify(body));
+    reply
+      .status(error.status)
+      .headers({ ...error.headers, 'content-type': 'application/problem+json; charset=utf-8' })
+      .send(JSON.stringify(body));
   }
 
   private toApiError(e: unknown): ApiError {

@@ -23,7 +23,7 @@ const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body (`invalid_request`); `param` names the offending one.',
   401: 'Missing, malformed, unknown, revoked or expired API key (`unauthorized`).',
   403: 'The key lacks the required scope (`insufficient_scope`).',
-  404: 'Not found (`not_found`); another firm\'s ids answer the same way.',
+  404: "Not found (`not_found`); another firm's ids answer the same way.",
   405: 'Method not allowed (`method_not_allowed`); see the Allow header.',
   409: 'Conflict.',
   413: 'Body too large (`payload_too_large`).',

@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Scope } from './scopes.js';
 
 /** Who is calling: set on the request by the API-key guard. */

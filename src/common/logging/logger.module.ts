@@ -27,19 +27,22 @@ export const REDACT_PATHS = [
  */
 export function loggerModule(config: AppConfig, toStderr = false, stream?: NodeJS.WritableStream) {
   return LoggerModule.forRoot({
-    pinoHttp: [{
-      level: config.logLevel,
-      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      // Fastify assigns the id (see create-app.ts); reuse it so logs and error bodies agree.
-      genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url), user_agent: req.headers?.['user-agent'] }),
-        res: (res) => ({ statusCode: res.statusCode }),
+    pinoHttp: [
+      {
+        level: config.logLevel,
+        redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+        // Fastify assigns the id (see create-app.ts); reuse it so logs and error bodies agree.
+        genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
+        serializers: {
+          req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url), user_agent: req.headers?.['user-agent'] }),
+          res: (res) => ({ statusCode: res.statusCode }),
+        },
+        customProps: () => ({ service: 'receptionist-api' }),
+        autoLogging: { ignore: (req) => req.url === '/health/ready' },
+        quietReqLogger: true,
       },
-      customProps: () => ({ service: 'receptionist-api' }),
-      autoLogging: { ignore: (req) => req.url === '/health/ready' },
-      quietReqLogger: true,
-    }, stream ?? pino.destination(toStderr ? 2 : 1)],
+      stream ?? pino.destination(toStderr ? 2 : 1),
+    ],
     forRoutes: ['*path'],
   });
 }

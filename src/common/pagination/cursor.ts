@@ -40,7 +40,10 @@ export class CursorCodec {
     }
     if (parsed.k !== kind || !Array.isArray(parsed.p)) throw invalid();
     if (parsed.f !== CursorCodec.fingerprint(filters)) {
-      throw badRequest('cursor was issued for other filters; repeat the same filters with next_cursor, or start again without a cursor.', 'cursor');
+      throw badRequest(
+        'cursor was issued for other filters; repeat the same filters with next_cursor, or start again without a cursor.',
+        'cursor',
+      );
     }
     return parsed.p;
   }

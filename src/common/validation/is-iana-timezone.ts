@@ -1,4 +1,4 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 export function isIanaTimezone(value: unknown): boolean {
   if (typeof value !== 'string' || value.length === 0) return false;

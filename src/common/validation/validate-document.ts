@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 
 export class DocumentInvalidError extends Error {
   constructor(readonly problems: { path: string; message: string }[]) {

@@ -6,7 +6,9 @@ import { EVENT_TYPES } from '../event-types.js';
 export const EVENT_ID_PATTERN = /^evt_[0-9a-z]{1,64}$/;
 
 export class ListEventsQueryDto {
-  @ApiPropertyOptional({ description: 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.' })
+  @ApiPropertyOptional({
+    description: 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.',
+  })
   @IsOptional()
   @Matches(EVENT_ID_PATTERN, { message: 'after must be an event id (evt_...)' })
   after?: string;
@@ -23,16 +25,21 @@ export class EventOrgDto {
 }
 
 export class EventDto {
-  @ApiProperty({ description: 'evt_ id; also the webhook-id header of its deliveries.', example: 'evt_01jd5x8m3q0000000000000000' }) id: string;
+  @ApiProperty({ description: 'evt_ id; also the webhook-id header of its deliveries.', example: 'evt_01jd5x8m3q0000000000000000' })
+  id: string;
   @ApiProperty({ enum: EVENT_TYPES, description: 'New types may appear; ignore unknown ones.' }) type: string;
   @ApiProperty({ format: 'date-time', description: 'When it happened, ISO 8601 UTC.' }) timestamp: string;
   @ApiProperty({ type: EventOrgDto }) org: EventOrgDto;
   @ApiProperty({ description: 'True only for webhook.test.' }) test: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Shape depends on type; ignore unknown members.' }) data: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Shape depends on type; ignore unknown members.' }) data: Record<
+    string,
+    unknown
+  >;
 }
 
 export class EventListDto {
   @ApiProperty({ type: [EventDto] }) events: EventDto[];
   @ApiProperty({ description: 'When true, ask again with after = next_after.' }) has_more: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Id of the last event on this page; null when the page is empty.' }) next_after: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Id of the last event on this page; null when the page is empty.' })
+  next_after: string | null;
 }

@@ -19,17 +19,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import {
-  ABOUT_RELATIONS,
-  CATEGORIES,
-  CONVERSATION_STATUSES,
-  LANGUAGES,
-  OUTCOMES,
-  REFERENCE_KINDS,
-  SEGMENTS,
-  SPEAKERS,
-  URGENCIES,
-} from '../../calls/index.js';
+import { CATEGORIES, CONVERSATION_STATUSES, LANGUAGES, OUTCOMES, SEGMENTS, SPEAKERS, URGENCIES } from '../../calls/index.js';
 
 /**
  * One call document as the receptionist pipeline hands it over (PUT
@@ -71,7 +61,11 @@ export class AboutDoc {
 
 export class ReferenceDoc {
   @IsString() @MinLength(1) @MaxLength(200) kind: string;
-  @IsString() @MinLength(1) @MaxLength(200) @Matches(/[A-Za-z0-9]/, { message: '$property must hold at least one letter or digit' }) value: string;
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @Matches(/[A-Za-z0-9]/, { message: '$property must hold at least one letter or digit' })
+  value: string;
   /** Accepted for round-tripping, but always recomputed from value. */
   @IsOptional() @IsString() key?: string;
   @NullableString(200) for_name: string | null = null;
@@ -94,7 +88,9 @@ export class ConfirmedDetailDoc {
 }
 
 export class ConversationSummaryDoc {
-  @IsArray() @atMost(3) @IsIn(SEGMENTS as unknown as string[], { each: true, message: `$property items must be among ${SEGMENTS.join(', ')}` })
+  @IsArray()
+  @atMost(3)
+  @IsIn(SEGMENTS as unknown as string[], { each: true, message: `$property items must be among ${SEGMENTS.join(', ')}` })
   covers: string[] = [];
   @IsOptional() @oneOf(CONVERSATION_STATUSES) conversation_status: string | null = null;
   @NullableString(200) staff_name: string | null = null;
@@ -195,7 +191,6 @@ export class IntakeUntrustedDoc {
   @NullableBoolean() conflict_flag: boolean | null = null;
 }
 
-
 export class IntakeDoc {
   @IsOptional() @IsDateTimeWithOffset() extracted_at: string | null = null;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) completeness: number | null = null;
@@ -205,14 +200,16 @@ export class IntakeDoc {
 export class LeadDoc {
   @NullableString(64) phone: string | null = null;
   @IsOptional() @Matches(/^\d{1,10}$/, { message: '$property must be 1 to 10 digits' }) phone_extension: string | null = null;
-  @NullableString(320) @Matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: '$property must be an email address' }) email: string | null = null;
+  @NullableString(320) @Matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: '$property must be an email address' }) email: string | null =
+    null;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) intake_completeness: number | null = null;
   @IsOptional() @ValidateNested() @Type(() => LeadUntrustedDoc) untrusted: LeadUntrustedDoc = new LeadUntrustedDoc();
   @IsOptional() @ValidateNested() @Type(() => IntakeDoc) intake: IntakeDoc | null = null;
 }
 
 export class CallDocument {
-  @IsOptional() @Matches(CALL_ID_PATTERN, { message: '$property must be 1 to 128 letters, digits, or _ . : - (starting with a letter or digit)' })
+  @IsOptional()
+  @Matches(CALL_ID_PATTERN, { message: '$property must be 1 to 128 letters, digits, or _ . : - (starting with a letter or digit)' })
   call_id?: string;
   @IsDefined() @IsDateTimeWithOffset() started_at: string;
   @IsOptional() @IsInt() @Min(0) @Max(86_400 * 7) duration_s: number | null = null;

@@ -16,8 +16,15 @@ export class LeadDto {
   @ApiProperty({ description: 'The call it came from.' }) call_id: string;
   @ApiProperty({ format: 'date-time', description: 'When the call happened.' }) captured_at: string;
   @ApiProperty({ enum: LEAD_STATUSES }) status: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null until the status first changes.' }) status_updated_at: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: "Moves on any change, including status, and when the lead's call is re-processed." }) updated_at: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null until the status first changes.' })
+  status_updated_at: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: "Moves on any change, including status, and when the lead's call is re-processed.",
+  })
+  updated_at: string | null;
   @ApiProperty({ enum: CATEGORIES, nullable: true }) category: string | null;
   @ApiProperty({ enum: URGENCIES, nullable: true }) urgency: string | null;
   @ApiProperty({ enum: LANGUAGES, nullable: true }) language: string | null;
@@ -76,15 +83,28 @@ export class LeadListDto {
 export class LeadResponseDto {
   @ApiProperty() timezone: string;
   @ApiProperty({ type: LeadDto }) lead: LeadDto;
-  @ApiProperty({ type: LeadIntakeDto, nullable: true, description: 'Null for a contact-only lead with no extracted intake.' }) intake: LeadIntakeDto | null;
+  @ApiProperty({ type: LeadIntakeDto, nullable: true, description: 'Null for a contact-only lead with no extracted intake.' })
+  intake: LeadIntakeDto | null;
 }
 
 /** PATCH body, for the OpenAPI document (the service validates the raw body itself to tell null from omitted). */
 export class PatchLeadDto {
   @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'Cannot be new.' }) status?: string;
-  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 200, description: 'One line. null clears; omitted keeps.' }) external_id?: string | null;
-  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 500, description: 'null clears; omitted keeps.' }) status_reason?: string | null;
-  @ApiPropertyOptional({ enum: LEAD_STATUSES, description: 'Applies only when status is sent: 409 status_conflict unless the lead is at this status (or already at the requested one).' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    maxLength: 200,
+    description: 'One line. null clears; omitted keeps.',
+  })
+  external_id?: string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 500, description: 'null clears; omitted keeps.' })
+  status_reason?: string | null;
+  @ApiPropertyOptional({
+    enum: LEAD_STATUSES,
+    description:
+      'Applies only when status is sent: 409 status_conflict unless the lead is at this status (or already at the requested one).',
+  })
   expected_status?: string;
 }
 

@@ -7,7 +7,8 @@ export class ListLeadsQuery {
   @QueryEnum('status', LEAD_STATUSES) status?: string;
   @QueryDateTime('from', 'Captured at or after.') from?: string;
   @QueryDateTime('to', 'Captured before.') to?: string;
-  @QueryDateTime('updated_since', "Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of.") updated_since?: string;
+  @QueryDateTime('updated_since', "Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
+  updated_since?: string;
   @ApiPropertyOptional({ description: 'The lead captured on that call (one lead or none).' })
   @IsOptional()
   @IsString({ message: 'call_id must be a string' })

@@ -43,7 +43,10 @@ export class HoursDto {
   @Min(0, { each: true })
   @Max(6, { each: true })
   days: number[];
-  @ApiProperty({ example: '08:30' }) @IsString() @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.start must be HH:MM' }) start: string;
+  @ApiProperty({ example: '08:30' })
+  @IsString()
+  @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.start must be HH:MM' })
+  start: string;
   @ApiProperty({ example: '17:30' }) @IsString() @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.end must be HH:MM' }) end: string;
 }
 
@@ -63,8 +66,16 @@ export class ChainOverrideDto {
 }
 
 export class LanguageOverridesDto {
-  @ApiProperty({ type: ChainOverrideDto, nullable: true }) @IsOptional() @ValidateNested() @Type(() => ChainOverrideDto) en: ChainOverrideDto | null = null;
-  @ApiProperty({ type: ChainOverrideDto, nullable: true }) @IsOptional() @ValidateNested() @Type(() => ChainOverrideDto) es: ChainOverrideDto | null = null;
+  @ApiProperty({ type: ChainOverrideDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChainOverrideDto)
+  en: ChainOverrideDto | null = null;
+  @ApiProperty({ type: ChainOverrideDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChainOverrideDto)
+  es: ChainOverrideDto | null = null;
 }
 
 export class RoutingRuleDto {
@@ -86,7 +97,12 @@ export class ReceptionistSettingsDto {
   @ApiProperty({ example: 'Ava' }) @IsString() @IsNotEmpty() @MaxLength(60) agent_name: string;
   @ApiProperty({ type: ProfileDto }) @ValidateNested() @Type(() => ProfileDto) profile: ProfileDto;
   @ApiProperty({ type: HoursDto }) @ValidateNested() @Type(() => HoursDto) hours: HoursDto;
-  @ApiProperty({ type: [TeamMemberDto] }) @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => TeamMemberDto) team: TeamMemberDto[];
+  @ApiProperty({ type: [TeamMemberDto] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TeamMemberDto)
+  team: TeamMemberDto[];
   @ApiProperty({
     type: 'object',
     additionalProperties: { $ref: getSchemaPath(RoutingRuleDto) },
@@ -105,4 +121,3 @@ export class PublishedReceptionistDto extends ReceptionistSettingsDto {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) published_at: string | null;
   @ApiProperty({ description: 'True when drafted changes are not yet applied.' }) draft_pending: boolean;
 }
-

@@ -12,11 +12,17 @@ export class WebhookEndpointDto {
   @ApiProperty({ type: 'string', nullable: true, description: 'Label.' }) description: string | null;
   @ApiProperty({ enum: SUBSCRIBABLE_EVENT_TYPES, isArray: true }) event_types: string[];
   @ApiProperty({ enum: ['enabled', 'disabled'] }) status: 'enabled' | 'disabled';
-  @ApiProperty({ enum: ['owner', 'failing', 'gone'], nullable: true, type: 'string', description: 'Null while enabled.' }) disabled_reason: string | null;
+  @ApiProperty({ enum: ['owner', 'failing', 'gone'], nullable: true, type: 'string', description: 'Null while enabled.' }) disabled_reason:
+    string | null;
   @ApiProperty({ description: 'Last 4 characters of the signing secret; the secret itself is never returned.' }) secret_last4: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_success_at: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_failure_at: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Start of the current run of failed deliveries; null while succeeding.' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'Start of the current run of failed deliveries; null while succeeding.',
+  })
   failing_since: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }
@@ -29,7 +35,11 @@ export class WebhookDeliveryAttemptDto {
   @ApiProperty({ format: 'date-time' }) at: string;
   @ApiProperty({ type: 'integer', nullable: true }) status_code: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'For example timeout, refused connection, disallowed address, redirect not followed.' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'For example timeout, refused connection, disallowed address, redirect not followed.',
+  })
   error: string | null;
   @ApiProperty({ type: 'string', nullable: true, description: 'First 500 characters of the answer.' }) response_body: string | null;
 }
@@ -51,7 +61,8 @@ export class WebhookDeliveryDto {
 export class WebhookDeliveryListDto {
   @ApiProperty({ type: [WebhookDeliveryDto], description: 'Newest first.' }) deliveries: WebhookDeliveryDto[];
   @ApiProperty() has_more: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as cursor, with the same filters, for the next page.' }) next_cursor: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as cursor, with the same filters, for the next page.' }) next_cursor:
+    string | null;
 }
 
 export class WebhookDeliveryAcceptedDto {
