@@ -11,8 +11,8 @@ import { ReceptionistService } from '../receptionist/index.js';
 import { AccountDto } from './dto/account.dto.js';
 import { OrgEntity } from './entities/org.entity.js';
 import { nextStep, nextStepCode } from './next-step.js';
+import { isUuid } from '../common/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 /** A dashboard-side input problem (CLI): the message is shown as is. */
@@ -114,7 +114,7 @@ export class AccountService {
 
   /** Accepts the firm's id or slug (CLI). */
   async resolveOrg(idOrSlug: string): Promise<OrgEntity> {
-    const org = UUID.test(idOrSlug) ? await this.orgs.findOneBy({ id: idOrSlug }) : await this.orgs.findOneBy({ slug: idOrSlug });
+    const org = isUuid(idOrSlug) ? await this.orgs.findOneBy({ id: idOrSlug }) : await this.orgs.findOneBy({ slug: idOrSlug });
     if (!org) throw new AccountInputError(`no firm with id or slug "${idOrSlug}"`);
     return org;
   }

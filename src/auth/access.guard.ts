@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
-import { ApiError, insufficientScope, notFound, unauthorized } from '../common/errors/api-error.js';
+import { InsufficientScopeError, InternalError, NotFoundError, UnauthorizedError } from '../common/errors/problems.js';
 import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../common/http/access.decorators.js';
 import { PRINCIPAL } from '../common/http/principal.js';
 import type { Scope } from '../common/http/scopes.js';
@@ -32,10 +32,10 @@ export class AccessGuard implements CanActivate {
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
     if (!scope) {
       this.logger.error(`route ${ctx.getClass().name}.${ctx.getHandler().name} declares no access rule; denying`);
-      throw new ApiError(500, 'internal_error', 'This endpoint is misconfigured.');
+      throw new InternalError(randomUUID(), 'This endpoint is misconfigured.');
     }
     const principal = await this.keys.authenticate(req.headers.authorization);
-    if (!principal.scopes.includes(scope)) throw insufficientScope(scope);
+    if (!principal.scopes.includes(scope)) throw new InsufficientScopeError(scope);
     req[PRINCIPAL] = principal;
     return true;
   }
@@ -43,9 +43,9 @@ export class AccessGuard implements CanActivate {
   /** The internal tree does not exist unless INTERNAL_API_TOKEN is set. */
   private checkInternal(header: string | undefined): boolean {
     const token = this.config.internalApiToken;
-    if (!token) throw notFound('The endpoint');
+    if (!token) throw new NotFoundError('The endpoint');
     const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(given), digest(token))) throw unauthorized('Send INTERNAL_API_TOKEN as a bearer token.');
+    if (!timingSafeEqual(digest(given), digest(token))) throw new UnauthorizedError('Send INTERNAL_API_TOKEN as a bearer token.');
     return true;
   }
 }

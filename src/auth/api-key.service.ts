@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
-import { unauthorized } from '../common/errors/api-error.js';
+import { UnauthorizedError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
 import { ApiKeyRepository } from './api-key.repository.js';
@@ -130,18 +130,19 @@ export class ApiKeyService {
   /** From the Authorization header to a principal, or 401. */
   async authenticate(header: string | undefined): Promise<ApiPrincipal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (!match) throw unauthorized();
+    if (!match) throw new UnauthorizedError();
     const key = match[1];
-    if (!key.startsWith(KEY_PREFIX) || !KEY_BODY.test(key.slice(KEY_PREFIX.length))) throw unauthorized('The API key is malformed.');
+    if (!key.startsWith(KEY_PREFIX) || !KEY_BODY.test(key.slice(KEY_PREFIX.length)))
+      throw new UnauthorizedError('The API key is malformed.');
     const row = await this.keys.findByPrefix(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH));
     const given = hashKey(key);
     // Compare even when no row was found, so timing does not tell a known prefix from an unknown one.
     const stored = row?.keyHash ?? Buffer.alloc(given.length);
     const same = stored.length === given.length && timingSafeEqual(stored, given);
-    if (!row || !same) throw unauthorized('The API key is not valid.');
+    if (!row || !same) throw new UnauthorizedError('The API key is not valid.');
     const now = this.clock.now();
-    if (row.revokedAt) throw unauthorized('The API key has been revoked.');
-    if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw unauthorized('The API key has expired.');
+    if (row.revokedAt) throw new UnauthorizedError('The API key has been revoked.');
+    if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new UnauthorizedError('The API key has expired.');
     this.touch(row.id, now);
     return {
       orgId: row.orgId,

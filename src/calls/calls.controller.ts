@@ -6,6 +6,7 @@ import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js
 import { CallsService } from './calls.service.js';
 import { CallListDto, CallResponseDto } from './dto/call.dto.js';
 import { ListCallsQuery } from './dto/list-calls.query.js';
+import { PathIdPipe } from '../common/validation/path-id.pipe.js';
 
 @ApiTags('Calls')
 @Controller('v1/calls')
@@ -25,7 +26,7 @@ export class CallsController {
   @ApiParam({ name: 'call_id', description: 'As the list returned it.' })
   @ApiOkResponse({ type: CallResponseDto })
   @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('call_id') callId: string): Promise<CallResponseDto> {
+  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('call_id', new PathIdPipe('The call')) callId: string): Promise<CallResponseDto> {
     return this.calls.get(principal, callId);
   }
 }

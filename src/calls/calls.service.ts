@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
-import { badRequest, notFound } from '../common/errors/api-error.js';
+import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { CursorCodec } from '../common/pagination/cursor.js';
 import { normalizePhone } from '../common/phone.js';
@@ -36,7 +36,8 @@ export const toInstant = (value: string | undefined, param: string): string | un
   const withZone = /T[\d:.,]+$/.test(value) ? `${value.replace(',', '.')}Z` : value;
   const at = new Date(withZone);
   // The shared validator also lets week and ordinal dates (2026-W18-5, 2026-121) through.
-  if (Number.isNaN(at.getTime())) throw badRequest(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
+  if (Number.isNaN(at.getTime()))
+    throw new InvalidRequestError(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
   return at.toISOString();
 };
 
@@ -61,7 +62,7 @@ export class CallsService {
     const row = await manager
       .getRepository(CallEntity)
       .findOne({ where: { orgId, callId }, select: { orgId: true, callId: true, hasRecording: true } });
-    if (!row) throw notFound('The call');
+    if (!row) throw new NotFoundError('The call');
     return { orgId: row.orgId, callId: row.callId, hasRecording: row.hasRecording };
   }
 
@@ -137,7 +138,7 @@ export class CallsService {
       this.account.timezoneOf(principal.orgId),
       (async () => {
         const row = await this.repo.findDetail(this.sql, principal.orgId, callId);
-        if (!row) throw notFound('The call');
+        if (!row) throw new NotFoundError('The call');
         await this.auditRead(principal, 'call.read', [callId]);
         return row;
       })(),
@@ -166,7 +167,7 @@ export class CallsService {
   private decodeCursor(cursor: string, fingerprint: Record<string, unknown>): { startedAt: string; callId: string } {
     const p = this.cursors.decode(CURSOR_KIND, cursor, fingerprint);
     if (p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string' || Number.isNaN(Date.parse(p[0]))) {
-      throw badRequest('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
+      throw new InvalidRequestError('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
     }
     return { startedAt: p[0], callId: p[1] };
   }
@@ -176,7 +177,7 @@ export class CallsService {
 export function parseCallerNumber(value: string): string {
   const e164 = normalizePhone(value);
   if (!e164)
-    throw badRequest(
+    throw new InvalidRequestError(
       'caller_number must be a phone number: E.164 such as +13125550123, or a 10-digit US number such as (312) 555-0123.',
       'caller_number',
     );
@@ -185,6 +186,6 @@ export function parseCallerNumber(value: string): string {
 
 function parseReference(value: string): string {
   const key = referenceKey(value);
-  if (!key) throw badRequest('reference must contain at least one letter or digit.', 'reference');
+  if (!key) throw new InvalidRequestError('reference must contain at least one letter or digit.', 'reference');
   return key;
 }

@@ -3,8 +3,10 @@ import { createHmac } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from './clock.js';
 import { CursorCodec } from './pagination/cursor.js';
+import { KeysetCursors } from './pagination/keyset.js';
+import { RetentionRunner } from './retention/retention-runner.js';
 
-/** The kernel every context may use: validated config, the clock, cursor codec. */
+/** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job. */
 @Global()
 @Module({})
 export class CommonModule {
@@ -17,8 +19,10 @@ export class CommonModule {
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
         { provide: CursorCodec, useValue: new CursorCodec(cursorKey) },
+        KeysetCursors,
+        RetentionRunner,
       ],
-      exports: [AppConfig, Clock, CursorCodec],
+      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, RetentionRunner],
     };
   }
 }

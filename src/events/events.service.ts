@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { badRequest, notFound } from '../common/errors/api-error.js';
+import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { newEventId } from '../common/ids.js';
-import { EVENT_ID_PATTERN, type EventListDto } from './dto/event.dto.js';
+import { type EventListDto } from './dto/event.dto.js';
+import { EVENT_ID_PATTERN } from '../common/ids.js';
 import { EventEntity } from './entities/event.entity.js';
 import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
@@ -69,9 +70,12 @@ export class EventsService {
     let after = null;
     if (opts.after !== undefined) {
       after = await this.events.position(orgId, opts.after);
-      if (!after) throw badRequest('after names no event of this firm; pass an event id from this log (next_after).', 'after');
+      if (!after) throw new InvalidRequestError('after names no event of this firm; pass an event id from this log (next_after).', 'after');
       if (after.occurredAt.getTime() < since.getTime()) {
-        throw badRequest('after names an event older than 30 days, which is no longer kept; start again without after.', 'after');
+        throw new InvalidRequestError(
+          'after names an event older than 30 days, which is no longer kept; start again without after.',
+          'after',
+        );
       }
     }
     const rows = await this.events.page(orgId, { after, type: opts.type, since, limit: opts.limit + 1 });
@@ -81,9 +85,9 @@ export class EventsService {
 
   /** GET /v1/events/{event_id}: unknown, another firm's, or no longer kept answer 404 alike. */
   async get(orgId: string, eventId: string): Promise<EventEnvelope> {
-    if (!EVENT_ID_PATTERN.test(eventId)) throw badRequest('event_id must be an event id (evt_...).', 'event_id');
+    if (!EVENT_ID_PATTERN.test(eventId)) throw new InvalidRequestError('event_id must be an event id (evt_...).', 'event_id');
     const row = await this.events.findOne(orgId, eventId, this.keptSince());
-    if (!row) throw notFound('The event');
+    if (!row) throw new NotFoundError('The event');
     return toEnvelope(row);
   }
 

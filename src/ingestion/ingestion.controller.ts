@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Put, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { badRequest } from '../common/errors/api-error.js';
+import { InvalidRequestError } from '../common/errors/problems.js';
 import { InternalRoute } from '../common/http/access.decorators.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
 import { IngestionService, type IngestResult } from './ingestion.service.js';
@@ -27,7 +27,7 @@ export class IngestionController {
     } catch (e) {
       if (e instanceof DocumentInvalidError) {
         const [first] = e.problems;
-        throw badRequest(`The call document is not valid: ${first.path} ${first.message}.`, first.path, {
+        throw new InvalidRequestError(`The call document is not valid: ${first.path} ${first.message}.`, first.path, {
           errors: e.problems.map((p) => ({ param: p.path, message: p.message })),
         });
       }

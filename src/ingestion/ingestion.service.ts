@@ -10,8 +10,8 @@ import {
   type ConversationSummary,
   type IngestedCall,
 } from '../calls/index.js';
-import { notFound } from '../common/errors/api-error.js';
-import { newCallId, newLeadId } from '../common/ids.js';
+import { NotFoundError } from '../common/errors/problems.js';
+import { newCallId, newLeadId, isUuid } from '../common/ids.js';
 import { normalizePhone } from '../common/phone.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import { AppConfig } from '../config/app-config.js';
@@ -54,8 +54,6 @@ function tidy(problems: { path: string; message: string }[]): { path: string; me
     })
     .filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && seen.add(`${p.path}\u0000${p.message}`));
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The receptionist pipeline's port. One call document, one transaction: the
@@ -160,11 +158,11 @@ export class IngestionService {
   }
 
   private async requireOrg(orgId: string): Promise<void> {
-    if (!UUID.test(orgId)) throw notFound('The firm');
+    if (!isUuid(orgId)) throw new NotFoundError('The firm');
     try {
       await this.account.getOrg(orgId);
     } catch {
-      throw notFound('The firm');
+      throw new NotFoundError('The firm');
     }
   }
 

@@ -6,6 +6,7 @@ import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js
 import { LeadConflictProblem, LeadListDto, LeadResponseDto, PatchLeadDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import { ListLeadsQuery } from './dto/list-leads.query.js';
 import { LeadsService } from './leads.service.js';
+import { PathIdPipe } from '../common/validation/path-id.pipe.js';
 
 @ApiTags('Leads')
 @Controller('v1/leads')
@@ -25,7 +26,7 @@ export class LeadsController {
   @ApiParam({ name: 'lead_id' })
   @ApiOkResponse({ type: LeadResponseDto })
   @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('lead_id') leadId: string): Promise<LeadResponseDto> {
+  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('lead_id', new PathIdPipe('The lead')) leadId: string): Promise<LeadResponseDto> {
     return this.leads.get(principal, leadId);
   }
 
@@ -42,7 +43,7 @@ export class LeadsController {
   )
   patch(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @Param('lead_id') leadId: string,
+    @Param('lead_id', new PathIdPipe('The lead')) leadId: string,
     @Body() body: unknown,
   ): Promise<PatchLeadResponseDto> {
     return this.leads.patch(principal, leadId, body);

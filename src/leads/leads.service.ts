@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
-import { ApiError, badRequest, notFound } from '../common/errors/api-error.js';
+import { InvalidRequestError, NotFoundError, StatusConflictError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { CursorCodec } from '../common/pagination/cursor.js';
 import { AppConfig } from '../config/app-config.js';
@@ -42,44 +42,45 @@ const length = (s: string) => [...s].length;
  */
 export function parseLeadPatch(body: unknown): LeadPatch {
   if (body === null || body === undefined || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('The body must be a JSON object with at least one of status, external_id, status_reason.', 'body');
+    throw new InvalidRequestError('The body must be a JSON object with at least one of status, external_id, status_reason.', 'body');
   }
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) {
     if (![...FIRM_FIELDS, 'expected_status'].includes(k)) {
-      throw badRequest(`${k} is not allowed; the body takes status, external_id, status_reason and expected_status.`, k);
+      throw new InvalidRequestError(`${k} is not allowed; the body takes status, external_id, status_reason and expected_status.`, k);
     }
   }
   const out: LeadPatch = {};
   if ('status' in b) {
-    if (b.status === 'new') throw badRequest('status cannot be set back to new; send contacted, signed or rejected.', 'status');
+    if (b.status === 'new')
+      throw new InvalidRequestError('status cannot be set back to new; send contacted, signed or rejected.', 'status');
     if (typeof b.status !== 'string' || !(SETTABLE_STATUSES as readonly string[]).includes(b.status)) {
-      throw badRequest(`status must be one of ${SETTABLE_STATUSES.join(', ')}.`, 'status');
+      throw new InvalidRequestError(`status must be one of ${SETTABLE_STATUSES.join(', ')}.`, 'status');
     }
     out.status = b.status as LeadStatus;
   }
   if ('external_id' in b) {
     const v = b.external_id;
     if (v !== null && (typeof v !== 'string' || length(v) < 1 || length(v) > 200 || LINE_BREAK.test(v))) {
-      throw badRequest('external_id must be a string of 1 to 200 characters on one line, or null to clear it.', 'external_id');
+      throw new InvalidRequestError('external_id must be a string of 1 to 200 characters on one line, or null to clear it.', 'external_id');
     }
     out.external_id = v as string | null;
   }
   if ('status_reason' in b) {
     const v = b.status_reason;
     if (v !== null && (typeof v !== 'string' || length(v) < 1 || length(v) > 500)) {
-      throw badRequest('status_reason must be a string of 1 to 500 characters, or null to clear it.', 'status_reason');
+      throw new InvalidRequestError('status_reason must be a string of 1 to 500 characters, or null to clear it.', 'status_reason');
     }
     out.status_reason = v as string | null;
   }
   if ('expected_status' in b) {
     if (typeof b.expected_status !== 'string' || !(LEAD_STATUSES as readonly string[]).includes(b.expected_status)) {
-      throw badRequest(`expected_status must be one of ${LEAD_STATUSES.join(', ')}.`, 'expected_status');
+      throw new InvalidRequestError(`expected_status must be one of ${LEAD_STATUSES.join(', ')}.`, 'expected_status');
     }
     out.expected_status = b.expected_status as LeadStatus;
   }
   if (!FIRM_FIELDS.some((f) => f in out)) {
-    throw badRequest('Send at least one of status, external_id, status_reason.', 'body');
+    throw new InvalidRequestError('Send at least one of status, external_id, status_reason.', 'body');
   }
   return out;
 }
@@ -154,7 +155,7 @@ export class LeadsService {
       this.account.timezoneOf(principal.orgId),
       (async () => {
         const row = await this.repo.find(this.sql, principal.orgId, leadId, true);
-        if (!row) throw notFound('The lead');
+        if (!row) throw new NotFoundError('The lead');
         await this.auditRead(principal, 'lead.read', [leadId]);
         return row;
       })(),
@@ -196,7 +197,7 @@ export class LeadsService {
     return this.dataSource.transaction(async (m) => {
       await beginChange(m);
       const current = await this.repo.find(m, orgId, leadId);
-      if (!current) throw notFound('The lead');
+      if (!current) throw new NotFoundError('The lead');
       this.checkExpected(input, current);
       const next = this.apply(input, current);
       const changes = FIRM_FIELDS.filter((f) => next[f] !== current[f]);
@@ -205,7 +206,7 @@ export class LeadsService {
       if (!updated) {
         // Someone else changed the lead after our read.
         const now = await this.repo.find(m, orgId, leadId);
-        if (!now) throw notFound('The lead');
+        if (!now) throw new NotFoundError('The lead');
         if (FIRM_FIELDS.every((f) => !(f in input) || input[f] === now[f])) return { row: now, changes: [] as FirmField[] };
         throw this.conflict(
           now,
@@ -255,8 +256,8 @@ export class LeadsService {
     };
   }
 
-  private conflict(current: LeadRow, detail: string): ApiError {
-    return new ApiError(409, 'status_conflict', detail, { current_status: current.status, lead: toLeadDto(current) });
+  private conflict(current: LeadRow, detail: string): StatusConflictError {
+    return new StatusConflictError(detail, { current_status: current.status, lead: toLeadDto(current) });
   }
 
   // ---- the ingestion port (inside the ingestion transaction, after beginChange) ----
@@ -306,7 +307,7 @@ export class LeadsService {
   private decodeCursor(cursor: string, fingerprint: Record<string, unknown>): { capturedAt: string; leadId: string } {
     const p = this.cursors.decode(CURSOR_KIND, cursor, fingerprint);
     if (p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string' || Number.isNaN(Date.parse(p[0]))) {
-      throw badRequest('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
+      throw new InvalidRequestError('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
     }
     return { capturedAt: p[0], leadId: p[1] };
   }

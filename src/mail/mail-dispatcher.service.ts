@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Interval } from '@nestjs/schedule';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Clock } from '../common/clock.js';
-import { deleteInBatches } from '../common/retention.js';
+import { deleteInBatches } from '../common/retention/delete-in-batches.js';
 import { AppConfig } from '../config/app-config.js';
 import { MailRepository } from './mail.repository.js';
 

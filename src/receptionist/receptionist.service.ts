@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { instanceToPlain } from 'class-transformer';
 import { Repository } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { NotPublishedError } from '../common/errors/problems.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import { PublishedReceptionistDto, ReceptionistSettingsDto, RoutingRuleDto } from './dto/receptionist-settings.dto.js';
 import { ReceptionistSettingsEntity } from './entities/receptionist-settings.entity.js';
@@ -73,7 +73,7 @@ export class ReceptionistService {
   async getPublished(orgId: string): Promise<PublishedReceptionistDto> {
     const row = await this.repo.findOneBy({ orgId });
     if (!row?.published) {
-      throw new ApiError(409, 'not_published', 'The receptionist settings have never been published; publish them in the dashboard first.');
+      throw new NotPublishedError();
     }
     const s = row.published as unknown as ReceptionistSettingsDto;
     return {

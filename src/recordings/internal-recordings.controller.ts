@@ -42,8 +42,7 @@ export class InternalRecordingsController {
       // answer goes out, and close the connection unless the rest is known to be small.
       body.resume();
       const small = declaredLength !== undefined && declaredLength <= this.recordings.maxBytes;
-      if (err instanceof ApiError && !small)
-        throw new ApiError(err.status, err.code, err.detail, err.extra, { ...err.headers, Connection: 'close' });
+      if (err instanceof ApiError && !small) throw err.withHeader('Connection', 'close');
       throw err;
     }
   }

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { ApiError } from '../common/errors/api-error.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../common/errors/problems.js';
 
 const OGG_CAPTURE_PATTERN = Buffer.from('OggS', 'latin1');
 
 export const notOgg = () =>
-  new ApiError(
-    415,
-    'unsupported_media_type',
-    'The body is not an Ogg stream: an Ogg Opus recording starts with the capture pattern "OggS".',
-  );
+  new UnsupportedMediaTypeError('The body is not an Ogg stream: an Ogg Opus recording starts with the capture pattern "OggS".');
 
 export const recordingTooLarge = (maxBytes: number) =>
-  new ApiError(413, 'payload_too_large', `The recording is larger than the limit of ${maxBytes} bytes (RECORDING_MAX_BYTES).`, {
+  new PayloadTooLargeError(`The recording is larger than the limit of ${maxBytes} bytes (RECORDING_MAX_BYTES).`, {
     max_bytes: maxBytes,
   });
 

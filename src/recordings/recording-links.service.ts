@@ -6,7 +6,7 @@ import { AuditService } from '../audit/index.js';
 import { ApiKeyService } from '../auth/index.js';
 import { CallsService } from '../calls/index.js';
 import { Clock } from '../common/clock.js';
-import { notFound } from '../common/errors/api-error.js';
+import { NotFoundError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
 import { RecordingsRepository } from './recordings.repository.js';
 import { rangeDetails, RecordingsService, type Playback, type RangeRequest } from './recordings.service.js';
@@ -50,7 +50,7 @@ export class RecordingLinksService {
     await this.dataSource.transaction(async (manager) => {
       await this.calls.requireCall(principal.orgId, callId, manager);
       const recording = await this.repo.lockForLink(manager, principal.orgId, callId);
-      if (!recording) throw notFound('The recording of this call');
+      if (!recording) throw new NotFoundError('The recording of this call');
       await this.repo.deleteExpiredLinks(manager, principal.orgId, createdAt);
       const linkId = await this.repo.insertLink(manager, {
         orgId: principal.orgId,
@@ -83,7 +83,7 @@ export class RecordingLinksService {
    * link's id as the actor.
    */
   async open(token: string, req: RangeRequest): Promise<Playback> {
-    const gone = () => notFound('The recording link');
+    const gone = () => new NotFoundError('The recording link');
     if (!TOKEN_FORMAT.test(token)) throw gone();
     const link = await this.repo.findLinkTarget(hashToken(token));
     if (!link || link.expiresAt.getTime() <= this.clock.now().getTime()) throw gone();

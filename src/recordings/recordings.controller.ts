@@ -9,6 +9,7 @@ import { RecordingLinkDto } from './dto/recording-link.dto.js';
 import { RecordingLinksService } from './recording-links.service.js';
 import { headNotAllowed, sendAudio } from './recordings.http.js';
 import { RecordingsService } from './recordings.service.js';
+import { PathIdPipe } from '../common/validation/path-id.pipe.js';
 
 const RANGE_DOC =
   'One byte range: bytes=N-, bytes=N-M or bytes=-N. A range the file can satisfy answers 206 with just that part; any other value (several ranges, garbage, unsatisfiable) is ignored and the whole file is returned with 200.';
@@ -58,7 +59,7 @@ export class CallRecordingController {
   @ApiProblems(400, 404)
   async get(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @Param('call_id') callId: string,
+    @Param('call_id', new PathIdPipe('The call')) callId: string,
     @Query() _query: NoQueryDto,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
@@ -88,7 +89,7 @@ export class CallRecordingController {
   @ApiProblems(400, 404)
   async createLink(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @Param('call_id') callId: string,
+    @Param('call_id', new PathIdPipe('The call')) callId: string,
     @Query() _query: NoQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordingLinkDto> {

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../common/errors/api-error.js';
+import { MethodNotAllowedError, UnsupportedMediaTypeError } from '../common/errors/problems.js';
 import type { Playback } from './recordings.service.js';
 
 /** Route patterns (Fastify's routeOptions.url) that need raw HTTP handling. */
 export const UPLOAD_ROUTE = '/internal/v1/orgs/:org_id/calls/:call_id/recording';
 export const LINK_ROUTE = '/v1/recordings/:token';
 
-export const headNotAllowed = () =>
-  new ApiError(405, 'method_not_allowed', 'HEAD is not supported on this endpoint; use GET.', {}, { Allow: 'GET' });
+export const headNotAllowed = () => new MethodNotAllowedError('HEAD is not supported on this endpoint; use GET.', 'GET');
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
 const isUpload = (req: FastifyRequest) => req.method === 'PUT' && req.routeOptions.url === UPLOAD_ROUTE;
@@ -30,13 +29,7 @@ export function configureRecordingsHttp(fastify: FastifyInstance): void {
   });
   fastify.addHook('preParsing', async (req, _reply, payload) => {
     if (isUpload(req) && mediaType(req.headers['content-type']) !== 'audio/ogg') {
-      throw new ApiError(
-        415,
-        'unsupported_media_type',
-        'Send the recording as the request body with Content-Type: audio/ogg.',
-        {},
-        { Connection: 'close' },
-      );
+      throw new UnsupportedMediaTypeError('Send the recording as the request body with Content-Type: audio/ogg.', { Connection: 'close' });
     }
     return payload;
   });

@@ -7,14 +7,13 @@ import { DataSource } from 'typeorm';
 import { AuditService, type AuditActor } from '../audit/index.js';
 import { CallsService } from '../calls/index.js';
 import { Clock } from '../common/clock.js';
-import { notFound } from '../common/errors/api-error.js';
+import { NotFoundError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
 import { parseRange } from './byte-range.js';
 import { RecordingIntake, recordingTooLarge } from './recording-intake.js';
 import { RecordingsRepository } from './recordings.repository.js';
 import { RECORDING_STORE, type ByteRange, type RecordingStore, type StoredObject } from './store/recording-store.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../common/ids.js';
 
 /** Who stored or removed a recording (the audit log's actor). */
 export type RecordingSource = 'internal_api' | 'cli' | 'demo';
@@ -170,9 +169,9 @@ export class RecordingsService {
   async openForKey(principal: { orgId: string; keyId: string }, callId: string, req: RangeRequest): Promise<Playback> {
     await this.calls.requireCall(principal.orgId, callId);
     const row = await this.recordings.findByCall(principal.orgId, callId);
-    if (!row) throw notFound('The recording of this call');
+    if (!row) throw new NotFoundError('The recording of this call');
     const playback = await this.openPlayback(row.storageKey, req);
-    if (!playback) throw notFound('The recording of this call');
+    if (!playback) throw new NotFoundError('The recording of this call');
     await this.auditOrClose(playback, {
       orgId: principal.orgId,
       actor: { type: 'api_key', id: principal.keyId },
@@ -216,7 +215,7 @@ export class RecordingsService {
 
   private async requireCall(orgId: string, callId: string): Promise<void> {
     // Not a firm id at all: the same 404 as any unknown call (and no invalid-uuid error from PostgreSQL).
-    if (!UUID.test(orgId)) throw notFound('The call');
+    if (!isUuid(orgId)) throw new NotFoundError('The call');
     await this.calls.requireCall(orgId, callId);
   }
 

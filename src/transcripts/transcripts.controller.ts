@@ -5,6 +5,7 @@ import { ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { TranscriptDto, TranscriptQuery } from './dto/transcript.dto.js';
 import { TranscriptsService } from './transcripts.service.js';
+import { PathIdPipe } from '../common/validation/path-id.pipe.js';
 
 @ApiTags('Calls')
 @Controller('v1/calls/:call_id/transcript')
@@ -18,7 +19,7 @@ export class TranscriptsController {
   @ApiProblems(400, 404)
   get(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @Param('call_id') callId: string,
+    @Param('call_id', new PathIdPipe('The call')) callId: string,
     @Query() query: TranscriptQuery,
   ): Promise<TranscriptDto> {
     return this.transcripts.get(principal, callId, query);

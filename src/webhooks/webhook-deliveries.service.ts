@@ -2,22 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { ApiError, badRequest, notFound, rateLimited } from '../common/errors/api-error.js';
+import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedError } from '../common/errors/problems.js';
 import { CursorCodec } from '../common/pagination/cursor.js';
 import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
 import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
 import { toDeliveryDto } from './webhook.mapper.js';
+import { isUuid } from '../common/ids.js';
 
 /** Test events and resends together, per endpoint. */
 export const MANUAL_SENDS_PER_MINUTE = 5;
 const WINDOW_MS = 60_000;
 export const TEST_EVENT_MESSAGE = 'This is a test event sent from the API. It refers to no call or lead.';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function requireUuid(value: string, param: string): string {
-  if (!UUID.test(value)) throw badRequest(`${param} must be a uuid.`, param);
+  if (!isUuid(value)) throw new InvalidRequestError(`${param} must be a uuid.`, param);
   return value.toLowerCase();
 }
 
@@ -39,7 +39,7 @@ export class WebhookDeliveriesService {
     if (q.cursor !== undefined) {
       const [createdAt, id] = this.cursors.decode('deliveries', q.cursor, filters) as [string, string];
       if (typeof createdAt !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(createdAt))) {
-        throw badRequest('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
+        throw new InvalidRequestError('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
       }
       before = { createdAt: new Date(createdAt), id };
     }
@@ -67,7 +67,7 @@ export class WebhookDeliveriesService {
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
     return this.dataSource.transaction(async (manager) => {
       const endpoint = await this.endpoints.lockForOrg(manager, orgId, endpointId);
-      if (!endpoint) throw notFound('The webhook endpoint');
+      if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
       const event = await this.events.record(manager, {
@@ -94,12 +94,12 @@ export class WebhookDeliveriesService {
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
     return this.dataSource.transaction(async (manager) => {
       const original = await this.deliveries.findForOrg(manager, orgId, deliveryId, this.keptSince());
-      if (!original) throw notFound('The webhook delivery');
+      if (!original) throw new NotFoundError('The webhook delivery');
       const endpoint = await this.endpoints.lockForOrg(manager, orgId, original.endpointId);
-      if (!endpoint) throw notFound('The webhook delivery');
+      if (!endpoint) throw new NotFoundError('The webhook delivery');
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
-      if (!(await this.events.findKept(orgId, original.eventId))) throw notFound("The delivery's event (kept 30 days)");
+      if (!(await this.events.findKept(orgId, original.eventId))) throw new NotFoundError("The delivery's event (kept 30 days)");
       const row = await this.deliveries.insertOne(manager, {
         orgId,
         endpointId: endpoint.id,
@@ -121,9 +121,7 @@ export class WebhookDeliveriesService {
    */
   private async checkSendable(manager: EntityManager, endpoint: EndpointRow, now: Date): Promise<void> {
     if (endpoint.status !== 'enabled') {
-      throw new ApiError(
-        409,
-        'endpoint_disabled',
+      throw new EndpointDisabledError(
         `The webhook endpoint is turned off (${endpoint.disabledReason}); turn it back on in the dashboard first.`,
         {
           disabled_reason: endpoint.disabledReason,
@@ -134,7 +132,7 @@ export class WebhookDeliveriesService {
     if (recent.length >= MANUAL_SENDS_PER_MINUTE) {
       const freeAt = recent[MANUAL_SENDS_PER_MINUTE - 1].getTime() + WINDOW_MS;
       const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
-      throw rateLimited(
+      throw new RateLimitedError(
         seconds,
         `At most ${MANUAL_SENDS_PER_MINUTE} test events and resends per endpoint per minute; retry in ${seconds} s.`,
       );

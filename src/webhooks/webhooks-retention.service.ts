@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
-import { deleteInBatches, type RetentionRun } from '../common/retention.js';
+import { deleteInBatches, type RetentionRun } from '../common/retention/delete-in-batches.js';
 import { AppConfig } from '../config/app-config.js';
 import { EVENT_RETENTION_MS } from '../events/index.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';

@@ -1,6 +1,6 @@
 /**
- * Every error the API answers with is one of these. `code` is the stable,
- * machine-readable contract; `title` and `detail` are for people.
+ * The problem codes of the API. `code` is the stable, machine-readable
+ * contract; `title` and `detail` are for people.
  */
 export const ERROR_CODES = {
   invalid_request: 'The request is not valid.',
@@ -19,32 +19,32 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export class ApiError extends Error {
+/**
+ * Base of the typed problems in `problems.ts` (one class per code). The one
+ * exception filter turns any of them into application/problem+json.
+ */
+export abstract class ApiError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: ErrorCode;
+
   constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
     readonly detail: string,
     /** Extra members of the problem document (e.g. `param`, `lead`). */
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    options?: { cause?: unknown },
   ) {
-    super(detail);
+    super(detail, options);
+    this.name = new.target.name;
   }
+
   get title(): string {
     return ERROR_CODES[this.code];
   }
-}
 
-export const badRequest = (detail: string, param?: string, extra: Record<string, unknown> = {}) =>
-  new ApiError(400, 'invalid_request', detail, param ? { param, ...extra } : extra);
-export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} was not found.`);
-export const unauthorized = (detail = 'Send a valid API key as "Authorization: Bearer svc_live_...".') =>
-  new ApiError(401, 'unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer' });
-export const insufficientScope = (scope: string) =>
-  new ApiError(403, 'insufficient_scope', `This endpoint needs the "${scope}" scope, which this API key does not have.`, {
-    required_scope: scope,
-  });
-export const rateLimited = (retryAfterSeconds: number, detail: string) =>
-  new ApiError(429, 'rate_limited', detail, { retry_after: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
-export const serviceUnavailable = (detail = 'The database cannot be reached. Try again shortly.') =>
-  new ApiError(503, 'service_unavailable', detail, {}, { 'Retry-After': '5' });
+  /** The same problem with one more response header (e.g. `Connection: close` after a refused upload). */
+  withHeader(name: string, value: string): this {
+    const copy = Object.create(Object.getPrototypeOf(this)) as this;
+    return Object.assign(copy, this, { headers: { ...this.headers, [name]: value } });
+  }
+}

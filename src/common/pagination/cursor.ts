@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '../errors/api-error.js';
+import { InvalidRequestError } from '../errors/problems.js';
 
 /**
  * Opaque keyset cursors. A cursor carries the last row's sort key and a
@@ -27,7 +27,8 @@ export class CursorCodec {
   /** Returns the position, or throws a 400 naming `cursor`. */
   decode(kind: string, cursor: string, filters: Record<string, unknown>): unknown[] {
     const [payload, mac] = cursor.split('.');
-    const invalid = () => badRequest('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
+    const invalid = () =>
+      new InvalidRequestError('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
     if (!payload || !mac) throw invalid();
     const expected = Buffer.from(this.mac(payload));
     const given = Buffer.from(mac);
@@ -40,7 +41,7 @@ export class CursorCodec {
     }
     if (parsed.k !== kind || !Array.isArray(parsed.p)) throw invalid();
     if (parsed.f !== CursorCodec.fingerprint(filters)) {
-      throw badRequest(
+      throw new InvalidRequestError(
         'cursor was issued for other filters; repeat the same filters with next_cursor, or start again without a cursor.',
         'cursor',
       );

@@ -1,5 +1,5 @@
 import { ValidationPipe } from '@nestjs/common';
-import { badRequest } from '../errors/api-error.js';
+import { InvalidRequestError } from '../errors/problems.js';
 import { flattenValidationErrors } from './validate-document.js';
 
 /**
@@ -21,7 +21,7 @@ export function apiValidationPipe(): ValidationPipe {
         message: message === 'is not allowed' ? `${path} is not a known parameter` : message,
       }));
       const first = all[0] ?? { param: undefined, message: 'the request is not valid' };
-      return badRequest(`${first.message}.`, first.param, { errors: all });
+      return new InvalidRequestError(`${first.message}.`, first.param, { errors: all });
     },
   });
 }

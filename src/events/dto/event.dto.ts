@@ -2,8 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { QueryEnum, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES } from '../event-types.js';
-
-export const EVENT_ID_PATTERN = /^evt_[0-9a-z]{1,64}$/;
+import { EVENT_ID_PATTERN } from '../../common/ids.js';
 
 export class ListEventsQueryDto {
   @ApiPropertyOptional({

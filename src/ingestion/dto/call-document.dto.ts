@@ -20,6 +20,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CATEGORIES, CONVERSATION_STATUSES, LANGUAGES, OUTCOMES, SEGMENTS, SPEAKERS, URGENCIES } from '../../calls/index.js';
+import { PLAIN_ID_PATTERN } from '../../common/ids.js';
 
 /**
  * One call document as the receptionist pipeline hands it over (PUT
@@ -31,7 +32,7 @@ import { CATEGORIES, CONVERSATION_STATUSES, LANGUAGES, OUTCOMES, SEGMENTS, SPEAK
  */
 
 const ISO_WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
-export const CALL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+export const CALL_ID_PATTERN = PLAIN_ID_PATTERN;
 
 /** ISO 8601 date-time with a UTC offset (one check, one message). */
 function IsDateTimeWithOffset() {

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { HttpException } from '@nestjs/common';
+import type { ApiError } from './api-error.js';
+import {
+  InsufficientScopeError,
+  InternalError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+} from './problems.js';
+
+/** The typed problem for a status raised by Nest or Fastify rather than by our code. */
+function forStatus(status: number, detail?: string): ApiError | null {
+  switch (status) {
+    case 400:
+      return new InvalidRequestError(detail ?? 'The request is not valid.');
+    case 401:
+      return new UnauthorizedError();
+    case 403:
+      return new InsufficientScopeError('unknown');
+    case 404:
+      return new NotFoundError('The endpoint', 'No such endpoint. Every path starts with /v1; see /v1/openapi.json.');
+    case 405:
+      return new MethodNotAllowedError('Method not allowed.');
+    case 413:
+      return new PayloadTooLargeError(detail);
+    case 415:
+      return new UnsupportedMediaTypeError(detail ?? 'The request body has the wrong content type.');
+    case 429:
+      return new RateLimitedError(1, 'Too many requests.');
+    case 503:
+      return new ServiceUnavailableError();
+    default:
+      if (status >= 400 && status < 500) return new InvalidRequestError(detail ?? 'The request is not valid.');
+      return status >= 500 ? new InternalError(randomUUID()) : null;
+  }
+}
+
+/** Nest's own HttpExceptions (an unknown route is its NotFoundException). */
+export function fromHttpException(e: HttpException): ApiError | null {
+  return forStatus(e.getStatus());
+}
+
+const BODY_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty; send a JSON object.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type; send application/json.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+};
+
+/**
+ * The client went away while its body was being read (Node's "aborted"
+ * error on the request stream). Nobody will read the answer; it is neither
+ * a database outage nor our fault.
+ */
+export function isClientAbort(e: unknown, request: { raw?: { destroyed?: boolean } } | undefined): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  return !!err && err.code === 'ECONNRESET' && err.message === 'aborted' && request?.raw?.destroyed === true;
+}
+
+/** Errors Fastify raises while reading the body (bad JSON, wrong media type, too large). */
+export function fromFrameworkError(e: unknown): ApiError | null {
+  const fe = e as { statusCode?: unknown; code?: unknown } | null;
+  if (!fe || typeof fe.statusCode !== 'number' || fe.statusCode < 400 || fe.statusCode >= 500) return null;
+  const known = typeof fe.code === 'string' ? BODY_ERRORS[fe.code] : undefined;
+  return forStatus(fe.statusCode, known ?? (fe.statusCode === 400 ? 'The body is not valid JSON.' : undefined));
+}
