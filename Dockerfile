@@ -1,4 +1,6 @@
-# One image, three roles (ROLE=all|api|worker).
+# One image, three roles (ROLE=all|api|worker). Production runs on DATABASE_URL:
+# the image carries neither dev dependencies nor the embedded PostgreSQL binaries
+# (an optional dependency, installed by `npm ci` on a developer machine only).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -6,7 +8,7 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
