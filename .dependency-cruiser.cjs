@@ -1,7 +1,8 @@
 /**
- * Module boundaries: a bounded context under src/ reaches another only
- * through that context's public index.ts, never its entities or internals.
- * The kernel (common, config, database) is open to all.
+ * Module boundaries and layers. A bounded context under src/ reaches another
+ * only through that context's public index.ts; inside a context, controllers
+ * talk to services, services to repositories, repositories to the database.
+ * The kernel (common, config, database) depends on no context.
  */
 const CONTEXTS = 'account|audit|auth|calls|demo|events|health|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail';
 
@@ -20,8 +21,8 @@ module.exports = {
     {
       name: 'outside-through-index-only',
       severity: 'error',
-      comment: 'The CLI, the app shell and tests of other contexts use a context only through its index.ts.',
-      from: { path: '^src/(cli|app\\.module|create-app|main)' },
+      comment: 'The CLI, the app shell and the e2e tests use a context only through its index.ts.',
+      from: { path: '^(src/(cli|app\\.module|create-app|main|openapi)|test/)' },
       to: { path: `^src/(${CONTEXTS})/.+`, pathNot: `^src/(${CONTEXTS})/index\\.ts$` },
     },
     {
@@ -31,13 +32,48 @@ module.exports = {
       from: { path: '^src/(common|config|database)/' },
       to: { path: `^src/(${CONTEXTS}|cli)/` },
     },
-    { name: 'no-circular', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'controller-not-to-storage',
+      severity: 'error',
+      comment: 'A controller calls a service; it never touches a repository or an entity.',
+      from: { path: '\\.controller\\.ts$' },
+      to: { path: '(\\.repository\\.ts|/entities/[^/]+\\.ts)$' },
+    },
+    {
+      name: 'repository-not-to-service',
+      severity: 'error',
+      comment: 'A repository holds SQL; it never calls back into a service.',
+      from: { path: '\\.repository\\.ts$' },
+      to: { path: '\\.service\\.ts$' },
+    },
+    {
+      name: 'index-exports-no-storage',
+      severity: 'error',
+      comment: "A context's public index.ts exports no entity and no repository: its tables are its own.",
+      from: { path: `^src/(${CONTEXTS})/index\\.ts$` },
+      to: { path: '(\\.repository\\.ts|/entities/[^/]+\\.ts)$' },
+    },
+    {
+      name: 'bench-runs-compiled-code',
+      severity: 'error',
+      comment: 'Benchmarks load the compiled service from dist/, never the TypeScript sources or the test harness.',
+      from: { path: '^bench/' },
+      to: { path: '^(src|test)/' },
+    },
+    {
+      name: 'source-not-from-tests',
+      severity: 'error',
+      comment: 'Production code never depends on the test harness or benchmarks.',
+      from: { path: '^(src|migrations)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(test|bench)/' },
+    },
+    { name: 'no-circular', severity: 'error', from: { path: '^(src|test|bench)/' }, to: { circular: true } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '\\.spec\\.ts$' },
+    exclude: { path: '(^src/.*\\.spec\\.ts$|^dist/)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
   },
 };
