@@ -1,11 +1,22 @@
 import { DataSource } from 'typeorm';
 import { AuditService } from '../src/audit';
+import pg from 'pg';
+import { createTestDatabase } from './support/database';
 import { createFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
 describe('audit entries of reads', () => {
   let t: TestApp;
-  beforeAll(async () => (t = await startTestApp()));
+  beforeAll(async () => {
+    // The throw-away test cluster commits asynchronously by default; this database commits synchronously,
+    // as a production one does, so a relaxed commit leaking onto a pooled connection would show.
+    const databaseUrl = await createTestDatabase();
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${new URL(databaseUrl).pathname.slice(1)}" SET synchronous_commit = on`);
+    await admin.end();
+    t = await startTestApp({ databaseUrl });
+  });
   afterAll(() => t.close());
 
   it('are written, and their relaxed commit never leaks to other work on the pooled connections', async () => {

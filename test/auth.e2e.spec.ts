@@ -2,6 +2,7 @@ import { ApiKeyService } from '../src/auth';
 import { SCOPES } from '../src/common/http/scopes';
 import { createFirm, type TestFirm } from './support/factories';
 import { insertKeyWithScopes } from './support/keys';
+import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 describe('API keys and scopes', () => {
@@ -83,24 +84,34 @@ describe('API keys and scopes', () => {
     expect(String(refused.reason.message)).toMatch(/10 active keys/);
     // Revoking one frees a place.
     await svc.revoke(other.keyIds.read);
-    await expect(svc.create({ orgId: other.orgId, name: 'again', set: 'read' })).resolves.toBeDefined();
+    const again = await svc.create({ orgId: other.orgId, name: 'again', set: 'read' });
+    expect(again.key).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
+    expect(again.summary).toMatchObject({ name: 'again', revoked_at: null });
   });
 
   it('moves last_used_at without writing on every request', async () => {
     const { key, summary } = await t.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'usage', set: 'read' });
-    const lastUsed = async () => (await t.sql('SELECT last_used_at FROM api_keys WHERE id = $1', [summary.id]))[0].last_used_at;
-    expect(await lastUsed()).toBeNull();
+    // Every write of last_used_at to this key, in order (the touch runs after the answer, so it is observed, not awaited).
+    await t.sql(`CREATE TABLE touches (at timestamptz, seq serial)`);
+    await t.sql(`CREATE FUNCTION log_touch() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO touches (at) VALUES (NEW.last_used_at); RETURN NEW; END $$`);
+    await t.sql(
+      `CREATE TRIGGER log_touch AFTER UPDATE OF last_used_at ON api_keys FOR EACH ROW WHEN (NEW.id = '${summary.id}') EXECUTE FUNCTION log_touch()`,
+    );
+    const touches = async (): Promise<Date[]> => (await t.sql('SELECT at FROM touches ORDER BY seq')).map((r) => r.at);
+
     await t.get('/v1/account', { key });
-    await new Promise((r) => setTimeout(r, 100));
-    const first = await lastUsed();
-    expect(first).not.toBeNull();
+    const [first] = await waitFor(
+      async () => ((await touches()).length === 1 ? touches() : null),
+      'the first request to move last_used_at',
+    );
     await t.get('/v1/account', { key });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await lastUsed()).toEqual(first);
     t.clock.advance(61_000);
     await t.get('/v1/account', { key });
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await lastUsed()).getTime()).toBeGreaterThan(first.getTime());
+    const all = await waitFor(async () => ((await touches()).length >= 2 ? touches() : null), 'the request a minute later to move it');
+    // The second request, within the minute, wrote nothing: the writes are the first request's and the later one's.
+    expect(all).toHaveLength(2);
+    expect(all[1].getTime() - first.getTime()).toBeGreaterThanOrEqual(61_000);
   });
 
   describe('scope matrix for the endpoints of the foundation', () => {

@@ -1,6 +1,6 @@
 import { CATEGORIES, LANGUAGES, OUTCOMES, URGENCIES } from '../src/calls';
 import { DemoService, type DemoSeedResult } from '../src/demo';
-import { demoHistory } from '../src/demo/demo-history';
+import { demoHistory } from '../src/demo';
 import { startTestApp, type TestApp } from './support/test-app';
 
 describe('demo seed: the demo firm gets a realistic call history', () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { fullCallDocument, ingestOk, internalEnv, unansweredCallDocument } from './support/call-documents';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId, unansweredCallDocument } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -190,9 +190,14 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
       expect(mangled.body.param).toBe('cursor');
       const garbage = await list({ cursor: 'not-a-cursor' });
       expect(garbage.body.param).toBe('cursor');
-      // A lead cursor is not a calls cursor.
-      const leadsPage = await t.get('/v1/leads', { key: firm.keys.read, query: { limit: 1 } });
-      if (leadsPage.body.next_cursor) expect((await list({ cursor: leadsPage.body.next_cursor })).status).toBe(400);
+      // A lead cursor is not a calls cursor (a firm of its own with two leads, so the leads list has a next page).
+      const withLeads = await createFirm(t.app);
+      for (let i = 0; i < 2; i++) await ingestOk(t, withLeads.orgId, nextCallId('call_leadcursor'), fullCallDocument());
+      const leadsPage = await t.get('/v1/leads', { key: withLeads.keys.read, query: { limit: 1 } });
+      expect(leadsPage.body.has_more).toBe(true);
+      const foreign = await t.get('/v1/calls', { key: withLeads.keys.read, query: { cursor: leadsPage.body.next_cursor } });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body).toMatchObject({ code: 'invalid_request', param: 'cursor' });
     });
 
     it('filters by start time: from inclusive, to exclusive', async () => {

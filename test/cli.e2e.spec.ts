@@ -1,7 +1,7 @@
 import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_SETTINGS } from '../src/demo/demo-settings';
+import { DEMO_SETTINGS } from '../src/demo';
 import { runCli } from './support/cli';
 import { freePort } from './support/net';
 import { createTestDatabase } from './support/database';

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { createFirm, type TestFirm } from './support/factories';
+import { waitFor } from './support/receiver';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 
 describe('request logs', () => {
@@ -28,11 +29,16 @@ describe('request logs', () => {
         })
       ).status,
     ).toBe(401);
-    await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/x`, {
+    const last = await t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/x`, {
       headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` },
       body: {},
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // Access lines are written when the answer has gone out: wait for the last request's line.
+    const lastId = last.headers.get('x-request-id');
+    await waitFor(
+      () => lines.some((l) => l.includes(`"${lastId}"`) && l.includes('"statusCode"')),
+      'the access log line of the last request',
+    );
 
     const parsed = lines.map((l) => JSON.parse(l));
     const mine = parsed.filter((l) => l.req?.id === 'trace-abc-123' || l.reqId === 'trace-abc-123');

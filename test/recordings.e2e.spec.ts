@@ -8,18 +8,14 @@ import { ApiKeyService } from '../src/auth';
 import { createFirm, type TestFirm } from './support/factories';
 import { fixture, getBytes, headerNames, insertCall, storedFiles, tempDataDir, upload, uploadPath } from './support/recordings';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { waitFor } from './support/receiver';
 
 const MAX_BYTES = 100_000;
 const HOUR = 60 * 60 * 1000;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
 
 /** Polls a condition the server reaches on its own (no fixed sleeps); fails after 5 s. */
-async function until(condition: () => boolean): Promise<void> {
-  for (const started = Date.now(); !condition();) {
-    if (Date.now() - started > 5000) throw new Error('condition not reached within 5 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (condition: () => boolean): Promise<boolean> => waitFor(() => condition(), 'the server to reach the condition');
 
 describe('call recordings', () => {
   const data = tempDataDir();
@@ -672,7 +668,9 @@ describe('call recordings', () => {
     );
     const rec = doc.paths['/v1/calls/{call_id}/recording'];
     expect(Object.keys(rec.get.responses)).toEqual(expect.arrayContaining(['200', '206', '401', '403', '404']));
-    expect(rec.get.responses['206'].content['audio/ogg']).toBeDefined();
+    expect(rec.get.responses['206'].content['audio/ogg']).toEqual({
+      schema: { type: 'string', format: 'binary', contentMediaType: 'audio/ogg' },
+    });
     expect(rec.get['x-required-scope']).toBe('calls:recording');
     expect(rec.get.security).toEqual([{ api_key: [] }]);
     expect(rec.head).toBeUndefined(); // HEAD answers 405; it is not an operation of the API

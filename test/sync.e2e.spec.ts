@@ -4,6 +4,7 @@ import { CallsService } from '../src/calls';
 import { fullCallDocument, ingestOk, internalEnv, putCall, unansweredCallDocument } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
+import { hold } from './support/time';
 
 /**
  * The spec's sync recipe under concurrent writes with late commits.
@@ -19,7 +20,6 @@ import { startTestApp, type TestApp } from './support/test-app';
  */
 const MARGIN_MS = 300;
 const WRITE_FOR_MS = 3000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Mirror = Map<string, unknown>;
 
@@ -105,7 +105,7 @@ describe('sync: the poller recipe never misses a late commit', () => {
         sinceCalls = await run('/v1/calls', sinceCalls, m.calls, asOf);
         sinceLeads = await run('/v1/leads', sinceLeads, m.leads, asOf);
         if (!asOf) stats.runs++;
-        await sleep(20);
+        await hold(20);
       }
       return { sinceCalls, sinceLeads };
     };
@@ -155,7 +155,7 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const patcher = async () => {
       for (let i = 0; keepWriting(); i++) {
         if (!leadIds.length) {
-          await sleep(10);
+          await hold(10);
           continue;
         }
         const r = await t.request('PATCH', `/v1/leads/${pick(leadIds)}`, {
@@ -174,10 +174,10 @@ describe('sync: the poller recipe never misses a late commit', () => {
       await client.connect();
       try {
         while (keepWriting()) {
-          await sleep(300);
+          await hold(300);
           await client.query('BEGIN');
           await client.query('LOCK TABLE events IN SHARE MODE');
-          await sleep(1000);
+          await hold(1000);
           await client.query('COMMIT');
           stats.eventLocks++;
         }
@@ -193,9 +193,9 @@ describe('sync: the poller recipe never misses a late commit', () => {
         const id = heldIds[i % heldIds.length];
         await ds.transaction(async (m) => {
           await m.query('SELECT 1');
-          await sleep(200);
+          await hold(200);
           await calls.setHasRecording(m, firm.orgId, id, i % 2 === 0);
-          await sleep(1000);
+          await hold(1000);
         });
         stats.held++;
       }
@@ -207,8 +207,9 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const lastNaive = await naivePolling;
     expect(failures).toEqual([]);
 
-    // One more run of each after the writers stopped, exactly as the next scheduled run would be.
-    await sleep(MARGIN_MS + 50);
+    // One more run of each after the writers stopped, exactly as the next scheduled run would be
+    // (a real run comes later than the as_of margin; the margin is the scenario, not a wait).
+    await hold(MARGIN_MS + 50);
     await run('/v1/calls', last.sinceCalls, mirrors.calls);
     await run('/v1/leads', last.sinceLeads, mirrors.leads);
     await run('/v1/calls', lastNaive.sinceCalls, naive.calls, naiveAsOf);

@@ -104,7 +104,10 @@ describe('crash safety with real worker processes', () => {
     // At least once: only what was in flight when A died may have arrived twice.
     const twice = [...new Set(received.filter((id, i) => received.indexOf(id) !== i))];
     expect(twice.every((id) => leasedAtKill.includes(id))).toBe(true);
-    expect(endpoint.id).toBeDefined();
+    // The crash cost the endpoint nothing: still on, and its health shows the successes.
+    const [health] = await api.sql('SELECT status, last_success_at, failing_since FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    expect(health).toMatchObject({ status: 'enabled', failing_since: null });
+    expect(health.last_success_at).toBeInstanceOf(Date);
 
     // SIGTERM: stop claiming, finish what is in flight, record it, exit.
     rx.on('/slow', (_req, res) => setTimeout(() => res.end('ok'), 1500));

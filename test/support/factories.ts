@@ -3,7 +3,7 @@ import { AccountService } from '../../src/account';
 import { ApiKeyService } from '../../src/auth';
 import { PERMISSION_SET_NAMES, type PermissionSet } from '../../src/common/http/scopes';
 import { ReceptionistService } from '../../src/receptionist';
-import { DEMO_SETTINGS } from '../../src/demo/demo-settings';
+import { DEMO_SETTINGS } from '../../src/demo';
 
 export interface TestFirm {
   orgId: string;

@@ -33,6 +33,12 @@ export default async function globalSetup() {
     const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
     globalThis.__testPg = db;
     adminUrl = db.url;
+    // A throw-away cluster: durability buys nothing here and costs a flush per commit.
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await admin.query(`ALTER SYSTEM SET ${setting} = off`);
+    await admin.query('SELECT pg_reload_conf()');
+    await admin.end();
   }
   const template = `tpl_${process.pid}`;
   const client = new pg.Client({ connectionString: adminUrl });
