@@ -1,7 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { EventsService } from '../src/events';
-import { CliError } from '../src/cli/command';
 import { COMMANDS } from '../src/cli/commands';
 import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../src/webhooks';
 import { createFirm } from './support/factories';
@@ -87,7 +86,7 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     ]);
     expect(audit.map((a) => a.action)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook_endpoint.enabled']);
     expect(await run('endpoint delete', { id: endpoint.id })).toEqual({ id: endpoint.id, deleted: true });
-    await expect(run('endpoint delete', { id: endpoint.id })).rejects.toThrow(CliError);
+    await expect(run('endpoint delete', { id: endpoint.id })).rejects.toThrow(`no webhook endpoint with id "${endpoint.id}"`);
     await expect(run('endpoint enable', { id: 'nope' })).rejects.toThrow('"nope" is not a webhook endpoint id');
     await expect(run('endpoint create', { org: f.slug, url: 'https://hooks.example.com/a', types: 'webhook.test' })).rejects.toThrow(
       /webhook\.test cannot be subscribed to/,

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EventsService } from '../src/events';
-import { WebhookEndpointsService, WebhookInputError } from '../src/webhooks';
+import { InvalidInputError } from '../src/common/errors/invalid-input';
+import { WebhookEndpointsService } from '../src/webhooks';
 import { createFirm, type TestFirm } from './support/factories';
 import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -25,7 +26,7 @@ describe('safe webhook targets', () => {
 
   it('refuses non-https URLs and private address literals at creation', async () => {
     const refused = async (url: string, message: RegExp) => {
-      await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(WebhookInputError);
+      await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(InvalidInputError);
       await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(message);
     };
     await refused('http://hooks.example.com/x', /https/);

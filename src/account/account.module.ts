@@ -4,11 +4,12 @@ import { ReceptionistModule } from '../receptionist/index.js';
 import { AccountController } from './account.controller.js';
 import { AccountService } from './account.service.js';
 import { OrgEntity } from './entities/org.entity.js';
+import { OrgsRepository } from './orgs.repository.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([OrgEntity]), ReceptionistModule],
   controllers: [AccountController],
-  providers: [AccountService],
+  providers: [AccountService, OrgsRepository],
   exports: [AccountService],
 })
 export class AccountModule {}

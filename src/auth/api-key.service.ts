@@ -10,14 +10,14 @@ import type { ApiPrincipal } from '../common/http/principal.js';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import type { ApiKeyEntity } from './entities/api-key.entity.js';
+import { InvalidInputError } from '../common/errors/invalid-input.js';
+import { NotFoundError } from '../common/errors/problems.js';
 
 export const KEY_PREFIX = 'svc_live_';
 const PREFIX_LENGTH = 8;
 const MAX_ACTIVE_KEYS = 10;
 const KEY_BODY = /^[A-Za-z0-9_-]{43,128}$/;
 const TOUCH_EVERY_MS = 60_000;
-
-export class ApiKeyInputError extends Error {}
 
 export interface ApiKeySummary {
   id: string;
@@ -58,17 +58,17 @@ export class ApiKeyService {
     expiresAt?: Date | null;
   }): Promise<{ key: string; summary: ApiKeySummary }> {
     const name = input.name?.trim();
-    if (!name) throw new ApiKeyInputError('--name is required');
+    if (!name) throw new InvalidInputError('name', 'is required');
     if (!PERMISSION_SET_NAMES.includes(input.set as PermissionSet)) {
-      throw new ApiKeyInputError(`--set must be one of ${PERMISSION_SET_NAMES.join(', ')}`);
+      throw new InvalidInputError('permissionSet', `must be one of ${PERMISSION_SET_NAMES.join(', ')}`);
     }
     const now = this.clock.now();
-    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new ApiKeyInputError('--expires-at must be in the future');
+    if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new InvalidInputError('expiresAt', 'must be in the future');
     const scopes = sortScopes(PERMISSION_SETS[input.set as PermissionSet].scopes);
     return this.dataSource.transaction(async (manager) => {
       await this.account.lockOrg(manager, input.orgId);
       if ((await this.keys.countActive(manager, input.orgId, now)) >= MAX_ACTIVE_KEYS) {
-        throw new ApiKeyInputError(`this firm already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
+        throw new InvalidInputError(null, `this firm already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
       }
       let key: string;
       do {
@@ -104,7 +104,7 @@ export class ApiKeyService {
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const row = await this.keys.findById(id);
-      if (!row) throw new ApiKeyInputError(`no API key with id "${id}"`);
+      if (!row) throw new NotFoundError('The API key', `no API key with id "${id}"`);
       if (await this.keys.revoke(manager, id, now)) {
         await this.audit.record(
           { orgId: row.orgId, actor: { type: 'owner', id: null }, action: 'api_key.revoked', resourceType: 'api_key', resourceIds: [id] },

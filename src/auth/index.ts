@@ -1,3 +1,3 @@
 export { AuthModule, AccessGuardModule } from './auth.module.js';
-export { ApiKeyService, ApiKeyInputError, KEY_PREFIX } from './api-key.service.js';
+export { ApiKeyService, KEY_PREFIX } from './api-key.service.js';
 export type { ApiKeySummary } from './api-key.service.js';

@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
-import { AccountInputError } from '../account/index.js';
-import { ApiKeyInputError } from '../auth/index.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { prepareDatabase } from '../database/prepare-database.js';
 import { CliModule } from './cli.module.js';
 import { CliError, type CliCommand } from './command.js';
+import { inputMessage } from './input-message.js';
 import { COMMANDS } from './commands/index.js';
 import { parseArgs } from './parse-args.js';
 
@@ -45,8 +45,8 @@ async function readInput(pathOrDash: string): Promise<string> {
 
 /** Service-side refusals are the user's to fix: show them plainly, exit 1. */
 function userMessage(err: unknown): string | null {
-  if (err instanceof CliError || err instanceof AccountInputError || err instanceof ApiKeyInputError || err instanceof ConfigError)
-    return err.message;
+  if (err instanceof CliError || err instanceof ConfigError) return err.message;
+  if (err instanceof InvalidInputError) return inputMessage(err);
   if (err instanceof DocumentInvalidError) return `invalid document: ${err.message}`;
   if (err instanceof ApiError && err.status < 500) return err.detail;
   return null;

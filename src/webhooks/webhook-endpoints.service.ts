@@ -13,11 +13,11 @@ import { literalAddressAllowed } from './safe-target.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
 import { toEndpointDto } from './webhook.mapper.js';
+import { InvalidInputError } from '../common/errors/invalid-input.js';
+import { NotFoundError } from '../common/errors/problems.js';
+import { isUuid } from '../common/ids.js';
 
 export const MAX_ENDPOINTS_PER_FIRM = 5;
-
-/** A dashboard-side input problem (CLI): the message is shown as is. */
-export class WebhookInputError extends Error {}
 
 export interface CreateEndpointInput {
   orgId: string;
@@ -48,14 +48,14 @@ export class WebhookEndpointsService {
     const url = this.checkUrl(input.url);
     const eventTypes = this.checkTypes(input.eventTypes);
     const description = input.description?.trim() || null;
-    if (description !== null && description.length > 200) throw new WebhookInputError('--description must be at most 200 characters');
+    if (description !== null && description.length > 200) throw new InvalidInputError('description', 'must be at most 200 characters');
     const id = randomUUID();
     const secret = newSigningSecret();
     const now = this.clock.now();
     const row = await this.dataSource.transaction(async (manager) => {
       await this.account.lockOrg(manager, input.orgId);
       if ((await this.endpoints.countForOrg(manager, input.orgId)) >= MAX_ENDPOINTS_PER_FIRM) {
-        throw new WebhookInputError(`this firm already has ${MAX_ENDPOINTS_PER_FIRM} webhook endpoints; delete one first`);
+        throw new InvalidInputError(null, `this firm already has ${MAX_ENDPOINTS_PER_FIRM} webhook endpoints; delete one first`);
       }
       const created = await this.endpoints.insert(manager, {
         id,
@@ -106,7 +106,7 @@ export class WebhookEndpointsService {
   async delete(id: string): Promise<{ id: string; deleted: true }> {
     await this.dataSource.transaction(async (manager) => {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
-      if (!e) throw new WebhookInputError(`no webhook endpoint with id "${id}"`);
+      if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
       await this.endpoints.delete(manager, e.id);
       await this.audit.record(
         {
@@ -134,7 +134,7 @@ export class WebhookEndpointsService {
     const now = this.clock.now();
     await this.dataSource.transaction(async (manager) => {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
-      if (!e) throw new WebhookInputError(`no webhook endpoint with id "${id}"`);
+      if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
       await apply(manager, e, now);
       await this.audit.record(
         { orgId: e.orgId, actor: { type: 'owner', id: null }, action, resourceType: 'webhook_endpoint', resourceIds: [e.id] },
@@ -145,8 +145,7 @@ export class WebhookEndpointsService {
   }
 
   private checkId(id: string): string {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-      throw new WebhookInputError(`"${id}" is not a webhook endpoint id`);
+    if (!isUuid(id)) throw new InvalidInputError(null, `"${id}" is not a webhook endpoint id`);
     return id;
   }
 
@@ -155,27 +154,27 @@ export class WebhookEndpointsService {
     try {
       u = new URL((raw ?? '').trim());
     } catch {
-      throw new WebhookInputError('--url must be an absolute URL such as https://hooks.example.com/receptionist');
+      throw new InvalidInputError('url', 'must be an absolute URL such as https://hooks.example.com/receptionist');
     }
     const allowPrivate = this.config.webhookAllowPrivateTargets;
     if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:')) {
-      throw new WebhookInputError(allowPrivate ? '--url must be an http or https URL' : '--url must be an https URL');
+      throw new InvalidInputError('url', allowPrivate ? 'must be an http or https URL' : 'must be an https URL');
     }
-    if (u.username || u.password) throw new WebhookInputError('--url must not contain a user name or password');
-    if (u.hash) throw new WebhookInputError('--url must not contain a #fragment');
-    if (u.href.length > 2000) throw new WebhookInputError('--url must be at most 2000 characters');
+    if (u.username || u.password) throw new InvalidInputError('url', 'must not contain a user name or password');
+    if (u.hash) throw new InvalidInputError('url', 'must not contain a #fragment');
+    if (u.href.length > 2000) throw new InvalidInputError('url', 'must be at most 2000 characters');
     if (!allowPrivate && literalAddressAllowed(u.hostname) === false) {
-      throw new WebhookInputError('--url points at an address that is not public (loopback, private, link-local, ...)');
+      throw new InvalidInputError('url', 'points at an address that is not public (loopback, private, link-local, ...)');
     }
     return u.href;
   }
 
   private checkTypes(raw: string | string[]): string[] {
     const given = (Array.isArray(raw) ? raw : (raw ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
-    if (given.length === 0) throw new WebhookInputError(`--types needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+    if (given.length === 0) throw new InvalidInputError('types', `needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
     const unknown = given.filter((t) => !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(t));
     if (unknown.length)
-      throw new WebhookInputError(`--types: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+      throw new InvalidInputError('types', `: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
     return SUBSCRIBABLE_EVENT_TYPES.filter((t) => given.includes(t));
   }
 }

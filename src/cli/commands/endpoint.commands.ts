@@ -1,16 +1,6 @@
 import { AccountService } from '../../account/index.js';
-import { WebhookEndpointsService, WebhookInputError, type WebhookEndpointDto } from '../../webhooks/index.js';
+import { WebhookEndpointsService, type WebhookEndpointDto } from '../../webhooks/index.js';
 import { CliError, req, str, type CliCommand, type CliContext } from '../command.js';
-
-/** Service-side refusals become plain CLI errors (exit 1). */
-async function refusals<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof WebhookInputError) throw new CliError(err.message);
-    throw err;
-  }
-}
 
 const service = (ctx: CliContext) => ctx.app.get(WebhookEndpointsService);
 const line = (e: WebhookEndpointDto) =>
@@ -28,9 +18,12 @@ export const endpointCommands: CliCommand[] = [
     },
     async run(ctx) {
       const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
-      const { endpoint, secret } = await refusals(() =>
-        service(ctx).create({ orgId: org.id, url: req(ctx, 'url'), eventTypes: req(ctx, 'types'), description: str(ctx, 'description') }),
-      );
+      const { endpoint, secret } = await service(ctx).create({
+        orgId: org.id,
+        url: req(ctx, 'url'),
+        eventTypes: req(ctx, 'types'),
+        description: str(ctx, 'description'),
+      });
       return { id: endpoint.id, secret };
     },
     human: (r) => `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
@@ -39,21 +32,21 @@ export const endpointCommands: CliCommand[] = [
     name: 'endpoint disable',
     summary: 'Turn an endpoint off (reason owner); nothing is sent while off, nor later',
     flags: { id: { required: true, description: 'Endpoint id' } },
-    run: (ctx) => refusals(async () => ({ endpoint: await service(ctx).disable(req(ctx, 'id')) })),
+    run: async (ctx) => ({ endpoint: await service(ctx).disable(req(ctx, 'id')) }),
     human: (r) => line(r.endpoint as WebhookEndpointDto),
   },
   {
     name: 'endpoint enable',
     summary: 'Turn an endpoint back on',
     flags: { id: { required: true, description: 'Endpoint id' } },
-    run: (ctx) => refusals(async () => ({ endpoint: await service(ctx).enable(req(ctx, 'id')) })),
+    run: async (ctx) => ({ endpoint: await service(ctx).enable(req(ctx, 'id')) }),
     human: (r) => line(r.endpoint as WebhookEndpointDto),
   },
   {
     name: 'endpoint delete',
     summary: 'Delete an endpoint and its deliveries',
     flags: { id: { required: true, description: 'Endpoint id' } },
-    run: (ctx) => refusals(() => service(ctx).delete(req(ctx, 'id'))),
+    run: (ctx) => service(ctx).delete(req(ctx, 'id')),
     human: (r) => `deleted webhook endpoint ${r.id}`,
   },
   {

@@ -1,16 +1,18 @@
 /**
- * A dashboard action's input is wrong (the CLI is the dashboard's stand-in).
- * Services name the domain field (`url`, `expiresAt`); only the CLI knows
- * which flag set it, and words the message with that flag.
+ * A dashboard action cannot be done as asked (the CLI is the dashboard's
+ * stand-in): a field's value is wrong, a limit is reached, or the thing it
+ * names does not exist. Services name the domain field (`url`, `expiresAt`,
+ * `permissionSet`); only the CLI knows which flag set it and words the
+ * message with that flag.
  */
 export class InvalidInputError extends Error {
   constructor(
-    /** The domain field at fault, e.g. `url`, `expiresAt`, `permissionSet`. */
-    readonly field: string,
-    /** What is wrong, worded to follow the field's name: "must be an https URL". */
+    /** The domain field at fault, or null when the refusal is not about one field. */
+    readonly field: string | null,
+    /** What is wrong, worded to follow the field's name ("must be an https URL"), or the whole sentence without a field. */
     readonly reason: string,
   ) {
-    super(`${field} ${reason}`);
+    super(field ? `${field}${reason.startsWith(':') ? '' : ' '}${reason}` : reason);
     this.name = 'InvalidInputError';
   }
 }

@@ -10,13 +10,13 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsTimeZone,
   Matches,
   Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsIanaTimezone } from '../../common/validation/is-iana-timezone.js';
 
 /**
  * The receptionist settings document: validated when the owner publishes or
@@ -36,7 +36,9 @@ export class ProfileDto {
 }
 
 export class HoursDto {
-  @ApiProperty({ example: 'America/Chicago' }) @IsIanaTimezone() timezone: string;
+  @ApiProperty({ example: 'America/Chicago' })
+  @IsTimeZone({ message: '$property must be an IANA timezone name such as America/Chicago' })
+  timezone: string;
   @ApiProperty({ type: [Number], description: '0 = Sunday to 6 = Saturday.' })
   @IsArray()
   @IsInt({ each: true })
