@@ -23,9 +23,16 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // Bodies are accepted only in the content types the document lists: JSON everywhere (Fastify's own
+  // parser), audio/ogg on the recording upload. Nest's parsers (which add form bodies) stay off.
+  adapter.getInstance().removeContentTypeParser('text/plain');
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+    bodyParser: false,
+  });
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());

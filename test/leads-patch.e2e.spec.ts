@@ -2,6 +2,7 @@ import pg from 'pg';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
+import { waitFor } from './support/receiver';
 
 describe('leads: PATCH /v1/leads/{lead_id}', () => {
   let t: TestApp;
@@ -185,13 +186,12 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
       );
       const pending = patch(leadId, { status: 'signed' });
       // Wait until the PATCH has read the old version and is blocked writing.
-      for (let i = 0; i < 200; i++) {
+      await waitFor(async () => {
         const [w] = await t.sql(
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE leads l SET%'`,
         );
-        if (w.n > 0) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+        return w.n > 0;
+      }, 'the PATCH to block on the lead row');
       await blocker.query('COMMIT');
       const r = await pending;
       expect(r.status).toBe(409);
@@ -243,6 +243,39 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
       });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ code: 'invalid_request', param });
+    });
+
+    const details: [unknown, string][] = [
+      [{}, 'Send at least one of status, external_id, status_reason.'],
+      [{ status: 'new' }, 'status cannot be set back to new; send contacted, signed or rejected.'],
+      [{ status: null }, 'status must be one of contacted, signed, rejected.'],
+      [{ status: 'signed', expected_status: 'lost' }, 'expected_status must be one of new, contacted, signed, rejected.'],
+      [{ external_id: 'A\nB' }, 'external_id must be a string of 1 to 200 characters on one line, or null to clear it.'],
+      [{ status_reason: '' }, 'status_reason must be a string of 1 to 500 characters, or null to clear it.'],
+      [{ status: 'signed', note: 'hi' }, 'note is not allowed; the body takes status, external_id, status_reason and expected_status.'],
+      [[{ status: 'signed' }], 'The body must be a JSON object with at least one of status, external_id, status_reason.'],
+      [null, 'The body must be a JSON object with at least one of status, external_id, status_reason.'],
+    ];
+    it.each(details)('words the refusal of %j exactly', async (body, detail) => {
+      const r = await t.request('PATCH', `/v1/leads/${leadId}`, {
+        key: writeKey,
+        rawBody: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(r.body.detail).toBe(detail);
+    });
+
+    it.each([
+      ['application/x-www-form-urlencoded', 'status=contacted'],
+      ['text/plain', '{"status":"contacted"}'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="status"\r\n\r\ncontacted\r\n--x--\r\n'],
+      ['application/xml', '<status>contacted</status>'],
+    ])('refuses a %s body with 415 and changes nothing', async (contentType, rawBody) => {
+      const r = await t.request('PATCH', `/v1/leads/${leadId}`, { key: writeKey, rawBody, headers: { 'content-type': contentType } });
+      expect(r.status).toBe(415);
+      expect(r.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(r.body).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+      expect(await stored(leadId)).toEqual(before);
     });
 
     it('refuses a body that is not JSON, and an empty one', async () => {
@@ -314,7 +347,7 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     // Every writer's status_reason is unique, so the final row names the last successful write.
     const final = (await t.get(`/v1/leads/${leadId}`, { key: firm.keys.read })).body.lead;
     const last = changed.find((a) => a.body.lead.status_reason === final.status_reason);
-    expect(last).toBeDefined();
+    expect(changed.filter((a) => a.body.lead.status_reason === final.status_reason)).toHaveLength(1);
     expect(final).toEqual(last!.body.lead);
     expect(final.status).toBe(status);
     expect(final.updated_at).toBe(

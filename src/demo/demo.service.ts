@@ -6,7 +6,7 @@ import { ApiKeyService } from '../auth/index.js';
 import { Clock } from '../common/clock.js';
 import { PERMISSION_SET_NAMES, type PermissionSet } from '../common/http/scopes.js';
 import { IngestionService } from '../ingestion/index.js';
-import { LeadsService } from '../leads/index.js';
+import { LeadWritesService } from '../leads/index.js';
 import { ReceptionistService } from '../receptionist/index.js';
 import { RecordingsService } from '../recordings/index.js';
 import { demoHistory } from './demo-history.js';
@@ -26,7 +26,7 @@ export class DemoService {
     private readonly keys: ApiKeyService,
     private readonly receptionist: ReceptionistService,
     private readonly ingestion: IngestionService,
-    private readonly leads: LeadsService,
+    private readonly leads: LeadWritesService,
     private readonly recordings: RecordingsService,
     private readonly clock: Clock,
   ) {}

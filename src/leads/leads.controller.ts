@@ -3,7 +3,8 @@ import { ApiBody, ApiOkResponse, ApiParam, ApiTags, getSchemaPath, ApiExtraModel
 import { RequireScope } from '../common/http/access.decorators.js';
 import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
-import { LeadConflictProblem, LeadListDto, LeadResponseDto, PatchLeadDto, PatchLeadResponseDto } from './dto/lead.dto.js';
+import { LeadConflictProblem, LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
+import { PatchLeadDto } from './dto/patch-lead.dto.js';
 import { ListLeadsQuery } from './dto/list-leads.query.js';
 import { LeadsService } from './leads.service.js';
 import { PathIdPipe } from '../common/validation/path-id.pipe.js';
@@ -44,7 +45,7 @@ export class LeadsController {
   patch(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Param('lead_id', new PathIdPipe('The lead')) leadId: string,
-    @Body() body: unknown,
+    @Body() body: PatchLeadDto,
   ): Promise<PatchLeadResponseDto> {
     return this.leads.patch(principal, leadId, body);
   }

@@ -7,12 +7,13 @@ import { EventsModule } from '../events/index.js';
 import { LeadEntity } from './entities/lead.entity.js';
 import { LeadsController } from './leads.controller.js';
 import { LeadsRepository } from './leads.repository.js';
+import { LeadWritesService } from './lead-writes.service.js';
 import { LeadsService } from './leads.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LeadEntity]), AccountModule, AuditModule, EventsModule, CallsModule],
   controllers: [LeadsController],
-  providers: [LeadsService, LeadsRepository],
-  exports: [LeadsService],
+  providers: [LeadsService, LeadWritesService, LeadsRepository],
+  exports: [LeadsService, LeadWritesService],
 })
 export class LeadsModule {}

@@ -1,27 +1,75 @@
-import { ValidationPipe } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import type { ValidationError } from 'class-validator';
 import { InvalidRequestError } from '../errors/problems.js';
+import { bodyMembers, listInWords, requiredOneOf } from './body-rules.js';
 import { flattenValidationErrors } from './validate-document.js';
 
-/**
- * Query and body validation. Unknown members are refused (a typo such as
- * `updatedSince` would otherwise silently return everything), and the answer
- * names the offending parameter in `param`.
- */
-export function apiValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    // Off so an empty DTO (NoQueryDto) still validates; unknown members are refused by forbidNonWhitelisted.
-    forbidUnknownValues: false,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const all = flattenValidationErrors(errors).map(({ path, message }) => ({
-        param: path,
-        message: message === 'is not allowed' ? `${path} is not a known parameter` : message,
-      }));
-      const first = all[0] ?? { param: undefined, message: 'the request is not valid' };
-      return new InvalidRequestError(`${first.message}.`, first.param, { errors: all });
-    },
-  });
+/** What class-validator found, before it is worded for the part of the request it was in. */
+class FoundProblems extends Error {
+  constructor(readonly errors: ValidationError[]) {
+    super('validation failed');
+  }
 }
+
+type Metatype = new (...args: any[]) => unknown;
+const isObjectBody = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The one validation of query parameters and bodies: every DTO goes through
+ * here, and the same DTO is what the OpenAPI document shows. Unknown members
+ * are refused (a typo such as `updatedSince` would otherwise silently return
+ * everything); the 400 names the first offending member in `param` and lists
+ * them all in `errors`.
+ */
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      // Off so an empty DTO (NoQueryDto) still validates; unknown members are refused by forbidNonWhitelisted.
+      forbidUnknownValues: false,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new FoundProblems(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype as Metatype | undefined;
+    const body = metadata.type === 'body' && metatype !== undefined && this.toValidate(metadata);
+    if (body && !isObjectBody(value)) throw notAnObject(metatype);
+    try {
+      const out = await super.transform(value, metadata);
+      if (body) checkOneOf(out as object, metatype);
+      return out;
+    } catch (err) {
+      if (err instanceof FoundProblems) throw wordProblems(err.errors, body ? metatype : undefined);
+      throw err;
+    }
+  }
+}
+
+function notAnObject(metatype: Metatype): InvalidRequestError {
+  const oneOf = requiredOneOf(metatype);
+  const hint = oneOf ? ` with at least one of ${oneOf.join(', ')}` : '';
+  return new InvalidRequestError(`The body must be a JSON object${hint}.`, 'body');
+}
+
+function checkOneOf(body: object, metatype: Metatype): void {
+  const oneOf = requiredOneOf(metatype);
+  if (oneOf && !oneOf.some((m) => m in body)) throw new InvalidRequestError(`Send at least one of ${oneOf.join(', ')}.`, 'body');
+}
+
+/** Unknown members are worded for where they were: a query parameter, or a body member next to the ones the body takes. */
+function wordProblems(errors: ValidationError[], bodyType: Metatype | undefined): InvalidRequestError {
+  const all = flattenValidationErrors(errors).map(({ path, message }) => {
+    if (message !== 'is not allowed') return { param: path, message };
+    const known = bodyType ? `${path} is not allowed; the body takes ${listInWords(bodyMembers(bodyType))}` : undefined;
+    return { param: path, message: known ?? `${path} is not a known parameter` };
+  });
+  const first = all[0] ?? { param: undefined, message: 'the request is not valid' };
+  return new InvalidRequestError(`${first.message}.`, first.param, { errors: all });
+}
+
+export const apiValidationPipe = (): ApiValidationPipe => new ApiValidationPipe();

@@ -87,27 +87,6 @@ export class LeadResponseDto {
   intake: LeadIntakeDto | null;
 }
 
-/** PATCH body, for the OpenAPI document (the service validates the raw body itself to tell null from omitted). */
-export class PatchLeadDto {
-  @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'Cannot be new.' }) status?: string;
-  @ApiPropertyOptional({
-    type: 'string',
-    nullable: true,
-    minLength: 1,
-    maxLength: 200,
-    description: 'One line. null clears; omitted keeps.',
-  })
-  external_id?: string | null;
-  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 500, description: 'null clears; omitted keeps.' })
-  status_reason?: string | null;
-  @ApiPropertyOptional({
-    enum: LEAD_STATUSES,
-    description:
-      'Applies only when status is sent: 409 status_conflict unless the lead is at this status (or already at the requested one).',
-  })
-  expected_status?: string;
-}
-
 export class PatchLeadResponseDto {
   @ApiProperty() timezone: string;
   @ApiProperty({ enum: ['full', 'minimal'] }) caller_data: 'full';

@@ -1,0 +1,74 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
+import { RequireOneOf } from '../../common/validation/body-rules.js';
+import { LEAD_STATUSES, SETTABLE_STATUSES, type LeadStatus } from '../lead-model.js';
+
+const LINE_BREAKS = new Set(['\r', '\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029']);
+/** Lengths count characters (code points), as a person would. */
+const length = (s: string) => [...s].length;
+
+function Text(name: string, max: number, oneLine: boolean, options?: ValidationOptions) {
+  return ValidateBy(
+    {
+      name: 'leadText',
+      validator: {
+        validate: (v: unknown) =>
+          typeof v === 'string' && length(v) >= 1 && length(v) <= max && !(oneLine && [...v].some((c) => LINE_BREAKS.has(c))),
+        defaultMessage: () => `${name} must be a string of 1 to ${max} characters${oneLine ? ' on one line' : ''}, or null to clear it`,
+      },
+    },
+    options,
+  );
+}
+
+function OneOf(name: string, values: readonly string[], refusals: Record<string, string> = {}) {
+  return ValidateBy({
+    name: 'leadStatusValue',
+    validator: {
+      validate: (v: unknown) => typeof v === 'string' && values.includes(v),
+      defaultMessage: (args) =>
+        (typeof args?.value === 'string' ? refusals[args.value] : undefined) ?? `${name} must be one of ${values.join(', ')}`,
+    },
+  });
+}
+
+/** Sent members are checked even when null (omitted and null mean different things here). */
+const WhenSent = () => ValidateIf((_o, v) => v !== undefined);
+
+/**
+ * PATCH /v1/leads/{lead_id}: only these members; at least one of the first
+ * three; omitted keeps a value, null clears it. A member is present on the
+ * instance exactly when it was sent.
+ */
+@RequireOneOf('status', 'external_id', 'status_reason')
+export class PatchLeadDto {
+  @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'Cannot be new.' })
+  @WhenSent()
+  @OneOf('status', SETTABLE_STATUSES, { new: 'status cannot be set back to new; send contacted, signed or rejected' })
+  status?: LeadStatus;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    maxLength: 200,
+    description: 'One line. null clears; omitted keeps.',
+  })
+  @IsOptional()
+  @Text('external_id', 200, true)
+  external_id?: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 500, description: 'null clears; omitted keeps.' })
+  @IsOptional()
+  @Text('status_reason', 500, false)
+  status_reason?: string | null;
+
+  @ApiPropertyOptional({
+    enum: LEAD_STATUSES,
+    description:
+      'Applies only when status is sent: 409 status_conflict unless the lead is at this status (or already at the requested one).',
+  })
+  @WhenSent()
+  @OneOf('expected_status', LEAD_STATUSES)
+  expected_status?: LeadStatus;
+}

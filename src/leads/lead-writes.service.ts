@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AuditService } from '../audit/index.js';
+import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
+import { AppConfig } from '../config/app-config.js';
+import { beginChange } from '../database/change-stamp.js';
+import { EventsService } from '../events/index.js';
+import type { LeadFromCall, LeadRow } from './lead-model.js';
+import { alreadyApplied, applyPatch, changedFields, expectedStatusHolds, type FirmField, type LeadPatch } from './lead-patch-rules.js';
+import { toLeadDto } from './lead.mapper.js';
+import { LeadsRepository } from './leads.repository.js';
+
+export type LeadChangedBy = { kind: 'api_key' | 'connector'; id: string };
+
+/** Every change to leads: the firm's PATCH (and the demo acting as a key), and the pipeline's lead of a call. */
+@Injectable()
+export class LeadWritesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: LeadsRepository,
+    private readonly audit: AuditService,
+    private readonly events: EventsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The one way a lead's firm-owned fields change. Reads the lead, decides,
+   * then writes only if its version is still the one read; a change that
+   * landed in between is a 409 (or a no-op when it left the sent values),
+   * never a silent overwrite. The change, its lead.updated event and the
+   * audit entry commit together.
+   */
+  update(orgId: string, leadId: string, patch: LeadPatch, changedBy: LeadChangedBy): Promise<{ row: LeadRow; changes: FirmField[] }> {
+    return this.dataSource.transaction(async (m) => {
+      await beginChange(m);
+      const current = await this.repo.find(m, orgId, leadId);
+      if (!current) throw new NotFoundError('The lead');
+      if (!expectedStatusHolds(patch, current)) {
+        throw conflict(current, `The lead's status is ${current.status}, not ${patch.expected_status} as expected; nothing was changed.`);
+      }
+      const next = applyPatch(patch, current);
+      const changes = changedFields(next, current);
+      if (changes.length === 0) return { row: current, changes };
+      const updated = await this.repo.updateFirmFields(m, orgId, leadId, current.version, next, next.status !== current.status);
+      if (!updated) return this.afterLostRace(m, orgId, leadId, patch);
+      await this.recordUpdate(m, orgId, current, updated, changes, changedBy);
+      return { row: updated, changes };
+    });
+  }
+
+  /** Someone else changed the lead after our read. */
+  private async afterLostRace(m: EntityManager, orgId: string, leadId: string, patch: LeadPatch) {
+    const now = await this.repo.find(m, orgId, leadId);
+    if (!now) throw new NotFoundError('The lead');
+    if (alreadyApplied(patch, now)) return { row: now, changes: [] as FirmField[] };
+    throw conflict(now, `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`);
+  }
+
+  private async recordUpdate(m: EntityManager, orgId: string, before: LeadRow, after: LeadRow, changes: FirmField[], by: LeadChangedBy) {
+    await this.events.record(m, {
+      orgId,
+      type: 'lead.updated',
+      data: {
+        lead_id: after.lead_id,
+        call_id: after.call_id,
+        status: after.status,
+        previous_status: before.status,
+        changes,
+        changed_by: by,
+        url: this.url(after.lead_id),
+      },
+    });
+    await this.audit.record(
+      {
+        orgId,
+        actor: by.kind === 'api_key' ? { type: 'api_key', id: by.id } : { type: 'system', id: by.id },
+        action: 'lead.updated',
+        resourceType: 'lead',
+        resourceIds: [after.lead_id],
+        details: { changes, previous_status: before.status, status: after.status },
+      },
+      m,
+    );
+  }
+
+  // ---- the ingestion port (inside the ingestion transaction, after beginChange) ----
+
+  /** The lead id this call already has (attached or not), if any. */
+  findIdByCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
+    return this.repo.findIdByCall(manager, orgId, callId);
+  }
+
+  /**
+   * The call's lead after (re-)processing. First time: created with status
+   * new and lead.created recorded. Later: the pipeline's fields replaced,
+   * status / external_id / status_reason kept, updated_at moved.
+   */
+  async upsertForCall(
+    manager: EntityManager,
+    orgId: string,
+    leadId: string,
+    exists: boolean,
+    input: LeadFromCall,
+  ): Promise<{ leadId: string; created: boolean }> {
+    if (exists) {
+      await this.repo.updateFromCall(manager, orgId, leadId, input);
+      return { leadId, created: false };
+    }
+    const row = await this.repo.insert(manager, orgId, leadId, input);
+    await this.events.record(manager, {
+      orgId,
+      type: 'lead.created',
+      data: {
+        lead_id: row.lead_id,
+        call_id: row.call_id,
+        status: 'new',
+        category: row.category,
+        urgency: row.urgency,
+        url: this.url(row.lead_id),
+      },
+    });
+    return { leadId: row.lead_id, created: true };
+  }
+
+  /** Re-processing found no lead: the earlier lead (if any) stays readable, detached from the call; its updated_at moves. */
+  detachFromCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
+    return this.repo.touchForCall(manager, orgId, callId);
+  }
+
+  private url(leadId: string): string {
+    return `${this.config.baseUrl}/v1/leads/${encodeURIComponent(leadId)}`;
+  }
+}
+
+function conflict(current: LeadRow, detail: string): StatusConflictError {
+  return new StatusConflictError(detail, { current_status: current.status, lead: toLeadDto(current) });
+}
