@@ -11,13 +11,13 @@ import {
   type IngestedCall,
 } from '../calls/index.js';
 import { NotFoundError } from '../common/errors/problems.js';
-import { newCallId, newLeadId, isUuid } from '../common/ids.js';
+import { newCallId, newLeadId } from '../common/ids.js';
 import { normalizePhone } from '../common/phone.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange } from '../database/change-stamp.js';
 import { EventsService } from '../events/index.js';
-import { INTAKE_FIELDS, LeadsService, type LeadFromCall } from '../leads/index.js';
+import { INTAKE_FIELDS, LeadWritesService, type LeadFromCall } from '../leads/index.js';
 import { TranscriptsService, type PreparedTranscript } from '../transcripts/index.js';
 import { CALL_ID_PATTERN, CallDocument, type LeadDoc } from './dto/call-document.dto.js';
 
@@ -70,7 +70,7 @@ export class IngestionService {
     private readonly account: AccountService,
     private readonly calls: CallsService,
     private readonly transcripts: TranscriptsService,
-    private readonly leads: LeadsService,
+    private readonly leads: LeadWritesService,
     private readonly events: EventsService,
     private readonly config: AppConfig,
   ) {}
@@ -157,12 +157,13 @@ export class IngestionService {
     return results;
   }
 
+  /** Only a missing firm is a 404; any other failure (the database away) propagates as what it is. */
   private async requireOrg(orgId: string): Promise<void> {
-    if (!isUuid(orgId)) throw new NotFoundError('The firm');
     try {
       await this.account.getOrg(orgId);
-    } catch {
-      throw new NotFoundError('The firm');
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new NotFoundError('The firm');
+      throw err;
     }
   }
 

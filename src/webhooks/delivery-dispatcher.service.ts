@@ -17,6 +17,7 @@ import { DELIVERY_CHANNEL, WebhookDeliveriesRepository, type ClaimedDelivery } f
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
 import { SEND_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';
 import { displayUrl } from './webhook.mapper.js';
+import { NotFoundError } from '../common/errors/problems.js';
 
 export const DISPATCH_POLL_MS = 1000;
 const CLAIM_BATCH = 100;
@@ -326,7 +327,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     const exhausted = plan.exhausted.filter((d) => written.has(d.claimed.id));
     if (exhausted.length === 0 && !disableFor) return [];
     const emails: MailMessage[] = [];
-    const to = (await this.account.getOrg(endpoint.orgId).catch(() => null))?.ownerEmail ?? null;
+    const to = await this.ownerEmail(endpoint.orgId);
     if (!to)
       this.logger.warn(
         { org_id: endpoint.orgId, endpoint_id: endpoint.id },
@@ -429,5 +430,15 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.logger.warn({ released }, 'shutting down: released leases of deliveries still in flight');
     }
     await this.sender.close();
+  }
+
+  /** The firm's owner email; a firm that is gone has none. Any other failure fails the batch, which is recorded again. */
+  private async ownerEmail(orgId: string): Promise<string | null> {
+    try {
+      return (await this.account.getOrg(orgId)).ownerEmail;
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    }
   }
 }
