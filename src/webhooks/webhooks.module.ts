@@ -5,7 +5,9 @@ import { AuditModule } from '../audit/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { EventsModule } from '../events/index.js';
 import { MailModule } from '../mail/index.js';
+import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
+import { DeliveryRecorder } from './delivery-recorder.js';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { SecretBox } from './secret-box.js';
@@ -44,7 +46,7 @@ export class WebhooksModule {}
 /** The dispatcher: the HTTP/worker app only (it starts for ROLE all or worker), never the CLI. */
 @Module({
   imports: [WebhooksModule, AccountModule, EventsModule, MailModule],
-  providers: [DeliveryDispatcher],
+  providers: [DeliveryDispatcher, DeliveryAttempt, DeliveryRecorder],
   exports: [DeliveryDispatcher],
 })
 export class WebhooksWorkerModule {}

@@ -1,0 +1,40 @@
+import { foldHealth, noSuccessFor3Days, type DeliveryDecision, type DeliveryOutcome } from './delivery-rules.js';
+import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
+import type { EndpointRow } from './webhook-endpoints.repository.js';
+
+export interface DecidedDelivery {
+  claimed: ClaimedDelivery;
+  outcome: DeliveryOutcome;
+  decision: DeliveryDecision;
+  isTest: boolean;
+}
+
+export interface EndpointPlan {
+  endpoint: EndpointRow;
+  /** The endpoint's health after this batch's real attempts; null when it had none. */
+  health: ReturnType<typeof foldHealth> | null;
+  /** Deliveries of this batch that used their last attempt. */
+  exhausted: DecidedDelivery[];
+  /** Why the endpoint turns off now: a 410, or exhaustion after 3 days without success. */
+  disableFor: 'gone' | 'failing' | null;
+}
+
+/** What one recording batch does to one endpoint. Test deliveries never count. */
+export function planEndpoint(endpoint: EndpointRow, mine: DecidedDelivery[], now: Date): EndpointPlan {
+  const real = mine.filter((d) => !d.isTest && d.outcome.kind === 'attempt');
+  const health =
+    real.length === 0
+      ? null
+      : foldHealth(
+          { lastSuccessAt: endpoint.lastSuccessAt, lastFailureAt: endpoint.lastFailureAt, failingSince: endpoint.failingSince },
+          real.map((d) => ({ at: d.outcome.at, success: d.decision.succeeded })),
+        );
+  const exhausted = real.filter((d) => d.decision.exhausted);
+  let disableFor: EndpointPlan['disableFor'] = null;
+  if (endpoint.status === 'enabled') {
+    const lastSuccessAt = health?.lastSuccessAt ?? endpoint.lastSuccessAt;
+    if (real.some((d) => d.decision.gone)) disableFor = 'gone';
+    else if (exhausted.length > 0 && noSuccessFor3Days({ lastSuccessAt, healthSince: endpoint.healthSince }, now)) disableFor = 'failing';
+  }
+  return { endpoint, health, exhausted, disableFor };
+}
