@@ -2,24 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountService } from '../account/index.js';
-import {
-  CallsService,
-  referenceKey,
-  type CallHandling,
-  type CallUntrusted,
-  type ConversationSummary,
-  type IngestedCall,
-} from '../calls/index.js';
+import { CallsService, type IngestedCall } from '../calls/index.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import { newCallId, newLeadId } from '../common/ids.js';
-import { normalizePhone } from '../common/phone.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange } from '../database/change-stamp.js';
 import { EventsService } from '../events/index.js';
-import { INTAKE_FIELDS, LeadWritesService, type LeadFromCall } from '../leads/index.js';
+import { LeadWritesService, type LeadFromCall } from '../leads/index.js';
 import { TranscriptsService, type PreparedTranscript } from '../transcripts/index.js';
-import { CALL_ID_PATTERN, CallDocument, type LeadDoc } from './dto/call-document.dto.js';
+import { ingestedCall, leadFromCall, tidy } from './call-document-normaliser.js';
+import { CALL_ID_PATTERN, CallDocument } from './dto/call-document.dto.js';
 
 /** A document that passed validation, normalised and ready to write. */
 export interface ValidatedCall {
@@ -35,24 +28,6 @@ export interface IngestResult {
   lead_id: string | null;
   lead_created: boolean;
   completed_event: boolean;
-}
-
-/**
- * One problem per path and message, worded after the path ("about: holds at
- * most 8 items", not "about: about holds at most 8 items").
- */
-function tidy(problems: { path: string; message: string }[]): { path: string; message: string }[] {
-  const seen = new Set<string>();
-  return problems
-    .map(({ path, message }) => {
-      const last =
-        path
-          .replace(/\[\d+\]$/, '')
-          .split('.')
-          .pop() ?? '';
-      return { path, message: last && message.startsWith(`${last} `) ? message.slice(last.length + 1) : message };
-    })
-    .filter((p) => !seen.has(`${p.path}\u0000${p.message}`) && seen.add(`${p.path}\u0000${p.message}`));
 }
 
 /**
@@ -109,27 +84,8 @@ export class IngestionService {
     if (problems.length) throw new DocumentInvalidError(problems);
 
     const transcript = this.transcripts.prepare(doc.transcript ?? null, at('transcript'));
-    const startedAt = new Date(doc.started_at);
-    const callbackNumber = normalizePhone(doc.callback_number) ? doc.callback_number : null;
-    const call: IngestedCall = {
-      callId: id,
-      startedAt,
-      durationS: doc.duration_s ?? null,
-      answered: doc.answered ?? null,
-      category: doc.category ?? null,
-      urgency: doc.urgency ?? null,
-      language: doc.language ?? null,
-      outcome: doc.outcome ?? null,
-      fromE164: normalizePhone(doc.from),
-      callbackNumber,
-      callbackExtension: callbackNumber === null ? null : (doc.callback_extension ?? null),
-      processingComplete: doc.processing_complete,
-      configVersion: doc.config_version ?? null,
-      untrusted: this.untrusted(doc),
-      conversationSummary: summary ? this.conversationSummary(summary) : null,
-      handling: doc.handling ? this.handling(doc.handling) : null,
-    };
-    return { call, transcript, lead: doc.lead ? this.lead(doc.lead, call) : null };
+    const call = ingestedCall(doc, id);
+    return { call, transcript, lead: doc.lead ? leadFromCall(doc.lead, call) : null };
   }
 
   /** PUT /internal/v1/orgs/{org_id}/calls/{call_id} */
@@ -215,90 +171,5 @@ export class IngestionService {
         completed_event: completedEvent,
       };
     });
-  }
-
-  private untrusted(doc: CallDocument): CallUntrusted {
-    const u = doc.untrusted;
-    const d = u?.details ?? null;
-    return {
-      summary: { reason: u?.summary?.reason ?? null, message: u?.summary?.message ?? null },
-      caller_name: u?.caller_name ?? null,
-      details: d
-        ? {
-            about: d.about.map((a) => ({ name: a.name, relation: a.relation })),
-            caller_organization: d.caller_organization ?? null,
-            asked_for: d.asked_for ?? null,
-            message_for: d.message_for ?? null,
-            best_time: d.best_time ?? null,
-            references: d.references.map((r) => ({
-              kind: r.kind,
-              value: r.value,
-              key: referenceKey(r.value),
-              for_name: r.for_name ?? null,
-            })),
-            generated_at: d.generated_at,
-          }
-        : null,
-    };
-  }
-
-  private conversationSummary(s: NonNullable<CallDocument['untrusted']['conversation_summary']>): ConversationSummary {
-    return {
-      covers: [...s.covers],
-      conversation_status: s.conversation_status ?? null,
-      staff_name: s.staff_name ?? null,
-      summary: s.summary ?? null,
-      outcome: s.outcome ?? '',
-      key_points: [...s.key_points],
-      confirmed_details: s.confirmed_details.map((c) => ({ label: c.label, value: c.value, said_by: c.said_by })),
-      next_steps: [...s.next_steps],
-      generated_at: s.generated_at,
-    };
-  }
-
-  private handling(h: NonNullable<CallDocument['handling']>): CallHandling {
-    return {
-      trace_version: h.trace_version,
-      config_version: h.config_version ?? null,
-      transfer_tool_fired: h.transfer_tool_fired,
-      fires: h.fires,
-      business_hours: h.business_hours ?? null,
-      category: h.category ?? null,
-      rule: h.rule ?? null,
-      eligible: h.eligible ?? null,
-      ineligible_reason: h.ineligible_reason ?? null,
-      requested_person: h.requested_person ?? null,
-      requested_person_name: h.requested_person_name ?? null,
-      gate: h.gate ?? null,
-      chain: h.chain ? [...h.chain] : null,
-      rung: h.rung ? h.rung.map((r) => ({ name: r.name, outcome: r.outcome })) : null,
-      connected: h.connected ?? null,
-      transfer_reason: h.transfer_reason ?? null,
-    };
-  }
-
-  private lead(l: LeadDoc, call: IngestedCall): LeadFromCall {
-    const intakeUntrusted: Record<string, string | boolean | null> = {};
-    const iu = (l.intake?.untrusted ?? {}) as unknown as Record<string, string | boolean | null | undefined>;
-    for (const f of INTAKE_FIELDS.strings) intakeUntrusted[f] = iu[f] ?? null;
-    for (const f of INTAKE_FIELDS.booleans) intakeUntrusted[f] = iu[f] ?? null;
-    const phone = l.phone ?? null;
-    return {
-      callId: call.callId,
-      capturedAt: call.startedAt,
-      category: call.category,
-      urgency: call.urgency,
-      language: call.language,
-      phone,
-      phoneE164: normalizePhone(phone),
-      phoneExtension: phone === null ? null : (l.phone_extension ?? null),
-      email: l.email ?? null,
-      intakeCompleteness: l.intake_completeness ?? null,
-      untrustedName: l.untrusted?.name ?? null,
-      untrustedIncidentDate: l.untrusted?.incident_date ?? null,
-      intake: l.intake
-        ? { extracted_at: l.intake.extracted_at ?? null, completeness: l.intake.completeness ?? null, untrusted: intakeUntrusted }
-        : null,
-    };
   }
 }
