@@ -9,7 +9,8 @@ import { Clock } from '../common/clock.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
 import { RecordingsRepository } from './recordings.repository.js';
-import { rangeDetails, RecordingsService, type Playback, type RangeRequest } from './recordings.service.js';
+import { rangeDetails, type Playback, type RangeRequest } from './recording-model.js';
+import { RecordingsService } from './recordings.service.js';
 
 export const LINK_LIFETIME_MS = 60 * 60 * 1000;
 const TOKEN_BYTES = 32;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowedError, UnsupportedMediaTypeError } from '../common/errors/problems.js';
-import type { Playback } from './recordings.service.js';
+import type { Playback } from './recording-model.js';
 
 /** Route patterns (Fastify's routeOptions.url) that need raw HTTP handling. */
 export const UPLOAD_ROUTE = '/internal/v1/orgs/:org_id/calls/:call_id/recording';

@@ -12,41 +12,16 @@ import { AppConfig } from '../config/app-config.js';
 import { parseRange } from './byte-range.js';
 import { RecordingIntake, recordingTooLarge } from './recording-intake.js';
 import { RecordingsRepository } from './recordings.repository.js';
-import { RECORDING_STORE, type ByteRange, type RecordingStore, type StoredObject } from './store/recording-store.js';
+import { RECORDING_STORE, type RecordingStore } from './store/recording-store.js';
+import {
+  rangeDetails,
+  type Playback,
+  type RangeRequest,
+  type RecordingSource,
+  type RemovedRecordingSummary,
+  type StoredRecordingSummary,
+} from './recording-model.js';
 import { isUuid } from '../common/ids.js';
-
-/** Who stored or removed a recording (the audit log's actor). */
-export type RecordingSource = 'internal_api' | 'cli' | 'demo';
-
-export interface StoredRecordingSummary {
-  org_id: string;
-  call_id: string;
-  has_recording: boolean;
-  size_bytes: number;
-  sha256: string;
-  /** True when an earlier recording of the call was replaced. */
-  replaced: boolean;
-}
-
-export interface RemovedRecordingSummary {
-  org_id: string;
-  call_id: string;
-  has_recording: false;
-  /** False when the call had no recording (removal is idempotent). */
-  removed: boolean;
-}
-
-/** What a GET streams: an open object, the byte range to send (null: all of it) and its validator. */
-export interface Playback {
-  object: StoredObject;
-  range: ByteRange | null;
-  etag: string;
-}
-
-export interface RangeRequest {
-  range?: string;
-  ifRange?: string;
-}
 
 /**
  * Stores, removes and serves call recordings. Audio goes through the
@@ -232,12 +207,6 @@ export class RecordingsService {
 function etagOf(storageKey: string): string {
   const name = storageKey.slice(storageKey.lastIndexOf('/') + 1).replace(/\.ogg$/, '');
   return `"${name}"`;
-}
-
-export function rangeDetails(p: Playback): Record<string, unknown> {
-  return p.range
-    ? { status: 206, start: p.range.start, end: p.range.end, size_bytes: p.object.size }
-    : { status: 200, start: 0, end: p.object.size - 1, size_bytes: p.object.size };
 }
 
 /**

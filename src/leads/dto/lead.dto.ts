@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { CATEGORIES, LANGUAGES, URGENCIES } from '../../calls/index.js';
 import { Problem } from '../../common/http/openapi.decorators.js';
-import { LEAD_STATUSES, SETTABLE_STATUSES } from '../lead-model.js';
+import { LEAD_STATUSES } from '../lead-model.js';
 
 const nullableString = (description?: string) => ApiProperty({ type: 'string', nullable: true, description });
 const nullableBoolean = (description?: string) => ApiProperty({ type: 'boolean', nullable: true, description });
