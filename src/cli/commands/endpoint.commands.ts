@@ -1,6 +1,6 @@
 import { AccountService } from '../../account/index.js';
 import { WebhookEndpointsService, type WebhookEndpointDto } from '../../webhooks/index.js';
-import { CliError, req, str, type CliCommand, type CliContext } from '../command.js';
+import { req, str, type CliCommand, type CliContext } from '../command.js';
 
 const service = (ctx: CliContext) => ctx.app.get(WebhookEndpointsService);
 const line = (e: WebhookEndpointDto) =>
