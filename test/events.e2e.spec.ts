@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { EventsRetentionService, EventsService } from '../src/events';
+import { RetentionRunner } from '../src/common/retention/retention-runner';
+import { EventsService } from '../src/events';
 import { insertEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -223,10 +224,10 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       await t.sql(`SELECT count(*)::int AS n FROM events WHERE occurred_at < $1`, [new Date(t.clock.now().getTime() - 30 * DAY)])
     )[0].n;
     expect(oldTotal).toBeGreaterThanOrEqual(5);
-    const run = await t.app.get(EventsRetentionService).run(2);
+    const run = await t.app.get(RetentionRunner).run('events', 2);
     // Batches of at most 2 rows: the job looped until a short batch instead of one big DELETE.
     expect(run).toEqual({ deleted: oldTotal, batches: Math.floor(oldTotal / 2) + 1 });
-    expect(await t.app.get(EventsRetentionService).run(2)).toEqual({ deleted: 0, batches: 1 });
+    expect(await t.app.get(RetentionRunner).run('events', 2)).toEqual({ deleted: 0, batches: 1 });
     const left = await t.sql('SELECT id FROM events WHERE org_id = $1', [f.orgId]);
     expect(left.map((r) => r.id)).toEqual([young.envelope.id]);
     const r = await t.get('/v1/events', { key: f.keys.read });

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { MailDispatcher, MailService } from '../src/mail';
 import { createFirm } from './support/factories';
 import { waitFor } from './support/receiver';
@@ -65,6 +66,33 @@ describe('owner email outbox', () => {
       await t.app.get(MailDispatcher).runOnce();
       await waitFor(async () => (await row(t, id)).status === 'logged', 'logged');
       expect(smtp.mails.filter((m) => m.to.includes('logged@firm.example'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('finished mail is deleted after 30 days by the retention runner; pending and recent mail stay', async () => {
+    const t = await startTestApp();
+    try {
+      const f = await createFirm(t.app, { publish: false });
+      const insert = (status: string, daysAgo: number) =>
+        t.sql(
+          `INSERT INTO mail_outbox (org_id, kind, to_address, subject, body, status, next_attempt_at, created_at)
+           VALUES ($1, 'test', 'owner@firm.example', 's', 'b', $2, now(), now() - make_interval(days => $3)) RETURNING id`,
+          [f.orgId, status, daysAgo],
+        );
+      const [[oldSent], [oldFailed], [oldPending], [recentSent]] = [
+        await insert('sent', 31),
+        await insert('failed', 40),
+        await insert('pending', 45),
+        await insert('logged', 29),
+      ];
+      const run = await t.app.get(RetentionRunner).run('mail_outbox', 1);
+      expect(run).toEqual({ deleted: 2, batches: 3 });
+      const left = (await t.sql('SELECT id FROM mail_outbox WHERE org_id = $1', [f.orgId])).map((r) => r.id).sort();
+      expect(left).toEqual([oldPending.id, recentSent.id].sort());
+      expect(left).not.toContain(oldSent.id);
+      expect(left).not.toContain(oldFailed.id);
     } finally {
       await t.close();
     }

@@ -2,7 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { AccountService } from '../src/account';
 import { EventsService } from '../src/events';
-import { DeliveryDispatcher, WebhookEndpointsService, WebhooksRetentionService } from '../src/webhooks';
+import { RetentionRunner } from '../src/common/retention/retention-runner';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { createFirm, type TestFirm } from './support/factories';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { mailText, startSmtp } from './support/smtp';
@@ -395,7 +396,7 @@ describe('webhook delivery', () => {
       await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE created_at < $1`, [new Date(t.clock.now().getTime() - 30 * DAY)])
     )[0].n;
     expect(stale).toBeGreaterThan(1);
-    const run = await t.app.get(WebhooksRetentionService).run(1);
+    const run = await t.app.get(RetentionRunner).run('webhook_deliveries', 1);
     expect(run).toEqual({ deleted: stale, batches: stale + 1 });
     const left = await t.sql(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.id]);
     expect(left).toEqual([{ event_id: young.envelope.id }]);

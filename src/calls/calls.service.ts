@@ -5,7 +5,7 @@ import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
-import { CursorCodec } from '../common/pagination/cursor.js';
+import { KeysetCursors } from '../common/pagination/keyset.js';
 import { normalizePhone } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, readAsOf } from '../database/change-stamp.js';
@@ -51,7 +51,7 @@ export class CallsService {
     private readonly repo: CallsRepository,
     private readonly account: AccountService,
     private readonly audit: AuditService,
-    private readonly cursors: CursorCodec,
+    private readonly cursors: KeysetCursors,
     private readonly config: AppConfig,
   ) {
     this.mapper = new CallMapper(config.dashboardUrl);
@@ -86,21 +86,20 @@ export class CallsService {
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
-    const after = q.cursor === undefined ? null : this.decodeCursor(q.cursor, fingerprint);
+    const position = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint);
+    const after = position && { startedAt: position.at, callId: position.id };
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       this.readPage(principal, filters, after, limit),
     ]);
-    const page = rows.slice(0, limit);
-    const hasMore = rows.length > limit;
-    const last = page[page.length - 1];
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, fingerprint, (r) => ({ at: r.started_at.toISOString(), id: r.call_id }));
     return {
       timezone,
       caller_data: 'full',
-      calls: page.map((r) => this.mapper.item(r)),
-      has_more: hasMore,
-      next_cursor: hasMore && last ? this.cursors.encode(CURSOR_KIND, [last.started_at.toISOString(), last.call_id], fingerprint) : null,
+      calls: page.items.map((r) => this.mapper.item(r)),
+      has_more: page.hasMore,
+      next_cursor: page.nextCursor,
       as_of: asOf,
       truncated: false,
       note: null,
@@ -162,14 +161,6 @@ export class CallsService {
 
   markCompletedEvent(manager: EntityManager, orgId: string, callId: string): Promise<void> {
     return this.repo.markCompletedEvent(manager, orgId, callId);
-  }
-
-  private decodeCursor(cursor: string, fingerprint: Record<string, unknown>): { startedAt: string; callId: string } {
-    const p = this.cursors.decode(CURSOR_KIND, cursor, fingerprint);
-    if (p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string' || Number.isNaN(Date.parse(p[0]))) {
-      throw new InvalidRequestError('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
-    }
-    return { startedAt: p[0], callId: p[1] };
   }
 }
 

@@ -1,15 +1,29 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { EventEntity } from './entities/event.entity.js';
-import { EventsRetentionService } from './events-retention.service.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
-import { EventsService } from './events.service.js';
+import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([EventEntity])],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository, EventsRetentionService],
-  exports: [EventsService, EventsRetentionService],
+  providers: [EventsService, EventsRepository],
+  exports: [EventsService],
 })
-export class EventsModule {}
+export class EventsModule implements OnModuleInit {
+  constructor(
+    private readonly retention: RetentionRunner,
+    private readonly events: EventsRepository,
+  ) {}
+
+  /** Events are kept 30 days. */
+  onModuleInit(): void {
+    this.retention.register({
+      name: 'events',
+      maxAgeMs: EVENT_RETENTION_MS,
+      deleteBatch: (cutoff, n) => this.events.deleteOlderThan(cutoff, n),
+    });
+  }
+}

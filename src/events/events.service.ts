@@ -8,6 +8,7 @@ import { EVENT_ID_PATTERN } from '../common/ids.js';
 import { EventEntity } from './entities/event.entity.js';
 import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
+import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
 export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
@@ -79,8 +80,9 @@ export class EventsService {
       }
     }
     const rows = await this.events.page(orgId, { after, type: opts.type, since, limit: opts.limit + 1 });
-    const page = rows.slice(0, opts.limit).map(toEnvelope);
-    return { events: page, has_more: rows.length > opts.limit, next_after: page.length ? page[page.length - 1].id : null };
+    const { items, hasMore } = splitPage(rows, opts.limit);
+    const events = items.map(toEnvelope);
+    return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
   }
 
   /** GET /v1/events/{event_id}: unknown, another firm's, or no longer kept answer 404 alike. */

@@ -1,6 +1,5 @@
 export { EventsModule } from './events.module.js';
 export { EventsService, toEnvelope, EVENT_RETENTION_MS } from './events.service.js';
-export { EventsRetentionService } from './events-retention.service.js';
 export type { EventFanOut } from './events.service.js';
 export { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './event-types.js';
 export type { EventEnvelope, EventType, RecordedEvent, SubscribableEventType } from './event-types.js';

@@ -2,13 +2,11 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Interval } from '@nestjs/schedule';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Clock } from '../common/clock.js';
-import { deleteInBatches } from '../common/retention/delete-in-batches.js';
 import { AppConfig } from '../config/app-config.js';
 import { MailRepository } from './mail.repository.js';
 
 /** Waits after a failed send; its length + 1 is the attempt budget. */
 const MAIL_RETRY_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000];
-const MAIL_RETENTION_MS = 30 * 86_400_000;
 const LEASE_SECONDS = 120;
 
 /**
@@ -44,17 +42,6 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
   async poll(): Promise<void> {
     if (!this.active) return;
     await this.runOnce().catch((err) => this.logger.warn({ err: String(err) }, 'mail outbox run failed; will retry'));
-  }
-
-  @Interval('mail-retention', 10 * 60_000)
-  async retention(): Promise<void> {
-    if (!this.active) return;
-    try {
-      const cutoff = new Date(this.clock.now().getTime() - MAIL_RETENTION_MS);
-      await deleteInBatches((n) => this.mail.deleteFinishedBefore(cutoff, n), 1000);
-    } catch (err) {
-      this.logger.warn({ err: String(err) }, 'mail retention run failed; will retry');
-    }
   }
 
   /** Sends everything due now; returns how many messages were handled. Concurrent calls share one run. */

@@ -1,9 +1,12 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { MailOutboxEntity } from './entities/mail-outbox.entity.js';
 import { MailDispatcher } from './mail-dispatcher.service.js';
 import { MailRepository } from './mail.repository.js';
 import { MailService } from './mail.service.js';
+
+export const MAIL_RETENTION_MS = 30 * 86_400_000;
 
 /** Enqueueing owner email (every role, the CLI included). */
 @Module({
@@ -11,7 +14,21 @@ import { MailService } from './mail.service.js';
   providers: [MailRepository, MailService],
   exports: [MailService, MailRepository],
 })
-export class MailModule {}
+export class MailModule implements OnModuleInit {
+  constructor(
+    private readonly retention: RetentionRunner,
+    private readonly mail: MailRepository,
+  ) {}
+
+  /** Finished mail (sent, logged or failed) is kept 30 days; pending mail is never removed. */
+  onModuleInit(): void {
+    this.retention.register({
+      name: 'mail_outbox',
+      maxAgeMs: MAIL_RETENTION_MS,
+      deleteBatch: (cutoff, n) => this.mail.deleteFinishedBefore(cutoff, n),
+    });
+  }
+}
 
 /** Sending it: the worker roles of the HTTP/worker app only, never the CLI. */
 @Module({ imports: [MailModule], providers: [MailDispatcher], exports: [MailDispatcher] })

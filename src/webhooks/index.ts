@@ -3,6 +3,5 @@ export { WebhookEndpointsService, MAX_ENDPOINTS_PER_FIRM } from './webhook-endpo
 export type { CreateEndpointInput } from './webhook-endpoints.service.js';
 export { WebhookDeliveriesService, TEST_EVENT_MESSAGE } from './webhook-deliveries.service.js';
 export { DeliveryDispatcher } from './delivery-dispatcher.service.js';
-export { WebhooksRetentionService } from './webhooks-retention.service.js';
 export { sign, signingKey, webhookHeaders } from './signing.js';
 export type { WebhookEndpointDto, WebhookDeliveryDto } from './dto/webhook.dto.js';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedError } from '../common/errors/problems.js';
-import { CursorCodec } from '../common/pagination/cursor.js';
+import { KeysetCursors } from '../common/pagination/keyset.js';
 import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
 import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
@@ -28,21 +28,15 @@ export class WebhookDeliveriesService {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly events: EventsService,
-    private readonly cursors: CursorCodec,
+    private readonly cursors: KeysetCursors,
     private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async list(orgId: string, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
     const filters = { endpoint_id: q.endpoint_id?.toLowerCase(), event_id: q.event_id, status: q.status };
-    let before: { createdAt: Date; id: string } | undefined;
-    if (q.cursor !== undefined) {
-      const [createdAt, id] = this.cursors.decode('deliveries', q.cursor, filters) as [string, string];
-      if (typeof createdAt !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(createdAt))) {
-        throw new InvalidRequestError('cursor is not valid; pass next_cursor exactly as the previous page returned it.', 'cursor');
-      }
-      before = { createdAt: new Date(createdAt), id };
-    }
+    const after = this.cursors.decode('deliveries', q.cursor, filters);
+    const before = after ? { createdAt: new Date(after.at), id: after.id } : undefined;
     const limit = q.limit ?? 20;
     const rows = await this.deliveries.list(orgId, {
       endpointId: filters.endpoint_id,
@@ -52,14 +46,8 @@ export class WebhookDeliveriesService {
       before,
       limit: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > limit;
-    return {
-      deliveries: page.map(toDeliveryDto),
-      has_more: hasMore,
-      next_cursor: hasMore ? this.cursors.encode('deliveries', [last.createdAt.toISOString(), last.id], filters) : null,
-    };
+    const page = this.cursors.page('deliveries', rows, limit, filters, (r) => ({ at: r.createdAt.toISOString(), id: r.id }));
+    return { deliveries: page.items.map(toDeliveryDto), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 
   /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */

@@ -1,9 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
+import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { AppConfig } from '../config/app-config.js';
-import { EventsModule } from '../events/index.js';
+import { EVENT_RETENTION_MS, EventsModule } from '../events/index.js';
 import { MailModule } from '../mail/index.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
@@ -17,7 +18,6 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookFanOut } from './webhook-fan-out.service.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
-import { WebhooksRetentionService } from './webhooks-retention.service.js';
 
 /** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
 @Module({
@@ -30,18 +30,24 @@ import { WebhooksRetentionService } from './webhooks-retention.service.js';
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookFanOut,
-    WebhooksRetentionService,
   ],
-  exports: [
-    WebhookEndpointsService,
-    WebhookDeliveriesService,
-    WebhooksRetentionService,
-    WebhookEndpointsRepository,
-    WebhookDeliveriesRepository,
-    SecretBox,
-  ],
+  exports: [WebhookEndpointsService, WebhookDeliveriesService, WebhookEndpointsRepository, WebhookDeliveriesRepository, SecretBox],
 })
-export class WebhooksModule {}
+export class WebhooksModule implements OnModuleInit {
+  constructor(
+    private readonly retention: RetentionRunner,
+    private readonly deliveries: WebhookDeliveriesRepository,
+  ) {}
+
+  /** Deliveries are kept as long as their events: 30 days. */
+  onModuleInit(): void {
+    this.retention.register({
+      name: 'webhook_deliveries',
+      maxAgeMs: EVENT_RETENTION_MS,
+      deleteBatch: (cutoff, n) => this.deliveries.deleteOlderThan(cutoff, n),
+    });
+  }
+}
 
 /** The dispatcher: the HTTP/worker app only (it starts for ROLE all or worker), never the CLI. */
 @Module({
