@@ -6,6 +6,7 @@ import { runCli } from './support/cli';
 import { freePort } from './support/net';
 import { createTestDatabase } from './support/database';
 import { startTestApp, type TestApp } from './support/test-app';
+import { createFirm } from './support/factories';
 
 describe('admin CLI against DATABASE_URL', () => {
   let db: string;
@@ -101,7 +102,8 @@ describe('admin CLI against DATABASE_URL', () => {
     const missing = await runCli(['key', 'create', '--org', 'nobody', '--name', 'x', '--set', 'read', '--json'], { databaseUrl: db });
     expect(missing.code).toBe(1);
     expect(missing.json.error.message).toMatch(/no firm with id or slug "nobody"/);
-    const badSet = await runCli(['key', 'create', '--org', 'acme-law-llp', '--name', 'x', '--set', 'admin'], { databaseUrl: db });
+    const firm = await createFirm(t.app);
+    const badSet = await runCli(['key', 'create', '--org', firm.slug, '--name', 'x', '--set', 'admin'], { databaseUrl: db });
     expect(badSet.code).toBe(1);
     expect(badSet.stderr).toMatch(/--set must be one of read-no-transcripts, read-no-transcripts-update-leads, read, read-update-leads/);
     const noName = await runCli(['org', 'create', '--json'], { databaseUrl: db });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { recordingCommands } from '../src/cli/commands/recording.commands';
 import { CliError } from '../src/cli/command';
 import { ApiError } from '../src/common/errors/api-error';
+import { RecordingsService } from '../src/recordings';
 import { createFirm, type TestFirm } from './support/factories';
 import { FIXTURES, fixture, getBytes, insertCall, storedFiles, tempDataDir } from './support/recordings';
 import { runCli } from './support/cli';
@@ -73,25 +74,37 @@ describe('CLI: call recording', () => {
     expect(err.message).toMatch(message);
   });
 
+  /** A call of its own with the Spanish fixture stored, so each test stands on its own data. */
+  async function callWithRecording(id: string): Promise<string> {
+    await insertCall(t, firm.orgId, id);
+    await t.app.get(RecordingsService).storeFromFile(firm.orgId, id, join(FIXTURES, 'spanish-caller.ogg'), 'cli');
+    return id;
+  }
+  const oggFiles = () => storedFiles(data.dir).filter((f) => f.endsWith('.ogg'));
+
   it('refuses an unknown call with the 404 detail, leaving the stored recording alone', async () => {
+    const kept = await callWithRecording('call_cli_kept');
+    const files = oggFiles();
     const err = await run({ call: 'call_nope', file: join(FIXTURES, 'injury-caller.ogg') }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(404);
     expect(err.detail).toBe('The call was not found.');
-    expect((await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(
+    expect((await getBytes(t, `/v1/calls/${kept}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(
       true,
     );
-    expect(storedFiles(data.dir).filter((f) => f.endsWith('.ogg'))).toHaveLength(1);
+    expect(oggFiles()).toEqual(files);
   });
 
   it('--remove removes it (and says so in human form when there is nothing left)', async () => {
-    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.orgId, '--call', callId, '--remove', '--json']);
+    const removed = await callWithRecording('call_cli_removed');
+    const files = oggFiles();
+    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.orgId, '--call', removed, '--remove', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ org_id: firm.orgId, call_id: callId, has_recording: false, removed: true });
-    expect((await t.get(`/v1/calls/${callId}/recording`, { key: firm.keys.read })).status).toBe(404);
-    expect(storedFiles(data.dir).filter((f) => f.endsWith('.ogg'))).toEqual([]);
-    const again = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', callId, '--remove']);
+    expect(r.json).toEqual({ org_id: firm.orgId, call_id: removed, has_recording: false, removed: true });
+    expect((await t.get(`/v1/calls/${removed}/recording`, { key: firm.keys.read })).status).toBe(404);
+    expect(oggFiles()).toHaveLength(files.length - 1);
+    const again = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', removed, '--remove']);
     expect(again.code).toBe(0);
-    expect(again.stdout.trim()).toBe(`call ${callId} had no recording`);
+    expect(again.stdout.trim()).toBe(`call ${removed} had no recording`);
   });
 });

@@ -121,7 +121,11 @@ describe('a 100 MB recording', () => {
     data.cleanup();
   });
 
-  it('uploads as a stream with bounded memory', async () => {
+  /** The upload, done once whichever test needs the stored recording first (tests run in any order). */
+  let uploading: Promise<{ status: number | undefined; text: string; meter: MemoryMeter }> | undefined;
+  const upload = () => (uploading ??= uploadOnce());
+
+  async function uploadOnce() {
     const meter = new MemoryMeter();
     // node:http so the client side streams with backpressure too (chunked: no Content-Length).
     const req = request(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
@@ -136,13 +140,19 @@ describe('a 100 MB recording', () => {
     let text = '';
     for await (const chunk of res) text += chunk;
     meter.sample();
-    expect(res.statusCode).toBe(200);
+    return { status: res.statusCode, text, meter };
+  }
+
+  it('uploads as a stream with bounded memory', async () => {
+    const { status, text, meter } = await upload();
+    expect(status).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ size_bytes: SIZE, sha256: fileSha, has_recording: true });
     expectBounded(meter);
     expect(storedFiles(join(data.dir, 'data')).filter((f) => !f.startsWith('tmp/'))).toHaveLength(1);
   });
 
   it('streams back whole with bounded memory, byte for byte', async () => {
+    await upload();
     const meter = new MemoryMeter();
     // node:http reads with backpressure (fetch's body stream may run ahead of the reader and blur the measure).
     const req = request(new URL(`/v1/calls/${callId}/recording`, t.baseUrl), { headers: { authorization: `Bearer ${firm.keys.read}` } });
@@ -156,6 +166,7 @@ describe('a 100 MB recording', () => {
   });
 
   it('serves a range from the middle through a recording link', async () => {
+    await upload();
     const link = await fetch(new URL(`/v1/calls/${callId}/recording-link`, t.baseUrl), {
       method: 'POST',
       headers: { authorization: `Bearer ${firm.keys.read}` },
