@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from './app-config';
+import { loadConfig, parseDuration } from './app-config';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
 const base = { DATABASE_URL: 'postgres://u:p@db:5432/x', WEBHOOK_SECRET_KEY: KEY };
@@ -51,5 +51,17 @@ describe('loadConfig', () => {
   it('derives BASE_URL from PORT and trims a trailing slash', () => {
     expect(loadConfig({ ...base, PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
     expect(loadConfig({ ...base, BASE_URL: 'https://api.example.com/' }).baseUrl).toBe('https://api.example.com');
+  });
+
+  it('reads the retry schedule: the default is 1m,5m,30m,2h,6h,12h,24h (8 attempts), any units can shorten it', () => {
+    expect(loadConfig(base).webhookRetryScheduleMs).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000]);
+    expect(loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE: '250ms, 2s,1m' }).webhookRetryScheduleMs).toEqual([250, 2000, 60_000]);
+    expect([parseDuration('1d'), parseDuration('15s'), parseDuration('1.5h'), parseDuration('5'), parseDuration('-1s')]).toEqual([
+      86_400_000,
+      15_000,
+      null,
+      null,
+      null,
+    ]);
   });
 });
