@@ -168,9 +168,14 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       expect(txids.n).toBe(1);
     });
 
-    it('marks the firm as having received its first call', async () => {
-      const [org] = await t.sql('SELECT first_call_at FROM orgs WHERE id = $1', [firm.orgId]);
-      expect(org.first_call_at).toEqual(new Date('2026-03-02T15:04:05.000Z'));
+    it('marks the firm as having received its first call, once', async () => {
+      const fresh = await createFirm(t.app);
+      const firstCallAt = async () => (await t.sql('SELECT first_call_at FROM orgs WHERE id = $1', [fresh.orgId]))[0].first_call_at;
+      expect(await firstCallAt()).toBeNull();
+      await ingestOk(t, fresh.orgId, nextCallId(), fullCallDocument());
+      expect(await firstCallAt()).toEqual(new Date('2026-03-02T15:04:05.000Z'));
+      await ingestOk(t, fresh.orgId, nextCallId(), fullCallDocument({ started_at: '2026-03-05T10:00:00.000Z' }));
+      expect(await firstCallAt()).toEqual(new Date('2026-03-02T15:04:05.000Z'));
     });
   });
 

@@ -17,7 +17,9 @@ const SIZE = 100 * MiB;
  * the server and back (upload and download both run in this process).
  * Buffering the file would show as ~100 MB; streaming stays near 0-12 MB.
  */
-const LIVE_BUDGET = 32 * MiB;
+// Streaming measures 0-12 MiB on a quiet machine and up to ~50 under two parallel test workers (buffers
+// outlive the minor collections); buffering the 100 MB file shows 100-200 MiB.
+const LIVE_BUDGET = 64 * MiB;
 /** The process's resident size (allocator slack included) stays well under the file size too. */
 const RSS_BUDGET = 64 * MiB;
 
