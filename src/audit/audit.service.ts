@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditEntryEntity } from './entities/audit-entry.entity.js';
+import type { EntityManager } from 'typeorm';
+import { AuditRepository } from './audit.repository.js';
 import { ReadAuditWriter } from './read-audit-writer.js';
 
 export type AuditActor =
@@ -37,25 +36,16 @@ export interface AuditEntryView {
 @Injectable()
 export class AuditService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly entries: AuditRepository,
     private readonly reads: ReadAuditWriter,
   ) {}
 
   /** Writes inside the caller's transaction when a manager is given. */
-  async record(entry: AuditRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    // Plain SQL: this runs on every call and lead read.
-    await manager.query(
-      `INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        entry.orgId,
-        entry.actor.type,
-        entry.actor.id,
-        entry.action,
-        entry.resourceType,
-        entry.resourceIds,
-        entry.details ? JSON.stringify(entry.details) : null,
-      ],
+  record(entry: AuditRecord, manager?: EntityManager): Promise<void> {
+    const { orgId, actor, action, resourceType, resourceIds, details } = entry;
+    return this.entries.insert(
+      { orgId, actorType: actor.type, actorId: actor.id, action, resourceType, resourceIds, details: details ?? null },
+      manager,
     );
   }
 
@@ -83,11 +73,7 @@ export class AuditService {
   }
 
   async list(orgId: string, opts: { action?: string; limit?: number } = {}): Promise<AuditEntryView[]> {
-    const rows = await this.dataSource.getRepository(AuditEntryEntity).find({
-      where: { orgId, ...(opts.action ? { action: opts.action } : {}) },
-      order: { id: 'DESC' },
-      take: opts.limit ?? 100,
-    });
+    const rows = await this.entries.listForOrg(orgId, opts.action, opts.limit ?? 100);
     return rows.map((r) => ({
       at: r.at.toISOString(),
       actor_type: r.actorType,

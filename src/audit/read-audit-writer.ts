@@ -1,16 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
-import { PoolSql } from '../database/pool-sql.js';
-
-/** One audit row of a read made with an API key. */
-export interface ReadAuditRow {
-  org_id: string;
-  key_id: string;
-  action: string;
-  resource_type: string;
-  resource_ids: string[];
-  details: Record<string, unknown> | null;
-}
+import { AuditRepository, type ReadAuditRow } from './audit.repository.js';
 
 interface Waiting {
   row: ReadAuditRow;
@@ -20,18 +10,6 @@ interface Waiting {
 
 /** Rows per INSERT at most (a page of 100 ids is about 2 kB of JSON a row). */
 const MAX_BATCH = 200;
-
-/**
- * Each statement's own implicit transaction commits without waiting for the
- * WAL flush (set_config local to that statement), so a GET does not wait on
- * the disk: lost only if PostgreSQL itself crashes within its WAL writer
- * delay. Rows go in array order.
- */
-const INSERT_ROWS = `
-  WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-  INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
-  SELECT r.org_id, 'api_key', r.key_id, r.action, r.resource_type, r.resource_ids, r.details
-    FROM relaxed, jsonb_to_recordset($1::jsonb) AS r(org_id uuid, key_id text, action text, resource_type text, resource_ids text[], details jsonb)`;
 
 /**
  * Group commit for the audit rows of reads. Every read still waits until its
@@ -45,7 +23,7 @@ export class ReadAuditWriter {
   private queue: Waiting[] = [];
   private flushing = false;
 
-  constructor(private readonly sql: PoolSql) {}
+  constructor(private readonly audit: AuditRepository) {}
 
   write(row: ReadAuditRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -65,7 +43,7 @@ export class ReadAuditWriter {
 
   private async insert(batch: Waiting[]): Promise<void> {
     try {
-      await this.sql.prepared('audit_read_rows', INSERT_ROWS, [JSON.stringify(batch.map((w) => w.row))]);
+      await this.audit.insertReadRows(batch.map((w) => w.row));
       for (const w of batch) w.resolve();
     } catch (err) {
       if (batch.length === 1 || isDatabaseUnavailable(err)) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../database/pool-sql.js';
 import type { CallReference, CallRow, CallWriteState, IngestedCall } from './call-model.js';
+import { CallEntity } from './entities/call.entity.js';
 
 export interface CallListFilters {
   from?: string;
@@ -57,6 +58,17 @@ export class CallsRepository {
     const sql = `SELECT ${LIST_COLUMNS} FROM calls c WHERE ${where.join(' AND ')}
                  ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${p(limit + 1)}`;
     return manager.query(sql, params);
+  }
+
+  /** Whether the firm has the call, and whether it has a recording. */
+  async findRef(
+    manager: EntityManager,
+    orgId: string,
+    callId: string,
+  ): Promise<Pick<CallEntity, 'orgId' | 'callId' | 'hasRecording'> | null> {
+    return manager
+      .getRepository(CallEntity)
+      .findOne({ where: { orgId, callId }, select: { orgId: true, callId: true, hasRecording: true } });
   }
 
   async findDetail(manager: Queryable, orgId: string, callId: string): Promise<CallRow | null> {

@@ -14,7 +14,6 @@ import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
 import type { CallReference, CallWriteState, IngestedCall } from './call-model.js';
 import { CallsRepository, type CallListFilters } from './calls.repository.js';
-import { CallEntity } from './entities/call.entity.js';
 import type { CallListDto, CallResponseDto } from './dto/call.dto.js';
 import type { ListCallsQuery } from './dto/list-calls.query.js';
 
@@ -59,11 +58,9 @@ export class CallsService {
 
   /** The firm's call, or 404 (another firm's call answers exactly like a missing one). */
   async requireCall(orgId: string, callId: string, manager: EntityManager = this.dataSource.manager): Promise<CallRef> {
-    const row = await manager
-      .getRepository(CallEntity)
-      .findOne({ where: { orgId, callId }, select: { orgId: true, callId: true, hasRecording: true } });
+    const row = await this.repo.findRef(manager, orgId, callId);
     if (!row) throw new NotFoundError('The call');
-    return { orgId: row.orgId, callId: row.callId, hasRecording: row.hasRecording };
+    return row;
   }
 
   /** Recording stored or removed: a change of the call, so updated_at moves (sync-safe stamp, see change-stamp.ts). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { EventEntity } from './entities/event.entity.js';
 
 export interface EventRow {
   seq: string;
@@ -31,6 +32,16 @@ const COLUMNS = `seq::text AS seq, id, org_id AS "orgId", type, test, occurred_a
 @Injectable()
 export class EventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** In the caller's transaction; `seq` and `txid` come from the database. */
+  async insert(
+    manager: EntityManager,
+    values: Pick<EventEntity, 'id' | 'orgId' | 'type' | 'test' | 'occurredAt' | 'data'>,
+  ): Promise<EventEntity> {
+    const row = manager.getRepository(EventEntity).create(values);
+    await manager.getRepository(EventEntity).insert(row);
+    return row;
+  }
 
   async position(orgId: string, eventId: string): Promise<EventPosition | null> {
     const rows = await this.dataSource.query(

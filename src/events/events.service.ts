@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
-import { newEventId } from '../common/ids.js';
+import { EVENT_ID_PATTERN, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
-import { EVENT_ID_PATTERN } from '../common/ids.js';
-import { EventEntity } from './entities/event.entity.js';
+import type { EventEntity } from './entities/event.entity.js';
 import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
 import { splitPage } from '../common/pagination/keyset.js';
@@ -51,7 +50,7 @@ export class EventsService {
     input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
   ): Promise<RecordedEvent> {
     const now = this.clock.now();
-    const row = manager.getRepository(EventEntity).create({
+    const row = await this.events.insert(manager, {
       id: newEventId(now),
       orgId: input.orgId,
       type: input.type,
@@ -59,7 +58,6 @@ export class EventsService {
       occurredAt: now,
       data: input.data,
     });
-    await manager.getRepository(EventEntity).insert(row);
     const event: RecordedEvent = { seq: row.seq, orgId: input.orgId, envelope: toEnvelope(row) };
     for (const fanOut of this.fanOuts) await fanOut(manager, event);
     return event;

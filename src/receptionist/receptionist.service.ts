@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { instanceToPlain } from 'class-transformer';
-import { Repository } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { NotPublishedError } from '../common/errors/problems.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import { PublishedReceptionistDto, ReceptionistSettingsDto, RoutingRuleDto } from './dto/receptionist-settings.dto.js';
-import { ReceptionistSettingsEntity } from './entities/receptionist-settings.entity.js';
+import { ReceptionistSettingsRepository } from './receptionist-settings.repository.js';
 
 export interface ReceptionistSetupState {
   configured: boolean;
@@ -19,7 +17,7 @@ export interface ReceptionistSetupState {
 @Injectable()
 export class ReceptionistService {
   constructor(
-    @InjectRepository(ReceptionistSettingsEntity) private readonly repo: Repository<ReceptionistSettingsEntity>,
+    private readonly repo: ReceptionistSettingsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -49,7 +47,7 @@ export class ReceptionistService {
   async publish(orgId: string, document: unknown): Promise<{ version: number; published_at: string }> {
     const settings = this.validate(document);
     const now = this.clock.now();
-    const row = await this.repo.findOneBy({ orgId });
+    const row = await this.repo.findByOrg(orgId);
     const version = (row?.version ?? 0) + 1;
     await this.repo.save({ orgId, published: settings, version, publishedAt: now, draft: null, draftUpdatedAt: null });
     return { version, published_at: now.toISOString() };
@@ -57,7 +55,7 @@ export class ReceptionistService {
 
   async saveDraft(orgId: string, document: unknown): Promise<{ draft_pending: true; version: number }> {
     const settings = this.validate(document);
-    const row = await this.repo.findOneBy({ orgId });
+    const row = await this.repo.findByOrg(orgId);
     await this.repo.save({
       orgId,
       published: row?.published ?? null,
@@ -71,7 +69,7 @@ export class ReceptionistService {
 
   /** GET /v1/receptionist: 409 not_published until the firm first publishes. */
   async getPublished(orgId: string): Promise<PublishedReceptionistDto> {
-    const row = await this.repo.findOneBy({ orgId });
+    const row = await this.repo.findByOrg(orgId);
     if (!row?.published) {
       throw new NotPublishedError();
     }
@@ -93,7 +91,7 @@ export class ReceptionistService {
   }
 
   async setupState(orgId: string): Promise<ReceptionistSetupState> {
-    const row = await this.repo.findOneBy({ orgId });
+    const row = await this.repo.findByOrg(orgId);
     const published = row?.published as { team?: unknown[] } | null | undefined;
     let configValid = false;
     const current = row?.draft ?? row?.published;
