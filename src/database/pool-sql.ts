@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, QueryResultRow } from 'pg';
+import type { PoolClient, QueryConfig, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 
 /** Runs one statement and resolves to its rows: TypeORM's EntityManager fits, and so does PoolSql. */
 export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<any>;
+}
+
+/** The part of TypeORM's PostgresDriver this uses: its public way to check a connection out of its pool. */
+interface PooledDriver {
+  obtainMasterConnection(): Promise<[PoolClient, (err?: Error) => void]>;
 }
 
 /**
@@ -19,12 +24,8 @@ export interface Queryable {
 export class PoolSql implements Queryable {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
-  }
-
-  async query<T extends QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]> {
-    return (await this.pool.query<T>(text, values)).rows;
+  query<T extends QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]> {
+    return this.run<T>({ text, values });
   }
 
   /**
@@ -32,7 +33,20 @@ export class PoolSql implements Queryable {
    * Only for fixed statements whose best plan does not depend on the values
    * (a lookup by unique key, an insert); `name` must always go with the same text.
    */
-  async prepared<T extends QueryResultRow = any>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query<T>({ name, text, values })).rows;
+  prepared<T extends QueryResultRow = any>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    return this.run<T>({ name, text, values });
+  }
+
+  /** Check out, run, give back, as pg's own pool.query does: a connection that failed a statement is not reused. */
+  private async run<T extends QueryResultRow>(config: QueryConfig): Promise<T[]> {
+    const [client, release] = await (this.dataSource.driver as unknown as PooledDriver).obtainMasterConnection();
+    try {
+      const result = await client.query<T>(config);
+      release();
+      return result.rows;
+    } catch (err) {
+      release(err instanceof Error ? err : new Error(String(err)));
+      throw err;
+    }
   }
 }
