@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
 import { CallsController } from './calls.controller.js';
 import { CallsRepository } from './calls.repository.js';
 import { CallsService } from './calls.service.js';
-import { CallEntity } from './entities/call.entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CallEntity]), AccountModule, AuditModule],
+  imports: [AccountModule, AuditModule],
   controllers: [CallsController],
   providers: [CallsService, CallsRepository],
   exports: [CallsService],

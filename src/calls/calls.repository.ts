@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../database/pool-sql.js';
 import type { CallReference, CallRow, CallWriteState, IngestedCall } from './call-model.js';
-import { CallEntity } from './entities/call.entity.js';
 
 export interface CallListFilters {
   from?: string;
@@ -62,13 +61,15 @@ export class CallsRepository {
 
   /** Whether the firm has the call, and whether it has a recording. */
   async findRef(
-    manager: EntityManager,
+    manager: Queryable,
     orgId: string,
     callId: string,
-  ): Promise<Pick<CallEntity, 'orgId' | 'callId' | 'hasRecording'> | null> {
-    return manager
-      .getRepository(CallEntity)
-      .findOne({ where: { orgId, callId }, select: { orgId: true, callId: true, hasRecording: true } });
+  ): Promise<{ orgId: string; callId: string; hasRecording: boolean } | null> {
+    const rows = await manager.query(
+      `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls WHERE org_id = $1 AND call_id = $2`,
+      [orgId, callId],
+    );
+    return rows[0] ?? null;
   }
 
   async findDetail(manager: Queryable, orgId: string, callId: string): Promise<CallRow | null> {

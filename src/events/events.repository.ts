@@ -3,16 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EventEntity } from './entities/event.entity.js';
 
-export interface EventRow {
-  seq: string;
-  id: string;
-  orgId: string;
-  type: string;
-  test: boolean;
-  occurredAt: Date;
-  data: Record<string, unknown>;
-  txid: string;
-}
+/** An event as read: the entity's columns plus the writing transaction's id (set by the database, never mapped for writes). */
+export type EventRow = EventEntity & { txid: string };
 
 /** Where an event sits in the log's commit-safe order. */
 export interface EventPosition {

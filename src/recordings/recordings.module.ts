@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { AuditModule } from '../audit/index.js';
 import { AuthModule } from '../auth/index.js';
 import { CallsModule } from '../calls/index.js';
 import { AppConfig } from '../config/app-config.js';
-import { RecordingLinkEntity } from './entities/recording-link.entity.js';
-import { RecordingEntity } from './entities/recording.entity.js';
 import { InternalRecordingsController } from './internal-recordings.controller.js';
 import { RecordingLinksService } from './recording-links.service.js';
 import { CallRecordingController, RecordingLinkController } from './recordings.controller.js';
@@ -16,7 +13,7 @@ import { FilesystemRecordingStore } from './store/filesystem-recording-store.js'
 import { RECORDING_STORE } from './store/recording-store.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RecordingEntity, RecordingLinkEntity]), CallsModule, AuthModule, AuditModule],
+  imports: [CallsModule, AuthModule, AuditModule],
   controllers: [CallRecordingController, RecordingLinkController, InternalRecordingsController],
   providers: [
     // The one place that picks the store; an object store is another factory branch here.

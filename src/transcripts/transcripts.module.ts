@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/index.js';
 import { CallsModule } from '../calls/index.js';
-import { TranscriptEntity, TranscriptTurnEntity } from './entities/transcript.entity.js';
 import { TranscriptsController } from './transcripts.controller.js';
 import { TranscriptsRepository } from './transcripts.repository.js';
 import { TranscriptsService } from './transcripts.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([TranscriptEntity, TranscriptTurnEntity]), CallsModule, AuditModule],
+  imports: [CallsModule, AuditModule],
   controllers: [TranscriptsController],
   providers: [TranscriptsService, TranscriptsRepository],
   exports: [TranscriptsService],
