@@ -102,7 +102,7 @@ async function serveBaseline(databaseUrl, orgId) {
       calls: page.map((r) => mapper.item(r)),
       has_more: hasMore,
       next_cursor: hasMore
-        ? Buffer.from(JSON.stringify({ startedAt: last.started_at.toISOString(), callId: last.call_id })).toString('base64url')
+        ? Buffer.from(JSON.stringify({ at: last.started_at.toISOString(), id: last.call_id })).toString('base64url')
         : null,
       as_of: asOf,
       truncated: false,
@@ -267,9 +267,7 @@ async function main() {
       )
     ).rows[0];
     const serviceCursor = codec.encode('calls', [deep.started_at.toISOString(), deep.call_id], {});
-    const baselineCursor = Buffer.from(JSON.stringify({ startedAt: deep.started_at.toISOString(), callId: deep.call_id })).toString(
-      'base64url',
-    );
+    const baselineCursor = Buffer.from(JSON.stringify({ at: deep.started_at.toISOString(), id: deep.call_id })).toString('base64url');
     const updatedSince = new Date(now.getTime() - 3_600_000).toISOString();
     await client.end();
     await setupApp.close();

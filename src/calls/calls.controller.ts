@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { KeyedRead } from '../common/http/access.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { CallsService } from './calls.service.js';
 import { CallListDto, CallResponseDto } from './dto/call.dto.js';
@@ -14,18 +13,14 @@ export class CallsController {
   constructor(private readonly calls: CallsService) {}
 
   @Get()
-  @RequireScope('calls:read', "List the firm's calls, newest first")
-  @ApiOkResponse({ type: CallListDto })
-  @ApiProblems(400)
+  @KeyedRead('calls:read', "List the firm's calls, newest first", CallListDto, 400)
   list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListCallsQuery): Promise<CallListDto> {
     return this.calls.list(principal, query);
   }
 
   @Get(':call_id')
-  @RequireScope('calls:read', 'Get one call with its routing record')
+  @KeyedRead('calls:read', 'Get one call with its routing record', CallResponseDto, 400, 404)
   @ApiParam({ name: 'call_id', description: 'As the list returned it.' })
-  @ApiOkResponse({ type: CallResponseDto })
-  @ApiProblems(400, 404)
   get(@CurrentPrincipal() principal: ApiPrincipal, @Param('call_id', new PathIdPipe('The call')) callId: string): Promise<CallResponseDto> {
     return this.calls.get(principal, callId);
   }

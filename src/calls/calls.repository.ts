@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../database/pool-sql.js';
 import type { CallReference, CallRow, CallWriteState, IngestedCall } from './call-model.js';
+import { SqlParams } from '../database/sql-params.js';
+import type { KeysetPosition } from '../common/pagination/keyset.js';
 
 export interface CallListFilters {
   from?: string;
@@ -29,34 +31,24 @@ export class CallsRepository {
    * goes through call_references' primary key). Fetches limit + 1 rows so the
    * caller knows whether there is more.
    */
-  async listPage(
-    manager: Queryable,
-    orgId: string,
-    f: CallListFilters,
-    after: { startedAt: string; callId: string } | null,
-    limit: number,
-  ): Promise<CallRow[]> {
-    const params: unknown[] = [orgId];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
+  async listPage(manager: Queryable, orgId: string, f: CallListFilters, after: KeysetPosition | null, limit: number): Promise<CallRow[]> {
+    const q = new SqlParams(orgId);
     const where = ['c.org_id = $1', 'c.started_at IS NOT NULL'];
-    if (f.from !== undefined) where.push(`c.started_at >= ${p(f.from)}::timestamptz`);
-    if (f.to !== undefined) where.push(`c.started_at < ${p(f.to)}::timestamptz`);
-    if (f.outcome !== undefined) where.push(`c.outcome = ${p(f.outcome)}`);
-    if (f.category !== undefined) where.push(`c.category = ${p(f.category)}`);
-    if (f.answered !== undefined) where.push(`c.answered = ${p(f.answered)}`);
-    if (f.updatedSince !== undefined) where.push(`c.updated_at >= ${p(f.updatedSince)}::timestamptz`);
-    if (f.callerE164 !== undefined) where.push(`c.from_e164 = ${p(f.callerE164)}`);
+    if (f.from !== undefined) where.push(`c.started_at >= ${q.add(f.from)}::timestamptz`);
+    if (f.to !== undefined) where.push(`c.started_at < ${q.add(f.to)}::timestamptz`);
+    if (f.outcome !== undefined) where.push(`c.outcome = ${q.add(f.outcome)}`);
+    if (f.category !== undefined) where.push(`c.category = ${q.add(f.category)}`);
+    if (f.answered !== undefined) where.push(`c.answered = ${q.add(f.answered)}`);
+    if (f.updatedSince !== undefined) where.push(`c.updated_at >= ${q.add(f.updatedSince)}::timestamptz`);
+    if (f.callerE164 !== undefined) where.push(`c.from_e164 = ${q.add(f.callerE164)}`);
     if (f.referenceKey !== undefined) {
-      where.push(`c.call_id IN (SELECT r.call_id FROM call_references r WHERE r.org_id = $1 AND r.key = ${p(f.referenceKey)})`);
+      where.push(`c.call_id IN (SELECT r.call_id FROM call_references r WHERE r.org_id = $1 AND r.key = ${q.add(f.referenceKey)})`);
     }
-    if (f.ids !== undefined) where.push(`c.call_id = ANY(${p(f.ids)}::text[])`);
-    if (after) where.push(`(c.started_at, c.call_id) < (${p(after.startedAt)}::timestamptz, ${p(after.callId)})`);
+    if (f.ids !== undefined) where.push(`c.call_id = ANY(${q.add(f.ids)}::text[])`);
+    if (after) where.push(`(c.started_at, c.call_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
     const sql = `SELECT ${LIST_COLUMNS} FROM calls c WHERE ${where.join(' AND ')}
-                 ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${p(limit + 1)}`;
-    return manager.query(sql, params);
+                 ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${q.add(limit + 1)}`;
+    return manager.query(sql, q.values);
   }
 
   /** Whether the firm has the call, and whether it has a recording. */

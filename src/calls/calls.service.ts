@@ -5,10 +5,10 @@ import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
-import { KeysetCursors } from '../common/pagination/keyset.js';
+import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { normalizePhone } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
-import { beginChange, readAsOf } from '../database/change-stamp.js';
+import { beginChange, pageAsOf } from '../database/change-stamp.js';
 import { PoolSql } from '../database/pool-sql.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
@@ -83,8 +83,7 @@ export class CallsService {
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
-    const position = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint);
-    const after = position && { startedAt: position.at, callId: position.id };
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint);
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
@@ -95,33 +94,21 @@ export class CallsService {
       timezone,
       caller_data: 'full',
       calls: page.items.map((r) => this.mapper.item(r)),
-      has_more: page.hasMore,
-      next_cursor: page.nextCursor,
-      as_of: asOf,
-      truncated: false,
-      note: null,
+      ...listPageFields(page, asOf),
     };
   }
 
-  /**
-   * as_of first, then the page, as two statements (no transaction needed: the
-   * page's snapshot is younger than as_of, change-stamp.ts), then the audit
-   * entry naming the ids read.
-   */
-  private async readPage(
-    principal: ApiPrincipal,
-    filters: CallListFilters,
-    after: { startedAt: string; callId: string } | null,
-    limit: number,
-  ) {
-    const asOf = await readAsOf(this.sql, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
+  /** as_of, then the page (change-stamp.ts), then the audit entry naming the ids read. */
+  private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: KeysetPosition | null, limit: number) {
+    const page = await pageAsOf(this.sql, this.config.listAsOfMarginMs, () =>
+      this.repo.listPage(this.sql, principal.orgId, filters, after, limit),
+    );
     await this.auditRead(
       principal,
       'calls.listed',
-      rows.slice(0, limit).map((r) => r.call_id),
+      page.rows.slice(0, limit).map((r) => r.call_id),
     );
-    return { asOf, rows };
+    return page;
   }
 
   private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {

@@ -52,3 +52,12 @@ export async function readAsOf(manager: Queryable, marginMs: number): Promise<st
   );
   return row.as_of as string;
 }
+
+/**
+ * A list page with its `as_of`: as_of first, then the page, as two statements
+ * (no transaction: the page's snapshot is younger than as_of, see readAsOf).
+ */
+export async function pageAsOf<T>(sql: Queryable, marginMs: number, readPage: () => Promise<T[]>): Promise<{ asOf: string; rows: T[] }> {
+  const asOf = await readAsOf(sql, marginMs);
+  return { asOf, rows: await readPage() };
+}

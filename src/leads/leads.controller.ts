@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiParam, ApiTags, getSchemaPath, ApiExtraModels } from '@nestjs/swagger';
-import { RequireScope } from '../common/http/access.decorators.js';
+import { KeyedRead, RequireScope } from '../common/http/access.decorators.js';
 import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { LeadConflictProblem, LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
@@ -15,18 +15,14 @@ export class LeadsController {
   constructor(private readonly leads: LeadsService) {}
 
   @Get()
-  @RequireScope('leads:read', "List the firm's leads, newest capture first")
-  @ApiOkResponse({ type: LeadListDto })
-  @ApiProblems(400)
+  @KeyedRead('leads:read', "List the firm's leads, newest capture first", LeadListDto, 400)
   list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListLeadsQuery): Promise<LeadListDto> {
     return this.leads.list(principal, query);
   }
 
   @Get(':lead_id')
-  @RequireScope('leads:narrative', 'Get one lead with its intake')
+  @KeyedRead('leads:narrative', 'Get one lead with its intake', LeadResponseDto, 400, 404)
   @ApiParam({ name: 'lead_id' })
-  @ApiOkResponse({ type: LeadResponseDto })
-  @ApiProblems(400, 404)
   get(@CurrentPrincipal() principal: ApiPrincipal, @Param('lead_id', new PathIdPipe('The lead')) leadId: string): Promise<LeadResponseDto> {
     return this.leads.get(principal, leadId);
   }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../database/pool-sql.js';
 import type { LeadFromCall, LeadRow, LeadStatus } from './lead-model.js';
+import { SqlParams } from '../database/sql-params.js';
+import type { KeysetPosition } from '../common/pagination/keyset.js';
 
 export interface LeadListFilters {
   status?: string;
@@ -23,34 +25,40 @@ export interface LeadFirmFields {
 const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured_at, l.updated_at, l.category, l.urgency, l.language,
   l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version`;
 
+/** What the pipeline owns on a lead, in the column order of insert ($4...) and of updateFromCall ($3...). */
+const pipelineValues = (l: LeadFromCall): unknown[] => [
+  l.capturedAt,
+  l.category,
+  l.urgency,
+  l.language,
+  l.intakeCompleteness,
+  l.phone,
+  l.phoneE164,
+  l.phoneExtension,
+  l.email,
+  l.untrustedName,
+  l.untrustedIncidentDate,
+  l.intake === null ? null : JSON.stringify(l.intake),
+];
+
 /** Every query carries the firm's id. Writers have run beginChange (updated_at = clock_timestamp(), see change-stamp.ts). */
 @Injectable()
 export class LeadsRepository {
   /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
-  async listPage(
-    manager: Queryable,
-    orgId: string,
-    f: LeadListFilters,
-    after: { capturedAt: string; leadId: string } | null,
-    limit: number,
-  ): Promise<LeadRow[]> {
-    const params: unknown[] = [orgId];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
+  async listPage(manager: Queryable, orgId: string, f: LeadListFilters, after: KeysetPosition | null, limit: number): Promise<LeadRow[]> {
+    const q = new SqlParams(orgId);
     const where = ['l.org_id = $1'];
-    if (f.status !== undefined) where.push(`l.status = ${p(f.status)}`);
-    if (f.from !== undefined) where.push(`l.captured_at >= ${p(f.from)}::timestamptz`);
-    if (f.to !== undefined) where.push(`l.captured_at < ${p(f.to)}::timestamptz`);
-    if (f.updatedSince !== undefined) where.push(`l.updated_at >= ${p(f.updatedSince)}::timestamptz`);
-    if (f.callId !== undefined) where.push(`l.call_id = ${p(f.callId)}`);
-    if (f.phoneE164 !== undefined) where.push(`l.phone_e164 = ${p(f.phoneE164)}`);
-    if (f.externalId !== undefined) where.push(`l.external_id = ${p(f.externalId)}`);
-    if (after) where.push(`(l.captured_at, l.lead_id) < (${p(after.capturedAt)}::timestamptz, ${p(after.leadId)})`);
+    if (f.status !== undefined) where.push(`l.status = ${q.add(f.status)}`);
+    if (f.from !== undefined) where.push(`l.captured_at >= ${q.add(f.from)}::timestamptz`);
+    if (f.to !== undefined) where.push(`l.captured_at < ${q.add(f.to)}::timestamptz`);
+    if (f.updatedSince !== undefined) where.push(`l.updated_at >= ${q.add(f.updatedSince)}::timestamptz`);
+    if (f.callId !== undefined) where.push(`l.call_id = ${q.add(f.callId)}`);
+    if (f.phoneE164 !== undefined) where.push(`l.phone_e164 = ${q.add(f.phoneE164)}`);
+    if (f.externalId !== undefined) where.push(`l.external_id = ${q.add(f.externalId)}`);
+    if (after) where.push(`(l.captured_at, l.lead_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
     return manager.query(
-      `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${p(limit + 1)}`,
-      params,
+      `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
+      q.values,
     );
   }
 
@@ -73,23 +81,7 @@ export class LeadsRepository {
                           intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake)
        VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        RETURNING ${COLUMNS.replace(/l\./g, '')}`,
-      [
-        orgId,
-        leadId,
-        l.callId,
-        l.capturedAt,
-        l.category,
-        l.urgency,
-        l.language,
-        l.intakeCompleteness,
-        l.phone,
-        l.phoneE164,
-        l.phoneExtension,
-        l.email,
-        l.untrustedName,
-        l.untrustedIncidentDate,
-        l.intake === null ? null : JSON.stringify(l.intake),
-      ],
+      [orgId, leadId, l.callId, ...pipelineValues(l)],
     );
     return rows[0];
   }
@@ -100,22 +92,7 @@ export class LeadsRepository {
       `UPDATE leads SET captured_at = $3, category = $4, urgency = $5, language = $6, intake_completeness = $7, phone = $8, phone_e164 = $9,
                         phone_extension = $10, email = $11, untrusted_name = $12, untrusted_incident_date = $13, intake = $14, updated_at = clock_timestamp()
         WHERE org_id = $1 AND lead_id = $2`,
-      [
-        orgId,
-        leadId,
-        l.capturedAt,
-        l.category,
-        l.urgency,
-        l.language,
-        l.intakeCompleteness,
-        l.phone,
-        l.phoneE164,
-        l.phoneExtension,
-        l.email,
-        l.untrustedName,
-        l.untrustedIncidentDate,
-        l.intake === null ? null : JSON.stringify(l.intake),
-      ],
+      [orgId, leadId, ...pipelineValues(l)],
     );
   }
 

@@ -4,9 +4,9 @@ import { AuditService } from '../audit/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
-import { KeysetCursors } from '../common/pagination/keyset.js';
+import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
-import { readAsOf } from '../database/change-stamp.js';
+import { pageAsOf } from '../database/change-stamp.js';
 import { PoolSql } from '../database/pool-sql.js';
 import type { LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import type { ListLeadsQuery } from './dto/list-leads.query.js';
@@ -46,36 +46,28 @@ export class LeadsService {
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
-      this.readPage(principal, filters, after && { capturedAt: after.at, leadId: after.id }, limit),
+      this.readPage(principal, filters, after, limit),
     ]);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { ...filters }, (r) => ({ at: r.captured_at.toISOString(), id: r.lead_id }));
     return {
       timezone,
       caller_data: 'full',
       leads: page.items.map(toLeadDto),
-      has_more: page.hasMore,
-      next_cursor: page.nextCursor,
-      as_of: asOf,
-      truncated: false,
-      note: null,
+      ...listPageFields(page, asOf),
     };
   }
 
-  /** as_of first, then the page: two statements, the page's snapshot younger (change-stamp.ts); then the audit entry. */
-  private async readPage(
-    principal: ApiPrincipal,
-    filters: LeadListFilters,
-    after: { capturedAt: string; leadId: string } | null,
-    limit: number,
-  ) {
-    const asOf = await readAsOf(this.sql, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
+  /** as_of, then the page (change-stamp.ts), then the audit entry naming the ids read. */
+  private async readPage(principal: ApiPrincipal, filters: LeadListFilters, after: KeysetPosition | null, limit: number) {
+    const page = await pageAsOf(this.sql, this.config.listAsOfMarginMs, () =>
+      this.repo.listPage(this.sql, principal.orgId, filters, after, limit),
+    );
     await this.auditRead(
       principal,
       'leads.listed',
-      rows.slice(0, limit).map((r) => r.lead_id),
+      page.rows.slice(0, limit).map((r) => r.lead_id),
     );
-    return { asOf, rows };
+    return page;
   }
 
   /** GET /v1/leads/{lead_id} with the intake. */

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
-import { QueryBoolean, QueryDateTime, QueryEnum, QueryIntRange } from '../../common/validation/decorators.js';
+import { IsOptional, ValidateBy } from 'class-validator';
+import { QueryBoolean, QueryCursor, QueryDateTime, QueryEnum, QueryIntRange, QueryText } from '../../common/validation/decorators.js';
 import { CATEGORIES, OUTCOMES } from '../call-enums.js';
 
 export const MAX_IDS = 50;
@@ -28,23 +28,18 @@ export class ListCallsQuery {
   @QueryBoolean('answered', 'false selects calls where the caller hung up before the receptionist spoke.') answered?: 'true' | 'false';
   @QueryDateTime('updated_since', "Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
   updated_since?: string;
-  @ApiPropertyOptional({ description: "Matches the call's `from`: E.164, or a 10-digit US number in common formats (no + means US)." })
-  @IsOptional()
-  @IsString({ message: 'caller_number must be a phone number' })
-  @MaxLength(64, { message: 'caller_number must be a phone number' })
+  @QueryText(
+    'caller_number',
+    64,
+    "Matches the call's `from`: E.164, or a 10-digit US number in common formats (no + means US).",
+    'caller_number must be a phone number',
+  )
   caller_number?: string;
-  @ApiPropertyOptional({ description: "Matches a reference's key (letters and digits, case-insensitive)." })
-  @IsOptional()
-  @IsString({ message: 'reference must be a string' })
-  @MaxLength(200, { message: 'reference must be at most 200 characters' })
-  reference?: string;
+  @QueryText('reference', 200, "Matches a reference's key (letters and digits, case-insensitive).") reference?: string;
   @ApiPropertyOptional({ description: 'Up to 50 call_ids, comma-separated; ids matching no call are left out.' })
   @IsOptional()
   @IdList('ids', MAX_IDS)
   ids?: string;
   @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.') limit?: number;
-  @ApiPropertyOptional({ description: 'next_cursor from the previous page, with the same filters.' })
-  @IsOptional()
-  @IsString({ message: 'cursor must be a string' })
-  cursor?: string;
+  @QueryCursor() cursor?: string;
 }

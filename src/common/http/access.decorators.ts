@@ -1,5 +1,5 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, SetMetadata, type Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiProblems } from './openapi.decorators.js';
 import type { Scope } from './scopes.js';
 
@@ -20,6 +20,11 @@ export function RequireScope(scope: Scope, summary: string) {
     ApiExtension('x-required-scope', scope),
     ApiProblems(401, 403, 429, 503),
   );
+}
+
+/** A keyed read answering 200 with `ok`: its scope and security, its success schema and the problems it can answer, in one. */
+export function KeyedRead(scope: Scope, summary: string, ok: Type<unknown>, ...problems: number[]) {
+  return applyDecorators(RequireScope(scope, summary), ApiOkResponse({ type: ok }), ApiProblems(...problems));
 }
 
 /** No API key (health, the OpenAPI document, recording links whose token is the credential). */

@@ -55,3 +55,8 @@ export class KeysetCursors {
     return this.codec.encode(kind, [p.at, p.id], filters);
   }
 }
+
+/** The members every cursor list answers besides its items (`truncated` and `note` are reserved by the spec). */
+export function listPageFields(page: KeysetPage<unknown>, asOf: string) {
+  return { has_more: page.hasMore, next_cursor: page.nextCursor, as_of: asOf, truncated: false, note: null };
+}

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /**
  * Query parameters arrive as strings. These decorators validate the string
@@ -41,4 +41,19 @@ export function QueryBoolean(name: string, description: string) {
     IsOptional(),
     IsIn(['true', 'false'], { message: `${name} must be true or false` }),
   );
+}
+
+/** A free-text value of at most `max` characters; `message` replaces both refusals when one wording fits (a phone number). */
+export function QueryText(name: string, max: number, description: string, message?: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ description }),
+    IsOptional(),
+    IsString({ message: message ?? `${name} must be a string` }),
+    MaxLength(max, { message: message ?? `${name} must be at most ${max} characters` }),
+  );
+}
+
+/** `cursor`: next_cursor from the previous page, with the same filters. */
+export function QueryCursor(description = 'next_cursor from the previous page, with the same filters.') {
+  return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString({ message: 'cursor must be a string' }));
 }

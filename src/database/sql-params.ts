@@ -1,0 +1,17 @@
+/**
+ * Positional parameters for a statement assembled from optional filters:
+ * `add(value)` stores the value and gives back its placeholder, so the SQL
+ * stays written out where it is built and every value goes as a parameter.
+ */
+export class SqlParams {
+  readonly values: unknown[];
+
+  constructor(...first: unknown[]) {
+    this.values = [...first];
+  }
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
