@@ -4,7 +4,8 @@ import { AppConfig } from '../config/app-config.js';
 import type { EventEnvelope } from '../events/index.js';
 import type { DeliveryOutcome } from './delivery-rules.js';
 import { SecretBox } from './secret-box.js';
-import { signingKey, webhookHeaders } from './signing.js';
+import { SigningKeys } from './signing-keys.js';
+import { webhookHeaders } from './signing.js';
 import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { WebhookSender } from './webhook-sender.js';
 import { displayUrl } from './webhook.mapper.js';
@@ -14,14 +15,14 @@ import { displayUrl } from './webhook.mapper.js';
 export class DeliveryAttempt {
   private readonly logger = new Logger('WebhookDispatcher');
   private readonly sender: WebhookSender;
-  /** Opened signing keys by endpoint, kept while the sealed secret is unchanged. */
-  private readonly keys = new Map<string, { sealed: string; key: Buffer }>();
+  private readonly keys: SigningKeys;
 
   constructor(
-    private readonly secrets: SecretBox,
+    secrets: SecretBox,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
+    this.keys = new SigningKeys(secrets, this.logger);
     this.sender = new WebhookSender({ allowPrivateTargets: config.webhookAllowPrivateTargets });
   }
 
@@ -38,13 +39,13 @@ export class DeliveryAttempt {
 
   private async send(c: ClaimedDelivery, envelope: EventEnvelope): Promise<DeliveryOutcome> {
     const body = JSON.stringify(envelope);
-    const key = this.keyFor(c);
-    if (!key) {
-      const result = { statusCode: null, durationMs: null, error: 'signing secret unavailable', responseBody: null };
-      return { kind: 'attempt', at: this.clock.now(), result };
-    }
     const at = this.clock.now();
-    const result = await this.sender.post(c.url, webhookHeaders(key, envelope.id, at, body), body);
+    const keys = this.keys.for(c, at);
+    if (!keys) {
+      const result = { statusCode: null, durationMs: null, error: 'signing secret unavailable', responseBody: null };
+      return { kind: 'attempt', at, result };
+    }
+    const result = await this.sender.post(c.url, webhookHeaders(keys, envelope.id, at, body), body);
     this.logger.debug(
       {
         delivery_id: c.id,
@@ -56,21 +57,5 @@ export class DeliveryAttempt {
       'webhook attempt',
     );
     return { kind: 'attempt', at, result };
-  }
-
-  private keyFor(c: ClaimedDelivery): Buffer | null {
-    const cached = this.keys.get(c.endpointId);
-    if (cached && cached.sealed === c.secretEnc) return cached.key;
-    try {
-      const key = signingKey(this.secrets.open(c.secretEnc, c.endpointId));
-      this.keys.set(c.endpointId, { sealed: c.secretEnc, key });
-      return key;
-    } catch (err) {
-      this.logger.error(
-        { endpoint_id: c.endpointId, err },
-        'the endpoint signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)',
-      );
-      return null;
-    }
   }
 }

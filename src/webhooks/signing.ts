@@ -16,14 +16,17 @@ export function sign(key: Buffer, msgId: string, timestampSeconds: number, body:
   return `v1,${mac.digest('base64')}`;
 }
 
-/** The headers of one attempt. The timestamp is this attempt's time, the id the event's. */
-export function webhookHeaders(key: Buffer, msgId: string, at: Date, body: string): Record<string, string> {
+/**
+ * The headers of one attempt. The timestamp is this attempt's time, the id the event's.
+ * Several keys (a rotation's overlap) give space-separated signatures, newest first, as Standard Webhooks allows.
+ */
+export function webhookHeaders(keys: Buffer | Buffer[], msgId: string, at: Date, body: string): Record<string, string> {
   const ts = Math.floor(at.getTime() / 1000);
   return {
     'content-type': 'application/json',
     'user-agent': 'receptionist-webhooks/1',
     'webhook-id': msgId,
     'webhook-timestamp': String(ts),
-    'webhook-signature': sign(key, msgId, ts, body),
+    'webhook-signature': (Array.isArray(keys) ? keys : [keys]).map((key) => sign(key, msgId, ts, body)).join(' '),
   };
 }

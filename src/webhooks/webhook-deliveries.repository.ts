@@ -21,6 +21,9 @@ export interface ClaimedDelivery {
   claimToken: string;
   url: string;
   secretEnc: string;
+  /** The secret replaced by a rotation, while it still signs alongside the new one. */
+  previousSecretEnc: string | null;
+  previousSecretExpiresAt: Date | null;
   endpointStatus: string;
 }
 
@@ -134,7 +137,8 @@ export class WebhookDeliveriesRepository {
                  FOR UPDATE SKIP LOCKED)
          RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token)
        SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
-              c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc", e.status AS "endpointStatus"
+              c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",
+              e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus"
          FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
       [now, limit, leaseSeconds],
     );

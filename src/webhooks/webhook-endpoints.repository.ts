@@ -4,7 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { DisabledReason, WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 
 const COLUMNS = `id, org_id AS "orgId", url, description, event_types AS "eventTypes", status, disabled_reason AS "disabledReason",
-  secret_enc AS "secretEnc", secret_last4 AS "secretLast4", last_success_at AS "lastSuccessAt", last_failure_at AS "lastFailureAt",
+  secret_enc AS "secretEnc", secret_last4 AS "secretLast4",
+  previous_secret_enc AS "previousSecretEnc", previous_secret_expires_at AS "previousSecretExpiresAt", last_success_at AS "lastSuccessAt", last_failure_at AS "lastFailureAt",
   failing_since AS "failingSince", health_since AS "healthSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 export type EndpointRow = WebhookEndpointEntity;
@@ -26,7 +27,10 @@ export class WebhookEndpointsRepository {
 
   async insert(
     manager: EntityManager,
-    e: Omit<EndpointRow, 'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince'>,
+    e: Omit<
+      EndpointRow,
+      'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince' | 'previousSecretEnc' | 'previousSecretExpiresAt'
+    >,
   ): Promise<EndpointRow> {
     const rows = await manager.query(
       `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, status, disabled_reason, secret_enc, secret_last4, health_since, created_at, updated_at)
@@ -94,6 +98,19 @@ export class WebhookEndpointsRepository {
       h.lastFailureAt,
       h.failingSince,
     ]);
+  }
+
+  /** A new current secret; the one it replaces signs too until `previousExpiresAt` (none when null). */
+  async rotateSecret(
+    manager: EntityManager,
+    id: string,
+    s: { secretEnc: string; secretLast4: string; previousSecretEnc: string | null; previousExpiresAt: Date | null; now: Date },
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_endpoints SET secret_enc = $2, secret_last4 = $3, previous_secret_enc = $4, previous_secret_expires_at = $5, updated_at = $6
+        WHERE id = $1`,
+      [id, s.secretEnc, s.secretLast4, s.previousSecretEnc, s.previousExpiresAt, s.now],
+    );
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {

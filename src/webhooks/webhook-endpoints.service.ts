@@ -18,6 +18,17 @@ import { NotFoundError } from '../common/errors/problems.js';
 import { isUuid } from '../common/ids.js';
 
 export const MAX_ENDPOINTS_PER_FIRM = 5;
+/** How long the replaced secret keeps signing after a rotation, unless the owner says otherwise. */
+export const DEFAULT_ROTATION_OVERLAP_MS = 24 * 3600_000;
+export const MAX_ROTATION_OVERLAP_MS = 7 * 24 * 3600_000;
+
+export interface RotatedSecret {
+  id: string;
+  /** The new signing secret, shown only here. */
+  secret: string;
+  /** Until when the replaced secret signs too; null when the overlap is zero. */
+  previous_secret_expires_at: string | null;
+}
 
 export interface CreateEndpointInput {
   orgId: string;
@@ -120,6 +131,42 @@ export class WebhookEndpointsService {
       );
     });
     return { id, deleted: true };
+  }
+
+  /**
+   * A new signing secret. For `overlapMs` every delivery is signed with both, so
+   * a receiver switches without losing one; a secret replaced earlier stops at once.
+   */
+  async rotateSecret(id: string, overlapMs = DEFAULT_ROTATION_OVERLAP_MS): Promise<RotatedSecret> {
+    if (!Number.isInteger(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROTATION_OVERLAP_MS)
+      throw new InvalidInputError('overlap', 'must be between 0 and 7 days');
+    const secret = newSigningSecret();
+    const now = this.clock.now();
+    const expiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
+    await this.dataSource.transaction(async (manager) => {
+      const e = await this.endpoints.lockById(manager, this.checkId(id));
+      if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
+      await this.endpoints.rotateSecret(manager, e.id, {
+        secretEnc: this.secrets.seal(secret, e.id),
+        secretLast4: secret.slice(-4),
+        previousSecretEnc: expiresAt ? e.secretEnc : null,
+        previousExpiresAt: expiresAt,
+        now,
+      });
+      await this.audit.record(
+        {
+          orgId: e.orgId,
+          actor: { type: 'owner', id: null },
+          action: 'webhook_endpoint.secret_rotated',
+          resourceType: 'webhook_endpoint',
+          resourceIds: [e.id],
+          details: { previous_secret_expires_at: expiresAt?.toISOString() ?? null },
+        },
+        manager,
+      );
+    });
+    this.logger.log({ endpoint_id: id }, 'webhook endpoint signing secret rotated');
+    return { id, secret, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
   }
 
   async list(orgId: string): Promise<WebhookEndpointDto[]> {

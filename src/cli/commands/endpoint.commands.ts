@@ -1,10 +1,21 @@
 import { AccountService } from '../../account/index.js';
-import { WebhookEndpointsService, type WebhookEndpointDto } from '../../webhooks/index.js';
-import { req, str, type CliCommand, type CliContext } from '../command.js';
+import { DEFAULT_ROTATION_OVERLAP_MS, WebhookEndpointsService, type WebhookEndpointDto } from '../../webhooks/index.js';
+import { CliError, req, str, type CliCommand, type CliContext } from '../command.js';
 
 const service = (ctx: CliContext) => ctx.app.get(WebhookEndpointsService);
 const line = (e: WebhookEndpointDto) =>
   `${e.id}  ${e.status}${e.disabled_reason ? ` (${e.disabled_reason})` : ''}  ${e.url}  [${e.event_types.join(',')}]  secret …${e.secret_last4}${e.description ? `  ${e.description}` : ''}`;
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
+
+/** "24h", "90m", "30s", "2d" or "0" (no overlap). */
+function overlapMs(ctx: CliContext): number {
+  const raw = str(ctx, 'overlap');
+  if (raw === undefined) return DEFAULT_ROTATION_OVERLAP_MS;
+  const m = /^(\d+)([smhd]?)$/.exec(raw.trim());
+  if (!m || (m[2] === '' && m[1] !== '0')) throw new CliError(`--overlap must look like 24h, 90m, 30s, 2d or 0, not "${raw}"`, 2);
+  return Number(m[1]) * (UNIT_MS[m[2]] ?? 0);
+}
 
 export const endpointCommands: CliCommand[] = [
   {
@@ -27,6 +38,21 @@ export const endpointCommands: CliCommand[] = [
       return { id: endpoint.id, secret };
     },
     human: (r) => `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
+  },
+  {
+    name: 'endpoint rotate-secret',
+    summary: 'New signing secret (shown only now); the old one also signs for the overlap',
+    flags: {
+      id: { required: true, description: 'Endpoint id' },
+      overlap: { description: 'How long deliveries carry both signatures: 24h (default), 90m, 2d, 0 (none); at most 7d' },
+    },
+    run: async (ctx) => ({ ...(await service(ctx).rotateSecret(req(ctx, 'id'), overlapMs(ctx))) }),
+    human: (r) =>
+      `rotated the signing secret of webhook endpoint ${r.id}\n\n  new signing secret: ${r.secret}\n\n` +
+      (r.previous_secret_expires_at
+        ? `Until ${r.previous_secret_expires_at} every delivery is signed with both the old and the new secret; after that, only the new one.\n`
+        : 'The old secret no longer signs.\n') +
+      'Store it now: it cannot be shown again.',
   },
   {
     name: 'endpoint disable',

@@ -14,6 +14,8 @@ export class WebhookEndpointEntity {
   @Column('text', { name: 'disabled_reason', nullable: true }) disabledReason: DisabledReason | null;
   @Column('text', { name: 'secret_enc' }) secretEnc: string;
   @Column('text', { name: 'secret_last4' }) secretLast4: string;
+  @Column('text', { name: 'previous_secret_enc', nullable: true }) previousSecretEnc: string | null;
+  @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true }) previousSecretExpiresAt: Date | null;
   @Column('timestamptz', { name: 'last_success_at', nullable: true }) lastSuccessAt: Date | null;
   @Column('timestamptz', { name: 'last_failure_at', nullable: true }) lastFailureAt: Date | null;
   @Column('timestamptz', { name: 'failing_since', nullable: true }) failingSince: Date | null;

@@ -1,0 +1,126 @@
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { COMMANDS } from '../src/cli/commands';
+import { EventsService } from '../src/events';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
+import { createFirm, type TestFirm } from './support/factories';
+import { runCli } from './support/cli';
+import { Receiver, waitFor, type Received } from './support/receiver';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+/** Verifies with the standardwebhooks library exactly as a receiver would; the error when it refuses. */
+const verifies = (secret: string, got: Received): true | string => {
+  try {
+    new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
+    return true;
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+const signatures = (got: Received) => String(got.headers['webhook-signature']).split(' ');
+
+describe('signing-secret rotation (endpoint rotate-secret)', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
+  afterEach(() => t.clock.reset());
+
+  const newEndpoint = async (path: string): Promise<{ f: TestFirm; id: string; secret: string }> => {
+    const f = await createFirm(t.app, { publish: false });
+    const { endpoint, secret } = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: f.orgId, url: rx.url(path), eventTypes: 'lead.updated' });
+    return { f, id: endpoint.id, secret };
+  };
+  /** Records an event and returns the POST the receiver got for it. */
+  const deliver = async (orgId: string, path: string): Promise<Received> => {
+    const e = await t.app
+      .get(DataSource)
+      .transaction((m) => t.app.get(EventsService).record(m, { orgId, type: 'lead.updated', data: { lead_id: 'lead_rot' } }));
+    t.app.get(DeliveryDispatcher).wake();
+    return waitFor(() => rx.at(path).find((r) => r.headers['webhook-id'] === e.envelope.id), `the POST of ${e.envelope.id}`);
+  };
+
+  it('the CLI prints one JSON object with the new secret once; during the overlap deliveries verify with either secret', async () => {
+    const { f, id, secret: oldSecret } = await newEndpoint('/rot-cli');
+    const before = Date.now();
+    const run = await runCli(['endpoint', 'rotate-secret', '--id', id, '--json'], {
+      databaseUrl: t.databaseUrl,
+      env: { LOG_LEVEL: 'info' },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(Object.keys(run.json)).toEqual(['id', 'secret', 'previous_secret_expires_at']);
+    const { secret: newSecret, previous_secret_expires_at: expiresAt } = run.json;
+    expect(run.json.id).toBe(id);
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(newSecret).not.toBe(oldSecret);
+    expect(run.stderr).not.toContain(newSecret.slice(6));
+    // The default overlap is 24 hours from the rotation.
+    const expiry = Date.parse(expiresAt);
+    expect(expiry).toBeGreaterThanOrEqual(before + 24 * HOUR - 1000);
+    expect(expiry).toBeLessThanOrEqual(Date.now() + 24 * HOUR + 1000);
+
+    const listed = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
+    expect(listed.body.endpoints[0]).toMatchObject({ id, secret_last4: newSecret.slice(-4) });
+    expect(listed.text).not.toContain(newSecret.slice(6, -4));
+
+    const got = await deliver(f.orgId, '/rot-cli');
+    expect(signatures(got)).toHaveLength(2);
+    expect(signatures(got).every((s) => s.startsWith('v1,'))).toBe(true);
+    expect(verifies(newSecret, got)).toBe(true);
+    expect(verifies(oldSecret, got)).toBe(true);
+    expect(verifies(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, got)).not.toBe(true);
+  });
+
+  it('after the overlap only the new secret signs: the old one no longer verifies', async () => {
+    const { f, id, secret: oldSecret } = await newEndpoint('/rot-after');
+    // Rotate "almost a day ago", so the 24 h overlap ends two minutes from now.
+    t.clock.advance(-(24 * HOUR - 2 * MIN));
+    const rotate = COMMANDS.find((c) => c.name === 'endpoint rotate-secret')!;
+    const rotated = await rotate.run({ app: t.app, flags: { id }, readInput: async () => '' });
+    const newSecret = rotated.secret as string;
+    t.clock.reset();
+
+    const during = await deliver(f.orgId, '/rot-after');
+    expect(signatures(during)).toHaveLength(2);
+    expect(verifies(newSecret, during)).toBe(true);
+    expect(verifies(oldSecret, during)).toBe(true);
+
+    t.clock.advance(3 * MIN);
+    const after = await deliver(f.orgId, '/rot-after');
+    expect(signatures(after)).toHaveLength(1);
+    expect(verifies(newSecret, after)).toBe(true);
+    expect(verifies(oldSecret, after)).toMatch(/signature/i);
+  });
+
+  it('--overlap 0 switches at once; a bad overlap or an unknown id is refused with a message', async () => {
+    const { f, id, secret: oldSecret } = await newEndpoint('/rot-zero');
+    const rotate = COMMANDS.find((c) => c.name === 'endpoint rotate-secret')!;
+    const run = (flags: Record<string, string>) => rotate.run({ app: t.app, flags, readInput: async () => '' });
+    const rotated = await run({ id, overlap: '0' });
+    expect(rotated.previous_secret_expires_at).toBeNull();
+    const got = await deliver(f.orgId, '/rot-zero');
+    expect(signatures(got)).toHaveLength(1);
+    expect(verifies(rotated.secret as string, got)).toBe(true);
+    expect(verifies(oldSecret, got)).not.toBe(true);
+
+    await expect(run({ id, overlap: 'soon' })).rejects.toThrow(/--overlap must look like 24h/);
+    await expect(run({ id, overlap: '8d' })).rejects.toThrow(/between 0 and 7 days/);
+    const cli = await runCli(['endpoint', 'rotate-secret', '--id', '00000000-0000-4000-8000-000000000000', '--json'], {
+      databaseUrl: t.databaseUrl,
+    });
+    expect(cli.code).not.toBe(0);
+    expect(cli.json.error.message).toMatch(/no webhook endpoint/);
+  });
+});
