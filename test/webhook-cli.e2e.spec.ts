@@ -101,7 +101,7 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(again.code).toBe(1);
     expect(again.json).toEqual({ error: { message: `no webhook endpoint with id "${endpoint.id}"`, exit_code: 1 } });
     expect(http.code).toBe(1);
-    expect(http.json.error.message).toBe('--url must be an https URL');
+    expect(http.json.error.message).toBe('--url must be an https URL (http:// needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true)');
     expect(missing.code).toBe(2);
     expect(missing.json.error.message).toMatch(/--types is required/);
   });

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       role: 'all',
       logLevel: 'info',
       baseUrl: 'http://localhost:3000',
+      baseUrlGiven: false,
       internalApiToken: null,
       webhookAllowPrivateTargets: false,
       dashboardUrl: null,

@@ -20,6 +20,8 @@ export class AppConfig {
   dataDir: string;
   embeddedPgPort: number;
   baseUrl: string;
+  /** BASE_URL was set: links and the OpenAPI server use it; otherwise the document's server is relative. */
+  baseUrlGiven: boolean;
   dashboardUrl: string | null;
   logLevel: string;
   role: Role;
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   c.dataDir = resolve(env.DATA_DIR || './.data');
   c.embeddedPgPort = int(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535);
+  c.baseUrlGiven = url(env, 'BASE_URL', ['http:', 'https:']) !== null;
   c.baseUrl = (url(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${c.port}`).replace(/\/+$/, '');
   c.dashboardUrl = url(env, 'DASHBOARD_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
   c.logLevel = (env.LOG_LEVEL || 'info').toLowerCase();

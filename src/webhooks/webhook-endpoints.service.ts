@@ -205,13 +205,19 @@ export class WebhookEndpointsService {
     }
     const allowPrivate = this.config.webhookAllowPrivateTargets;
     if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:')) {
-      throw new InvalidInputError('url', allowPrivate ? 'must be an http or https URL' : 'must be an https URL');
+      throw new InvalidInputError(
+        'url',
+        allowPrivate ? 'must be an http or https URL' : 'must be an https URL (http:// needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
+      );
     }
     if (u.username || u.password) throw new InvalidInputError('url', 'must not contain a user name or password');
     if (u.hash) throw new InvalidInputError('url', 'must not contain a #fragment');
     if (u.href.length > 2000) throw new InvalidInputError('url', 'must be at most 2000 characters');
     if (!allowPrivate && literalAddressAllowed(u.hostname) === false) {
-      throw new InvalidInputError('url', 'points at an address that is not public (loopback, private, link-local, ...)');
+      throw new InvalidInputError(
+        'url',
+        'points at an address that is not public (loopback, private, link-local, ...); WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows it',
+      );
     }
     return u.href;
   }

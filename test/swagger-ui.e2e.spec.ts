@@ -1,0 +1,98 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { createFirm, type TestFirm } from './support/factories';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/** Debian's chromium (CI installs it): never a browser download. */
+const CHROMIUM = '/usr/bin/chromium';
+const OUTPUT = join(process.cwd(), 'test-output');
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMIUM} (apt-get install -y chromium); .ci/run installs it`);
+
+(haveChromium ? describe : describe.skip)('Swagger UI in a real browser', () => {
+  let t: TestApp;
+  let firm: TestFirm;
+  let leadId: string;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    // BASE_URL unset, as on a fresh clone: the document's server must be relative for the page to work from 127.0.0.1.
+    t = await startTestApp({ env: { ...internalEnv, BASE_URL: '' } });
+    firm = await createFirm(t.app);
+    leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** The operation block for METHOD PATH, found by its path (not by operationId, which the document may rename). */
+  const operation = (method: string, path: string) =>
+    page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+
+  const tryItOut = async (method: string, path: string, fill: (op: ReturnType<typeof operation>) => Promise<void>) => {
+    const op = operation(method, path);
+    await op.locator('.opblock-summary').first().click();
+    await op.locator('button.try-out__btn').click();
+    await fill(op);
+    await op.locator('button.execute').click();
+    const live = op.locator('.live-responses-table .response');
+    await live.first().waitFor({ timeout: 15_000 });
+    return {
+      status: (await live.locator('.response-col_status').first().innerText()).trim(),
+      body: await op.locator('.live-responses-table .response-col_description pre').first().innerText(),
+    };
+  };
+
+  it('authorizes with a real key, then "Try it out" on GET /v1/calls and PATCH /v1/leads/{lead_id} answers for real', async () => {
+    expect(t.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    await page.goto(`${t.baseUrl}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+
+    await page.locator('button.authorize').first().click();
+    await page.locator('.modal-ux input').first().fill(firm.keys['read-update-leads']);
+    await page.locator('.modal-ux button.authorize').click();
+    await page.locator('.modal-ux button.btn-done').click();
+
+    const calls = await tryItOut('get', '/v1/calls', async () => undefined);
+    expect(calls.status).toBe('200');
+    const listed = JSON.parse(calls.body);
+    expect(listed.calls.length).toBeGreaterThanOrEqual(1);
+    expect(listed.calls.some((c: { lead_id: string | null }) => c.lead_id === leadId)).toBe(true);
+
+    const patched = await tryItOut('patch', '/v1/leads/{lead_id}', async (op) => {
+      await op.locator('tr[data-param-name="lead_id"] input').fill(leadId);
+      await op.locator('textarea.body-param__text').fill(JSON.stringify({ status: 'contacted' }));
+    });
+    expect(patched.status).toBe('200');
+    expect(JSON.parse(patched.body).lead).toMatchObject({ lead_id: leadId, status: 'contacted' });
+    const stored = await t.sql('SELECT status FROM leads WHERE lead_id = $1', [leadId]);
+    expect(stored[0].status).toBe('contacted');
+
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'swagger-ui.png'), fullPage: true });
+    await operation('patch', '/v1/leads/{lead_id}').screenshot({ path: join(OUTPUT, 'swagger-ui-patch-lead.png') });
+    expect(consoleErrors).toEqual([]);
+  }, 90_000);
+});
