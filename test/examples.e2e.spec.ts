@@ -1,9 +1,13 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { Webhook } from 'standardwebhooks';
+import { WebhookEndpointsService } from '../src/webhooks';
 import { createFirm } from './support/factories';
+import { freePort } from './support/net';
+import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** Runs an example as its own process, as an integrator would; resolves with its exit code and output. */
@@ -24,7 +28,7 @@ describe('reference integrations (examples/)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // No as_of margin, so a pass after a change reads only what changed since the last one.
-    t = await startTestApp({ env: { ...internalEnv, LIST_AS_OF_MARGIN_MS: '0' } });
+    t = await startTestApp({ env: { ...internalEnv, LIST_AS_OF_MARGIN_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   });
   afterAll(() => t.close());
 
@@ -58,4 +62,98 @@ describe('reference integrations (examples/)', () => {
     expect(mirror('calls')[later.call_id]).toMatchObject({ call_id: later.call_id });
     expect(mirror('leads')[leadId]).toMatchObject({ status: 'contacted' });
   });
+
+  /** Starts the receiver as its own process; resolves once it listens. */
+  const startReceiver = async (env: Record<string, string>): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, [resolve(process.cwd(), 'examples', 'webhook-receiver.mjs')], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    await waitFor(() => out.includes('listening') || child.exitCode !== null, 'the receiver to listen', 15_000);
+    if (child.exitCode !== null) throw new Error(`receiver exited: ${out}`);
+    return child;
+  };
+  const stop = (child: ChildProcess) =>
+    new Promise<void>((done) => {
+      child.once('close', () => done());
+      child.kill('SIGTERM');
+    });
+
+  it('webhook-receiver verifies, refuses stale or forged posts, de-duplicates, skips its own echoes and catches up after downtime', async () => {
+    const f = await createFirm(t.app);
+    const port = await freePort();
+    const { endpoint, secret } = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: f.orgId, url: `http://127.0.0.1:${port}/hook`, eventTypes: 'lead.created,lead.updated' });
+    expect(endpoint.id).toBeTruthy();
+    const dir = mkdtempSync(join(tmpdir(), 'webhook-receiver-'));
+    const ownKey = f.keys['read-update-leads'];
+    const otherKey = f.keys['read-no-transcripts-update-leads'];
+    const env = { PORT: String(port), WEBHOOK_SECRET: secret, API_URL: t.baseUrl, API_KEY: ownKey, STATE_DIR: dir };
+    const handled = (): { id: string; type: string; via: string; action: string }[] =>
+      existsSync(join(dir, 'handled.ndjson'))
+        ? readFileSync(join(dir, 'handled.ndjson'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [];
+    const patch = (leadId: string, key: string, status: string) => t.request('PATCH', `/v1/leads/${leadId}`, { key, body: { status } });
+
+    let rx = await startReceiver(env);
+    try {
+      const { lead_id: leadId } = await ingestOk(t, f.orgId, nextCallId(), fullCallDocument());
+      await waitFor(() => handled().find((h) => h.type === 'lead.created'), 'lead.created handled', 15_000);
+      expect((await patch(leadId, ownKey, 'contacted')).status).toBe(200);
+      expect((await patch(leadId, otherKey, 'signed')).status).toBe(200);
+      await waitFor(() => handled().filter((h) => h.type === 'lead.updated').length === 2, 'both lead.updated', 15_000);
+      // The two updates may be sent concurrently, so compared in a fixed order.
+      const seen = handled().map((h) => `${h.type} ${h.via} ${h.action}`);
+      expect(seen[0]).toBe('lead.created webhook handled');
+      expect(seen.slice(1).sort()).toEqual(['lead.updated webhook handled', 'lead.updated webhook skipped-echo']);
+
+      // Posts made by hand: a good one once, its replay, a forged body and a stale timestamp.
+      const body = JSON.stringify({
+        id: 'evt_0000handmade',
+        type: 'lead.created',
+        timestamp: new Date().toISOString(),
+        test: false,
+        data: {},
+      });
+      const signed = (at: Date, b = body) => ({
+        'webhook-id': 'evt_0000handmade',
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign('evt_0000handmade', at, b),
+      });
+      const post = async (headers: Record<string, string>, b = body) => {
+        const res = await fetch(`http://127.0.0.1:${port}/hook`, { method: 'POST', headers, body: b });
+        return { status: res.status, text: await res.text() };
+      };
+      const now = new Date();
+      expect(await post(signed(now))).toEqual({ status: 200, text: 'handled' });
+      expect(await post(signed(now))).toEqual({ status: 200, text: 'duplicate' });
+      expect((await post(signed(now), body.replace('lead.created', 'lead.updated'))).status).toBe(401);
+      const stale = new Date(Date.now() - 10 * 60_000);
+      const old = await post(signed(stale));
+      expect(old.status).toBe(401);
+      expect(old.text).toMatch(/too old/i);
+    } finally {
+      await stop(rx);
+    }
+
+    // Down: the lead changes, its delivery fails (and is retried minutes later). On restart the receiver reads /v1/events.
+    const before = handled().length;
+    const [lead] = handled().filter((h) => h.type === 'lead.created');
+    const leadRow = (await t.sql(`SELECT lead_id FROM leads WHERE org_id = $1`, [f.orgId]))[0];
+    expect(lead).toBeTruthy();
+    expect((await patch(leadRow.lead_id, otherKey, 'rejected')).status).toBe(200);
+    rx = await startReceiver(env);
+    try {
+      await waitFor(() => handled().length > before, 'the missed event caught up', 15_000);
+      expect(handled().slice(before)).toEqual([expect.objectContaining({ type: 'lead.updated', via: 'catch-up', action: 'handled' })]);
+    } finally {
+      await stop(rx);
+    }
+  }, 90_000);
 });

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Reference integration: a webhook receiver. Verifies Standard Webhooks signatures (stale timestamps
+// refused by the library's 5-minute window), handles each webhook-id once, skips echoes of its own
+// key's writes, and on start catches up through GET /v1/events from the last event it handled.
+// Usage: PORT=4000 WEBHOOK_SECRET=whsec_... API_URL=http://localhost:3000 API_KEY=svc_live_... STATE_DIR=./rx node examples/webhook-receiver.mjs
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+
+const api = process.env.API_URL ?? 'http://localhost:3000';
+const dir = process.env.STATE_DIR ?? './receiver-state';
+const webhook = new Webhook(process.env.WEBHOOK_SECRET ?? '');
+const auth = { authorization: `Bearer ${process.env.API_KEY}` };
+mkdirSync(dir, { recursive: true });
+
+const stateFile = join(dir, 'state.json');
+/** seen: handled webhook-ids (the newest 10,000); last: the newest event handled, where catch-up starts. */
+const state = (() => {
+  try {
+    return JSON.parse(readFileSync(stateFile, 'utf8'));
+  } catch {
+    return { seen: [], last: null };
+  }
+})();
+const seen = new Set(state.seen);
+
+/** What the integration does with an event; here, one line in handled.ndjson. */
+function handle(event, via, ownKeyId) {
+  if (seen.has(event.id)) return 'duplicate';
+  const echo = event.type === 'lead.updated' && event.data?.changed_by?.id === ownKeyId;
+  appendFileSync(
+    join(dir, 'handled.ndjson'),
+    `${JSON.stringify({ id: event.id, type: event.type, via, action: echo ? 'skipped-echo' : 'handled' })}\n`,
+  );
+  seen.add(event.id);
+  if (!state.last || event.id > state.last) state.last = event.id;
+  writeFileSync(stateFile, JSON.stringify({ seen: [...seen].slice(-10_000), last: state.last }));
+  return echo ? 'skipped-echo' : 'handled';
+}
+
+async function get(path) {
+  const res = await fetch(new URL(path, api), { headers: auth });
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Events recorded while this receiver was down (the log keeps 30 days), in order. */
+async function catchUp(ownKeyId) {
+  if (!state.last) return;
+  for (let after = state.last; after;) {
+    const page = await get(`/v1/events?after=${encodeURIComponent(after)}&limit=100`);
+    for (const event of page.events) handle(event, 'catch-up', ownKeyId);
+    after = page.has_more ? page.next_after : null;
+  }
+}
+
+const ownKeyId = (await get('/v1/account')).api_key?.id ?? null;
+await catchUp(ownKeyId);
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    let event;
+    try {
+      event = webhook.verify(body, req.headers);
+    } catch (err) {
+      res.writeHead(401).end(`refused: ${err.message}`);
+      return;
+    }
+    res.writeHead(200).end(handle(event, 'webhook', ownKeyId));
+  });
+});
+server.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ listening: server.address().port })}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
