@@ -1,0 +1,55 @@
+// A small typed client over the generated types: openapi-fetch plus cursor iteration.
+// It names paths only (never operationIds or schema names), so a regenerated document keeps it compiling.
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './schema.js';
+
+export type { paths, components } from './schema.js';
+export type { WebhookEvent, WebhookEventType } from './webhooks.js';
+
+export type ReceptionistClient = Client<paths>;
+/** The JSON body of a path's 200 answer. */
+export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
+export type Call = Ok<'/v1/calls', 'get'>['calls'][number];
+export type Lead = Ok<'/v1/leads', 'get'>['leads'][number];
+export type CallsQuery = Omit<NonNullable<paths['/v1/calls']['get']['parameters']['query']>, 'cursor'>;
+export type LeadsQuery = Omit<NonNullable<paths['/v1/leads']['get']['parameters']['query']>, 'cursor'>;
+
+export function createReceptionistClient(baseUrl: string, apiKey: string): ReceptionistClient {
+  return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` } });
+}
+
+/** An answer other than 2xx: the problem+json body, with its stable `code`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: unknown,
+  ) {
+    super(`HTTP ${status}: ${JSON.stringify(problem)}`);
+  }
+}
+
+/** Every call matching the query, page after page (next_cursor while has_more). */
+export async function* iterateCalls(client: ReceptionistClient, query: CallsQuery = {}): AsyncGenerator<Call> {
+  let cursor: string | undefined;
+  do {
+    const { data, error, response } = await client.GET('/v1/calls', { params: { query: { ...query, cursor } } });
+    if (!data) throw new ApiError(response.status, error);
+    yield* data.calls;
+    cursor = data.has_more && data.next_cursor ? data.next_cursor : undefined;
+  } while (cursor);
+}
+
+/** Every lead matching the query, page after page. */
+export async function* iterateLeads(client: ReceptionistClient, query: LeadsQuery = {}): AsyncGenerator<Lead> {
+  let cursor: string | undefined;
+  do {
+    const { data, error, response } = await client.GET('/v1/leads', { params: { query: { ...query, cursor } } });
+    if (!data) throw new ApiError(response.status, error);
+    yield* data.leads;
+    cursor = data.has_more && data.next_cursor ? data.next_cursor : undefined;
+  } while (cursor);
+}
