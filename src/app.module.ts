@@ -34,7 +34,7 @@ export interface AppModuleOptions {
 export function coreModules(opts: AppModuleOptions) {
   return [
     CommonModule.forRoot(opts.config, opts.clock),
-    DatabaseModule.forRoot(opts.databaseUrl),
+    DatabaseModule.forRoot(opts.databaseUrl, opts.config.databaseStatementTimeoutMs),
     loggerModule(opts.config, opts.logToStderr ?? false, opts.logStream),
     AuditModule,
     AccountModule,

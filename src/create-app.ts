@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ProblemFilter } from './common/errors/problem.filter.js';
+import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
@@ -28,6 +29,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   adapter.getInstance().removeContentTypeParser('text/plain');
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
+  endConnectionsOnceDrained(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {
     bufferLogs: true,
     abortOnError: false,

@@ -38,6 +38,8 @@ export class AppConfig {
   listAsOfMarginMs: number;
   /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
   recordingMaxBytes: number;
+  /** Longest one SQL statement may take (DATABASE_STATEMENT_TIMEOUT): bounds a request on a stalled database. */
+  databaseStatementTimeoutMs: number;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -148,5 +150,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
+  const statementTimeout = parseDuration(env.DATABASE_STATEMENT_TIMEOUT || '10s');
+  if (statementTimeout === null || statementTimeout < 500 || statementTimeout > 600_000) {
+    throw new ConfigError(`DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m, got "${env.DATABASE_STATEMENT_TIMEOUT}"`);
+  }
+  c.databaseStatementTimeoutMs = statementTimeout;
   return c;
 }
