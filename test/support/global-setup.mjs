@@ -49,6 +49,8 @@ export default async function globalSetup() {
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
   await runMigrations(templateUrl.toString());
+  // Every log line of the run lands here (test/support/run-log.ts); global-teardown.mjs searches it for secrets.
+  process.env.TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'receptionist-test-logs-'));
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './net';
 import { waitFor } from './receiver';
+import { keepChildLog } from './run-log';
 import { TEST_SECRET_KEY } from './test-app';
 
 export interface ServiceProcess {
@@ -25,7 +26,7 @@ export async function startService(opts: {
       HOST: '127.0.0.1',
       DATABASE_URL: opts.databaseUrl,
       WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       BASE_URL: 'http://api.test',
       ...opts.env,
     },
@@ -35,7 +36,10 @@ export async function startService(opts: {
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      keepChildLog('service', output.join(''));
+      resolve({ code, signal });
+    }),
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   if (opts.role !== 'worker') {

@@ -7,6 +7,7 @@ import { AdjustableClock } from '../../src/common/clock';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
 import { createTestDatabase } from './database';
+import { captureAppLog } from './run-log';
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
@@ -51,10 +52,12 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
+  // Every app logs into the run's log folder, searched for secrets at the end of the run.
+  const log = captureAppLog(opts.logStream);
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: log.level,
     PORT: '0',
     BASE_URL: 'http://api.test',
     // Recordings and generated files never land in the project's own .data.
@@ -62,7 +65,7 @@ export async function startTestApp(
     ...opts.env,
   });
   const clock = new AdjustableClock();
-  const app = await createApp({ config, databaseUrl, clock, logStream: opts.logStream });
+  const app = await createApp({ config, databaseUrl, clock, logStream: log.stream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -97,6 +100,7 @@ export async function startTestApp(
     close: async () => {
       await app.close();
       await pool.end();
+      await log.close();
     },
   };
 }
