@@ -303,12 +303,16 @@ async function report(stats, rss, elapsed, databaseUrl, receiver) {
     events_delivered: receiver.ids.size,
     webhook_posts: receiver.total(),
     deliveries_failed: failed,
+    // Sampled every 10 s: judge growth from 30 s in (after JIT and pool warm-up) to the end, against the spread of the samples.
     rss_mib: {
       after_seed: +rss[0].toFixed(1),
+      after_30s: +rss[Math.min(3, rss.length - 1)].toFixed(1),
+      min_after_30s: +Math.min(...rss.slice(3)).toFixed(1),
       end: +rss.at(-1).toFixed(1),
       max: +Math.max(...rss).toFixed(1),
       samples: rss.map((x) => +x.toFixed(1)),
     },
+    operations,
     machine: { cpus: cpus().length, loadavg: loadavg().map((x) => +x.toFixed(2)), node: process.version },
   };
   result.ok = fiveXx === 0 && errors === 0 && receiver.ids.size >= events && failed === 0;
