@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
-import { ProblemFilter } from './common/errors/problem.filter.js';
+import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
+import { NotFoundError } from './common/errors/problems.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
@@ -15,7 +16,12 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     exposeHeadRoutes: false,
     trustProxy: true,
     bodyLimit: 8 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose path-id pipe answers
+    // 404 exactly as for an unknown id; a shorter limit made Fastify answer 414 and echo the URL.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    // A path that cannot be percent-decoded (invalid UTF-8) names nothing: 404 like an unknown id, never the URL echoed.
+    frameworkErrors: (_error: unknown, req: { id: string }, reply: Parameters<typeof sendProblem>[0]) =>
+      sendProblem(reply, req.id, new NotFoundError('The resource')),
     // One id per request, in the logs, the x-request-id header and every error body.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
