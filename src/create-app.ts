@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
+import { installStrictJsonParser } from './common/validation/json-body.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
@@ -30,8 +31,9 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     reply.header('x-request-id', req.id);
   });
   // Bodies are accepted only in the content types the document lists: JSON everywhere (Fastify's own
-  // parser), audio/ogg on the recording upload. Nest's parsers (which add form bodies) stay off.
+  // parser on strictly decoded UTF-8), audio/ogg on the recording upload. Nest's parsers (which add form bodies) stay off.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  installStrictJsonParser(adapter.getInstance());
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {

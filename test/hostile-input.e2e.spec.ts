@@ -1,0 +1,108 @@
+import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
+import { createFirm, type TestFirm } from './support/factories';
+import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+
+/**
+ * Input no client should send, refused as invalid input (400 invalid_request
+ * naming the field) rather than a 500 or a silently altered write.
+ */
+describe('hostile input', () => {
+  let t: TestApp;
+  let firm: TestFirm;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: internalEnv });
+    firm = await createFirm(t.app);
+  });
+  afterAll(() => t.close());
+
+  const newLead = async (): Promise<string> => (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
+  const storedLead = async (leadId: string) =>
+    (await t.sql('SELECT external_id, status_reason, version FROM leads WHERE lead_id = $1', [leadId]))[0];
+  const expectRefused = (r: HttpResult, param: string) => {
+    expect({ status: r.status, type: r.headers.get('content-type'), code: r.body?.code, param: r.body?.param }).toEqual({
+      status: 400,
+      type: 'application/problem+json; charset=utf-8',
+      code: 'invalid_request',
+      param,
+    });
+  };
+  const patchRaw = (leadId: string, raw: string | Buffer) =>
+    t.request('PATCH', `/v1/leads/${leadId}`, {
+      key: firm.keys['read-update-leads'],
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  describe('NUL characters', () => {
+    it.each([
+      ['/v1/calls?ids=a%00b', 'ids'],
+      ['/v1/leads?external_id=a%00b', 'external_id'],
+      ['/v1/webhook-deliveries?event_id=evt_%00', 'event_id'],
+      ['/v1/calls?cursor=%00', 'cursor'],
+    ])('GET %s answers 400 naming %s', async (path, param) => {
+      expectRefused(await t.get(path, { key: firm.keys.read }), param);
+    });
+
+    it.each(['external_id', 'status_reason'])(
+      'PATCH /v1/leads/{id} with a NUL in %s answers 400 naming it and writes nothing',
+      async (member) => {
+        const leadId = await newLead();
+        const before = await storedLead(leadId);
+        const r = await t.request('PATCH', `/v1/leads/${leadId}`, {
+          key: firm.keys['read-update-leads'],
+          body: { status: 'contacted', [member]: 'a\u0000b' },
+        });
+        expectRefused(r, member);
+        expect(await storedLead(leadId)).toEqual(before);
+      },
+    );
+
+    it('the internal call document with a NUL in untrusted.caller_name answers 400 naming it and stores no call', async () => {
+      const callId = nextCallId();
+      const doc = fullCallDocument();
+      doc.untrusted.caller_name = 'Jordan\u0000Reyes';
+      expectRefused(await putCall(t, firm.orgId, callId, doc), 'untrusted.caller_name');
+      expect(await t.sql('SELECT 1 FROM calls WHERE call_id = $1', [callId])).toEqual([]);
+    });
+  });
+
+  describe('text that is not Unicode', () => {
+    it('a body with invalid UTF-8 ("caf\\xE9") answers 400 naming body and writes nothing', async () => {
+      const leadId = await newLead();
+      const before = await storedLead(leadId);
+      const raw = Buffer.concat([Buffer.from('{"external_id":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+      expectRefused(await patchRaw(leadId, raw), 'body');
+      expect(await storedLead(leadId)).toEqual(before);
+    });
+
+    it('a lone surrogate ("a\\ud800b") in a body member answers 400 naming it and writes nothing', async () => {
+      const leadId = await newLead();
+      const before = await storedLead(leadId);
+      expectRefused(await patchRaw(leadId, '{"external_id":"a\\ud800b"}'), 'external_id');
+      expect(await storedLead(leadId)).toEqual(before);
+    });
+
+    it('a lone surrogate in the internal call document answers 400 naming it', async () => {
+      const callId = nextCallId();
+      const doc = fullCallDocument();
+      doc.untrusted.caller_name = 'Jordan \udc00';
+      expectRefused(await putCall(t, firm.orgId, callId, doc), 'untrusted.caller_name');
+      expect(await t.sql('SELECT 1 FROM calls WHERE call_id = $1', [callId])).toEqual([]);
+    });
+
+    it('a paired surrogate (an emoji) is ordinary text and is stored as sent', async () => {
+      const leadId = await newLead();
+      const r = await patchRaw(leadId, '{"external_id":"crm-\\ud83d\\ude00"}');
+      expect(r.status).toBe(200);
+      expect((await storedLead(leadId)).external_id).toBe('crm-\u{1F600}');
+    });
+  });
+
+  it('?__proto__=x answers 400 naming __proto__ like any unknown parameter', async () => {
+    const r = await t.get('/v1/calls?__proto__=x', { key: firm.keys.read });
+    expectRefused(r, '__proto__');
+    expect(r.body.detail).toBe('__proto__ is not a known parameter.');
+    expectRefused(await t.get('/v1/calls?whatever=x', { key: firm.keys.read }), 'whatever');
+  });
+});
