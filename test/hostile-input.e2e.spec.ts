@@ -1,3 +1,5 @@
+import { InvalidInputError } from '../src/common/errors/invalid-input';
+import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
@@ -105,4 +107,13 @@ describe('hostile input', () => {
     expect(r.body.detail).toBe('__proto__ is not a known parameter.');
     expectRefused(await t.get('/v1/calls?whatever=x', { key: firm.keys.read }), 'whatever');
   });
+
+  it.each(['https://[::127.0.0.1]/h', 'https://[::ffff:0:127.0.0.1]/h', 'https://[64:ff9b::a9fe:a9fe]/h', 'https://[2002:7f00:1::1]/h'])(
+    'refuses the webhook target %s, an IPv6 form of a non-public IPv4 address, and stores no endpoint',
+    async (url) => {
+      const create = t.app.get(WebhookEndpointsService).create({ orgId: firm.orgId, url, eventTypes: 'lead.created' });
+      await expect(create).rejects.toThrow(InvalidInputError);
+      expect(await t.sql('SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1', [firm.orgId])).toEqual([{ n: 0 }]);
+    },
+  );
 });
