@@ -3,12 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
+import { ApiKeyService, installEarlyAuth } from './auth/index.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
 import { installStrictJsonParser } from './common/validation/json-body.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
+
+const HEADERS_TIMEOUT_MS = 20_000;
 
 /** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
 export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
@@ -17,6 +20,11 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     exposeHeadRoutes: false,
     trustProxy: true,
     bodyLimit: 8 * 1024 * 1024,
+    // A stalled client is cut off by inactivity, not by a whole-request deadline that would cut a slow but
+    // moving 256 MiB recording upload: the socket closes after HTTP_IDLE_TIMEOUT_MS without a byte.
+    connectionTimeout: opts.config.httpIdleTimeoutMs,
+    requestTimeout: 0,
+    keepAliveTimeout: 72_000,
     // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose path-id pipe answers
     // 404 exactly as for an unknown id; a shorter limit made Fastify answer 414 and echo the URL.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
@@ -42,8 +50,11 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
+  // All headers must arrive within 20 s, however slowly they trickle in (Node checks this every 30 s at most).
+  app.getHttpServer().headersTimeout = HEADERS_TIMEOUT_MS;
   mountOpenApi(app, opts.config);
   return app;
 }

@@ -1,8 +1,32 @@
+import { connect } from 'node:net';
 import { InvalidInputError } from '../src/common/errors/invalid-input';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+
+/** Writes raw bytes (so headers can repeat and bodies can stop short); resolves with all it read once the server closes. */
+function rawExchange(baseUrl: string, bytes: string): Promise<{ text: string; status: number; body: any }> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      const rest = text.slice(text.indexOf('\r\n\r\n') + 4);
+      let body: any;
+      try {
+        body = JSON.parse(rest);
+      } catch {
+        body = null;
+      }
+      resolve({ text, status, body });
+    });
+  });
+}
 
 /**
  * Input no client should send, refused as invalid input (400 invalid_request
@@ -116,4 +140,58 @@ describe('hostile input', () => {
       expect(await t.sql('SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1', [firm.orgId])).toEqual([{ n: 0 }]);
     },
   );
+
+  it('two Authorization headers answer 400 naming authorization, even when the first is a valid key', async () => {
+    const head = (second: string) =>
+      `GET /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${firm.keys.read}\r\nauthorization: ${second}\r\nConnection: close\r\n\r\n`;
+    for (const second of ['Bearer svc_live_nonsense', `Bearer ${firm.keys.read}`]) {
+      const r = await rawExchange(t.baseUrl, head(second));
+      expect({ status: r.status, code: r.body?.code, param: r.body?.param }).toEqual({
+        status: 400,
+        code: 'invalid_request',
+        param: 'authorization',
+      });
+      expect(r.text).not.toContain(firm.keys.read);
+    }
+  });
+
+  it('a keyless PATCH whose body never finishes is answered 401 at once, before the body is read, and writes nothing', async () => {
+    const leadId = await newLead();
+    const before = await storedLead(leadId);
+    const head = `PATCH /v1/leads/${leadId} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+    for (const auth of ['', 'Authorization: Bearer svc_live_not_a_real_key\r\n']) {
+      const r = await rawExchange(t.baseUrl, head.replace('Host: x\r\n', `Host: x\r\n${auth}`) + '{"status":');
+      expect({ status: r.status, code: r.body?.code }).toEqual({ status: 401, code: 'unauthorized' });
+    }
+    expect(await storedLead(leadId)).toEqual(before);
+  });
+
+  it('the internal call document with no token and a pending body is answered 401 at once', async () => {
+    const head = `PUT /internal/v1/orgs/${firm.orgId}/calls/${nextCallId()} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+    const r = await rawExchange(t.baseUrl, `${head}{"call":`);
+    expect({ status: r.status, code: r.body?.code }).toEqual({ status: 401, code: 'unauthorized' });
+  });
+
+  describe('with HTTP_IDLE_TIMEOUT_MS=1000', () => {
+    let short: TestApp;
+    let shortFirm: TestFirm;
+    beforeAll(async () => {
+      short = await startTestApp({ env: { ...internalEnv, HTTP_IDLE_TIMEOUT_MS: '1000' } });
+      shortFirm = await createFirm(short.app);
+    });
+    afterAll(() => short.close());
+
+    it('a keyed PATCH whose body stops after 10 of 100 bytes is closed after the idle bound, and writes nothing', async () => {
+      const leadId = (await ingestOk(short, shortFirm.orgId, nextCallId(), fullCallDocument())).lead_id;
+      const started = Date.now();
+      const r = await rawExchange(
+        short.baseUrl,
+        `PATCH /v1/leads/${leadId} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${shortFirm.keys['read-update-leads']}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"status":`,
+      );
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(r.text).toBe(''); // closed without an answer: nobody is waiting for one
+      expect((await short.sql('SELECT version FROM leads WHERE lead_id = $1', [leadId]))[0].version).toBe(1);
+    });
+  });
 });

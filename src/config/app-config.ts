@@ -36,6 +36,8 @@ export class AppConfig {
   mailFrom: string;
   /** How far before the database clock list `as_of` is set (spec: half a minute). */
   listAsOfMarginMs: number;
+  /** How long a connection may send nothing mid-request before it is closed (HTTP_IDLE_TIMEOUT_MS). */
+  httpIdleTimeoutMs: number;
   /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
   recordingMaxBytes: number;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
+  c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
   return c;
 }
