@@ -194,4 +194,14 @@ describe('hostile input', () => {
       expect((await short.sql('SELECT version FROM leads WHERE lead_id = $1', [leadId]))[0].version).toBe(1);
     });
   });
+
+  it('an event id filter that is not an evt_ id answers the same 400 on /v1/webhook-deliveries as on /v1/events', async () => {
+    const deliveries = await t.get('/v1/webhook-deliveries?event_id=xyz', { key: firm.keys.read });
+    const events = await t.get('/v1/events?after=xyz', { key: firm.keys.read });
+    expectRefused(deliveries, 'event_id');
+    expectRefused(events, 'after');
+    expect(deliveries.body.detail).toBe('event_id must be an event id (evt_...).');
+    expect(events.body.detail).toBe('after must be an event id (evt_...).');
+    expect((await t.get('/v1/webhook-deliveries?event_id=evt_0123abc', { key: firm.keys.read })).status).toBe(200);
+  });
 });

@@ -1,15 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
-import { QueryEnum, QueryIntRange } from '../../common/validation/decorators.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES } from '../event-types.js';
-import { EVENT_ID_PATTERN } from '../../common/ids.js';
 
 export class ListEventsQueryDto {
-  @ApiPropertyOptional({
-    description: 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.',
-  })
-  @IsOptional()
-  @Matches(EVENT_ID_PATTERN, { message: 'after must be an event id (evt_...)' })
+  @QueryEventId('after', 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.')
   after?: string;
 
   @QueryEnum('type', EVENT_TYPES)

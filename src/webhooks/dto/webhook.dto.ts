@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { QueryEnum, QueryIntRange } from '../../common/validation/decorators.js';
+import { IsOptional, IsString, IsUUID } from 'class-validator';
+import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -75,10 +75,7 @@ export class ListDeliveriesQueryDto {
   @IsUUID('all', { message: 'endpoint_id must be a webhook endpoint id (uuid)' })
   endpoint_id?: string;
 
-  @ApiPropertyOptional({ description: 'evt_ id.' })
-  @IsOptional()
-  @IsString({ message: 'event_id must be a string' })
-  @MaxLength(100, { message: 'event_id must be at most 100 characters' })
+  @QueryEventId('event_id', 'evt_ id.')
   event_id?: string;
 
   @QueryEnum('status', DELIVERY_STATUSES)
