@@ -3,6 +3,7 @@ import { InvalidInputError } from '../src/common/errors/invalid-input';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
+import { waitFor } from './support/receiver';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
 
 /** Writes raw bytes (so headers can repeat and bodies can stop short); resolves with all it read once the server closes. */
@@ -203,5 +204,20 @@ describe('hostile input', () => {
     expect(deliveries.body.detail).toBe('event_id must be an event id (evt_...).');
     expect(events.body.detail).toBe('after must be an event id (evt_...).');
     expect((await t.get('/v1/webhook-deliveries?event_id=evt_0123abc', { key: firm.keys.read })).status).toBe(200);
+  });
+
+  it.each(['/v1/calls', '/v1/leads'])('a %s cursor issued to one firm is refused for another like a tampered one', async (list) => {
+    const other = await createFirm(t.app);
+    await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument());
+    await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument());
+    const first = await waitFor(async () => {
+      const r = await t.get(list, { key: firm.keys.read, query: { limit: 1 } });
+      return r.status === 200 && r.body.next_cursor ? r : null;
+    }, `a second page of ${list}`);
+    const cursor: string = first.body.next_cursor;
+    const r = await t.get(list, { key: other.keys.read, query: { limit: 1, cursor } });
+    expectRefused(r, 'cursor');
+    expect(r.body.detail).toBe('cursor is not valid; pass next_cursor exactly as the previous page returned it.');
+    expect((await t.get(list, { key: firm.keys.read, query: { limit: 1, cursor } })).status).toBe(200);
   });
 });
