@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiKeyService, installEarlyAuth } from './auth/index.js';
+import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
 import { installStrictJsonParser } from './common/validation/json-body.js';
@@ -31,6 +32,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     // A path that cannot be percent-decoded (invalid UTF-8) names nothing: 404 like an unknown id, never the URL echoed.
     frameworkErrors: (_error: unknown, req: { id: string }, reply: Parameters<typeof sendProblem>[0]) =>
       sendProblem(reply, req.id, new NotFoundError('The resource')),
+    // Errors Node raises before there is a request (431 for a URL or headers over 16 KiB) answer problem+json too.
+    clientErrorHandler,
     // One id per request, in the logs, the x-request-id header and every error body.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

@@ -220,4 +220,16 @@ describe('hostile input', () => {
     expect(r.body.detail).toBe('cursor is not valid; pass next_cursor exactly as the previous page returned it.');
     expect((await t.get(list, { key: firm.keys.read, query: { limit: 1, cursor } })).status).toBe(200);
   });
+
+  it.each([
+    ['a URL', (path: string) => `GET ${path}?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['headers', (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`],
+  ])("%s over Node's 16 KiB limit answers 431 problem+json without echoing what was sent", async (_what, build) => {
+    const r = await rawExchange(t.baseUrl, build('/v1/calls/secret-looking-path'));
+    expect({ status: r.status, code: r.body?.code }).toEqual({ status: 431, code: 'invalid_request' });
+    expect(r.text).toMatch(/\r\ncontent-type: application\/problem\+json; charset=utf-8\r\n/i);
+    expect(r.body.request_id).toEqual(expect.any(String));
+    expect(r.text).not.toContain('xxxx');
+    expect(r.text).not.toContain('secret-looking-path');
+  });
 });

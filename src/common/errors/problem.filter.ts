@@ -19,10 +19,9 @@ function loggable(e: unknown): Record<string, unknown> {
 
 export const problemType = (code: string) => `urn:receptionist-api:error:${code}`;
 
-/** Writes a typed problem as application/problem+json; also used for errors Fastify raises before routing. */
-export function sendProblem(reply: FastifyReply, requestId: string | undefined, error: ApiError): void {
-  if (reply.sent) return;
-  const body: Record<string, unknown> = {
+/** The RFC 9457 document of a typed problem. */
+export function problemBody(error: ApiError, requestId: string | undefined): Record<string, unknown> {
+  return {
     type: problemType(error.code),
     title: error.title,
     status: error.status,
@@ -31,6 +30,12 @@ export function sendProblem(reply: FastifyReply, requestId: string | undefined, 
     ...error.extra,
     request_id: requestId,
   };
+}
+
+/** Writes a typed problem as application/problem+json; also used for errors Fastify raises before routing. */
+export function sendProblem(reply: FastifyReply, requestId: string | undefined, error: ApiError): void {
+  if (reply.sent) return;
+  const body = problemBody(error, requestId);
   reply
     .status(error.status)
     .headers({ ...error.headers, 'content-type': 'application/problem+json; charset=utf-8' })
