@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ProblemFilter } from './common/errors/problem.filter.js';
+import { compileResponsesFromDocument } from './common/http/compiled-responses.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
@@ -36,6 +37,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
-  mountOpenApi(app, opts.config);
+  compileResponsesFromDocument(adapter.getInstance(), mountOpenApi(app, opts.config));
   return app;
 }
