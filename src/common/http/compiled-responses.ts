@@ -20,7 +20,19 @@ export function compileResponsesFromDocument(fastify: FastifyInstance, doc: Open
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const name = methods.map((m) => COMPILED_RESPONSES[`${m} ${route.url}`]).find(Boolean);
     if (!name || !schemas[name]) return;
-    // The named schema at the root, with every component beside it so its $refs resolve.
-    route.schema = { ...route.schema, response: { 200: { ...schemas[name], components: { schemas } } } };
+    // The named schema at the root, with the components it reaches beside it so its $refs resolve
+    // (only those: compiling is a start-up cost of every process).
+    route.schema = { ...route.schema, response: { 200: { ...schemas[name], components: { schemas: reachable(schemas, name) } } } };
   });
+}
+
+/** The named schema and every schema its $refs lead to, transitively. */
+function reachable(all: Record<string, unknown>, name: string, out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (name in out || !(name in all)) return out;
+  out[name] = all[name];
+  JSON.stringify(all[name], (key, value: unknown) => {
+    if (key === '$ref' && typeof value === 'string') reachable(all, value.split('/').pop()!, out);
+    return value;
+  });
+  return out;
 }
