@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
+import { compileResponsesFromDocument } from './common/http/compiled-responses.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
@@ -42,6 +43,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
-  mountOpenApi(app, opts.config);
+  compileResponsesFromDocument(adapter.getInstance(), mountOpenApi(app, opts.config));
   return app;
 }
