@@ -7,6 +7,7 @@ import { ApiKeyService, installEarlyAuth } from './auth/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
+import { compileResponsesFromDocument } from './common/http/compiled-responses.js';
 import { installStrictJsonParser } from './common/validation/json-body.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
@@ -58,6 +59,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   app.useGlobalPipes(apiValidationPipe());
   // All headers must arrive within 20 s, however slowly they trickle in (Node checks this every 30 s at most).
   app.getHttpServer().headersTimeout = HEADERS_TIMEOUT_MS;
-  mountOpenApi(app, opts.config);
+  compileResponsesFromDocument(adapter.getInstance(), mountOpenApi(app, opts.config));
   return app;
 }

@@ -24,7 +24,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   return doc;
 }
 
-export function mountOpenApi(app: INestApplication, config: AppConfig): void {
+export function mountOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {
   const doc = buildOpenApiDocument(app, config);
   SwaggerModule.setup('docs', app, doc, {
     jsonDocumentUrl: 'v1/openapi.json',
@@ -32,4 +32,5 @@ export function mountOpenApi(app: INestApplication, config: AppConfig): void {
     swaggerOptions: { persistAuthorization: true },
     customSiteTitle: 'Receptionist API',
   });
+  return doc;
 }

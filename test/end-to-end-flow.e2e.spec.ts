@@ -115,11 +115,13 @@ describe('from ingestion to a verified webhook', () => {
   });
 
   it('a re-processing that was already complete emits no second call.completed', async () => {
+    // A firm of its own, with no endpoint: its deliveries would otherwise reach the other test's receiver.
+    const own = await createFirm(t.app);
     const callId = nextCallId('again_');
-    await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true, lead: null }));
-    await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true, lead: null, duration_s: 400 }));
-    await firmEventsListable(t, firm.orgId);
-    const events = await t.get('/v1/events', { key: firm.keys.read, query: { type: 'call.completed', limit: 100 } });
+    await ingestOk(t, own.orgId, callId, fullCallDocument({ processing_complete: true, lead: null }));
+    await ingestOk(t, own.orgId, callId, fullCallDocument({ processing_complete: true, lead: null, duration_s: 400 }));
+    await firmEventsListable(t, own.orgId);
+    const events = await t.get('/v1/events', { key: own.keys.read, query: { type: 'call.completed', limit: 100 } });
     expect(events.body.events.filter((e: any) => e.data.call_id === callId)).toHaveLength(1);
   });
 });
