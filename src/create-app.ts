@@ -2,7 +2,11 @@ import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
+import { registerAccessLog } from './common/logging/access-log.js';
+import { ROOT_LOGGER } from './common/logging/logger.module.js';
+import { acceptRequestId } from './common/logging/trace-context.js';
 import { ProblemFilter } from './common/errors/problem.filter.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
@@ -16,9 +20,11 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     trustProxy: true,
     bodyLimit: 8 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    // One id per request, in the logs, the x-request-id header and every error body.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // One id per request, in the logs, the x-request-id header and every error body; a caller's
+    // x-request-id is kept only when short and plain.
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -34,6 +40,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
   mountOpenApi(app, opts.config);
