@@ -7,6 +7,7 @@ import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../common/http/acc
 import { PRINCIPAL } from '../common/http/principal.js';
 import type { Scope } from '../common/http/scopes.js';
 import { ApiKeyService } from './api-key.service.js';
+import { RateLimitService } from './rate-limit.service.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -22,6 +23,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyService,
     private readonly config: AppConfig,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -37,6 +39,11 @@ export class AccessGuard implements CanActivate {
     const principal = await this.keys.authenticate(req.headers.authorization);
     if (!principal.scopes.includes(scope)) throw new InsufficientScopeError(scope);
     req[PRINCIPAL] = principal;
+    // The general per-key limit; its headers go on every keyed answer.
+    ctx
+      .switchToHttp()
+      .getResponse()
+      .headers(await this.rateLimit.take(principal.keyId));
     return true;
   }
 
