@@ -41,6 +41,8 @@ export class AppConfig {
   /** General per-key limit: requests per second (RATE_LIMIT_PER_SECOND) and bucket size (RATE_LIMIT_BURST). */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the endpoint is open. */
+  metricsToken: string | null;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -153,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
   c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
   c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 2 * c.rateLimitPerSecond, 1, 10_000_000);
+  c.metricsToken = env.METRICS_TOKEN || null;
   return c;
 }
