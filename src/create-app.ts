@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiKeyService, installEarlyAuth } from './auth/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
@@ -9,6 +10,9 @@ import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
 import { compileResponsesFromDocument } from './common/http/compiled-responses.js';
 import { installStrictJsonParser } from './common/validation/json-body.js';
+import { registerAccessLog } from './common/logging/access-log.js';
+import { ROOT_LOGGER } from './common/logging/logger.module.js';
+import { acceptRequestId } from './common/logging/trace-context.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
@@ -35,9 +39,11 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
       sendProblem(reply, req.id, new NotFoundError('The resource')),
     // Errors Node raises before there is a request (431 for a URL or headers over 16 KiB) answer problem+json too.
     clientErrorHandler,
-    // One id per request, in the logs, the x-request-id header and every error body.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // One id per request, in the logs, the x-request-id header and every error body; a caller's
+    // x-request-id is kept only when short and plain.
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -55,6 +61,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   });
   app.useLogger(app.get(Logger));
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
+  registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
   // All headers must arrive within 20 s, however slowly they trickle in (Node checks this every 30 s at most).

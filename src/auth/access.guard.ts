@@ -9,6 +9,7 @@ import type { Scope } from '../common/http/scopes.js';
 import { ApiKeyService } from './api-key.service.js';
 import { checkInternalToken } from './internal-token.js';
 import { EARLY_PRINCIPAL } from './early-auth.hook.js';
+import { RateLimitService } from './rate-limit.service.js';
 
 /**
  * Deny by default: a route must declare RequireScope, PublicRoute or
@@ -22,6 +23,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyService,
     private readonly config: AppConfig,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -38,6 +40,11 @@ export class AccessGuard implements CanActivate {
     const principal = (req[EARLY_PRINCIPAL] as ApiPrincipal | undefined) ?? (await this.keys.authenticate(req.headers.authorization));
     if (!principal.scopes.includes(scope)) throw new InsufficientScopeError(scope);
     req[PRINCIPAL] = principal;
+    // The general per-key limit; its headers go on every keyed answer.
+    ctx
+      .switchToHttp()
+      .getResponse()
+      .headers(await this.rateLimit.take(principal.keyId));
     return true;
   }
 

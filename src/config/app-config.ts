@@ -40,6 +40,11 @@ export class AppConfig {
   httpIdleTimeoutMs: number;
   /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
   recordingMaxBytes: number;
+  /** General per-key limit: requests per second (RATE_LIMIT_PER_SECOND) and bucket size (RATE_LIMIT_BURST). */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the endpoint is open. */
+  metricsToken: string | null;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -151,5 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
   c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
+  c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
+  c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 2 * c.rateLimitPerSecond, 1, 10_000_000);
+  c.metricsToken = env.METRICS_TOKEN || null;
   return c;
 }

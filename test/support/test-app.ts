@@ -56,6 +56,8 @@ export async function startTestApp(
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // Tests make bursts with one key; test/rate-limit.e2e.spec.ts sets a low limit.
+    RATE_LIMIT_PER_SECOND: '100000',
     BASE_URL: 'http://api.test',
     // Recordings and generated files never land in the project's own .data.
     DATA_DIR: mkdtempSync(join(tmpdir(), 'app-data-')),
