@@ -4,7 +4,7 @@ import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs
 import { PublicRoute } from '../common/http/access.decorators.js';
 
 class HealthDto {
-  @ApiProperty({ description: 'Always true while the API serves requests.' }) ok: boolean;
+  @ApiProperty({ description: 'Always true while the API serves requests.', example: true }) ok: boolean;
 }
 
 @ApiTags('Health')
@@ -17,8 +17,8 @@ export class HealthController {
 
   /** Liveness for integrators: reads no firm data and needs no key. */
   @Get('v1/health')
-  @PublicRoute('Check that the API is serving')
-  @ApiOkResponse({ type: HealthDto })
+  @PublicRoute({ id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' })
+  @ApiOkResponse({ type: HealthDto, description: 'The API is serving.' })
   live(): HealthDto {
     return { ok: true };
   }
