@@ -59,7 +59,7 @@ export class LeadsController {
   @ApiParam({ name: 'lead_id', description: 'As the leads list returned it.', example: 'lead_01jd5x8m3q7k2w9n4b6c8d0f2h' })
   @ApiBody({ type: PatchLeadDto, description: 'At least one of status, external_id, status_reason; no other members.' })
   @ApiOkResponse({ type: PatchLeadResponseDto, description: 'The lead after the request, and whether anything changed.' })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, 413, 415)
   @ApiExtraModels(LeadConflictProblem)
   @ApiConflict(
     '`status_conflict`: the lead is not at expected_status, or changed while the request was handled; `detail` names its current status and `lead` holds it.',

@@ -115,7 +115,7 @@ export class CallRecordingController {
     description: 'A new link (201 Created: every call creates a new link). The url is a credential, so the answer is not cached.',
     headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' }, example: 'no-store' } },
   })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, 413, 415)
   async createLink(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Param('call_id', new PathIdPipe('The call')) callId: string,

@@ -39,7 +39,7 @@ export class WebhookEndpointsController {
   })
   @ApiParam({ name: 'endpoint_id', format: 'uuid', description: 'The endpoint id.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' })
   @ApiAcceptedResponse({ type: WebhookDeliveryAcceptedDto, description: 'One new webhook.test event and its pending delivery.' })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, 413, 415)
   @ApiEndpointDisabled()
   async test(@CurrentPrincipal() principal: ApiPrincipal, @Param('endpoint_id') endpointId: string): Promise<WebhookDeliveryAcceptedDto> {
     return { delivery: await this.deliveries.sendTest(principal.orgId, endpointId) };
@@ -76,7 +76,7 @@ export class WebhookDeliveriesController {
     type: WebhookDeliveryAcceptedDto,
     description: 'The new delivery (trigger redelivery), pending; the original is untouched.',
   })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, 413, 415)
   @ApiEndpointDisabled()
   async redeliver(
     @CurrentPrincipal() principal: ApiPrincipal,

@@ -49,6 +49,8 @@ export default async function globalSetup() {
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
   await runMigrations(templateUrl.toString());
+  // Workers append the (operationId, status) pairs they exercise here; global-teardown reports the rest.
+  process.env.TEST_CONFORMANCE_DIR = mkdtempSync(join(tmpdir(), 'conformance-'));
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
 }
