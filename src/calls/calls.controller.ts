@@ -1,3 +1,4 @@
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { KeyedRead } from '../common/http/access.decorators.js';
@@ -44,7 +45,11 @@ export class CallsController {
     404,
   )
   @ApiParam({ name: 'call_id', description: 'As the list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' })
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('call_id', new PathIdPipe('The call')) callId: string): Promise<CallResponseDto> {
+  get(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('call_id', new PathIdPipe('The call')) callId: string,
+    @Query() _query: NoQueryDto,
+  ): Promise<CallResponseDto> {
     return this.calls.get(principal, callId);
   }
 }

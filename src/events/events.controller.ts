@@ -1,3 +1,4 @@
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/http/access.decorators.js';
@@ -37,7 +38,7 @@ export class EventsController {
   })
   @ApiOkResponse({ type: EventDto, description: 'The event.' })
   @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('event_id') eventId: string): Promise<EventDto> {
+  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('event_id') eventId: string, @Query() _query: NoQueryDto): Promise<EventDto> {
     return this.events.get(principal.orgId, eventId);
   }
 }

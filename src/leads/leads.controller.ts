@@ -1,3 +1,4 @@
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiParam, ApiTags, getSchemaPath, ApiExtraModels } from '@nestjs/swagger';
 import { KeyedRead, RequireScope } from '../common/http/access.decorators.js';
@@ -45,7 +46,11 @@ export class LeadsController {
     404,
   )
   @ApiParam({ name: 'lead_id', description: 'As the leads list returned it.', example: 'lead_01jd5x8m3q7k2w9n4b6c8d0f2h' })
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('lead_id', new PathIdPipe('The lead')) leadId: string): Promise<LeadResponseDto> {
+  get(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('lead_id', new PathIdPipe('The lead')) leadId: string,
+    @Query() _query: NoQueryDto,
+  ): Promise<LeadResponseDto> {
     return this.leads.get(principal, leadId);
   }
 
@@ -69,6 +74,7 @@ export class LeadsController {
   patch(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Param('lead_id', new PathIdPipe('The lead')) leadId: string,
+    @Query() _query: NoQueryDto,
     @Body() body: PatchLeadDto,
   ): Promise<PatchLeadResponseDto> {
     return this.leads.patch(principal, leadId, body);

@@ -41,7 +41,11 @@ export class WebhookEndpointsController {
   @ApiAcceptedResponse({ type: WebhookDeliveryAcceptedDto, description: 'One new webhook.test event and its pending delivery.' })
   @ApiProblems(400, 404, 413, 415)
   @ApiEndpointDisabled()
-  async test(@CurrentPrincipal() principal: ApiPrincipal, @Param('endpoint_id') endpointId: string): Promise<WebhookDeliveryAcceptedDto> {
+  async test(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Param('endpoint_id') endpointId: string,
+    @Query() _query: NoQueryDto,
+  ): Promise<WebhookDeliveryAcceptedDto> {
     return { delivery: await this.deliveries.sendTest(principal.orgId, endpointId) };
   }
 }
@@ -81,6 +85,7 @@ export class WebhookDeliveriesController {
   async redeliver(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Param('delivery_id') deliveryId: string,
+    @Query() _query: NoQueryDto,
   ): Promise<WebhookDeliveryAcceptedDto> {
     return { delivery: await this.deliveries.redeliver(principal.orgId, deliveryId) };
   }
