@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { PublicRoute } from '../common/http/access.decorators.js';
 
+@ApiSchema({ description: 'Liveness of the API.' })
 class HealthDto {
   @ApiProperty({ description: 'Always true while the API serves requests.', example: true }) ok: boolean;
 }

@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ERROR_CODES } from '../errors/api-error.js';
 
 /** One entry of a 400's `errors` list. */
+@ApiSchema({ description: 'One problem of a 400: the parameter or body member at fault and what is wrong with it.' })
 export class ProblemFieldError {
   @ApiProperty({ description: 'The query parameter or body member at fault (a dotted path inside the body).', example: 'limit' })
   param: string;
@@ -10,6 +11,7 @@ export class ProblemFieldError {
 }
 
 /** The error body of every endpoint (RFC 9457 problem details plus `code`). */
+@ApiSchema({ description: 'Every error body: RFC 9457 problem details (application/problem+json) plus a stable `code` to branch on.' })
 export class Problem {
   @ApiProperty({ description: 'URI naming the kind of problem; one per `code`.', example: 'urn:receptionist-api:error:invalid_request' })
   type: string;
@@ -36,6 +38,7 @@ export class Problem {
 }
 
 /** 409 `endpoint_disabled` on test and redeliver. */
+@ApiSchema({ description: '409 `endpoint_disabled`: the webhook endpoint is turned off; `disabled_reason` says why.' })
 export class EndpointDisabledProblem extends Problem {
   @ApiProperty({
     type: 'string',
