@@ -84,3 +84,11 @@ describe('404 on the account', () => {
     expect(r.body.code).toBe('not_found');
   });
 });
+
+describe('the 400 errors list', () => {
+  it('names each problem once (limit=abc fails IsInt, Min and Max with one wording)', async () => {
+    const r = await t.get('/v1/calls', { key: firm.keys.read, query: { limit: 'abc' } });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([{ param: 'limit', message: 'limit must be an integer from 1 to 100' }]);
+  });
+});
