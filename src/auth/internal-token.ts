@@ -4,10 +4,15 @@ import type { AppConfig } from '../config/app-config.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/** A shared operator token (not an API key), compared in constant time; `name` is the variable that sets it. */
+export function requireBearerToken(expected: string, header: string | undefined, name: string): void {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
+  if (!timingSafeEqual(digest(given), digest(expected))) throw new UnauthorizedError(`Send ${name} as a bearer token.`);
+}
+
 /** The internal tree does not exist unless INTERNAL_API_TOKEN is set. */
 export function checkInternalToken(config: AppConfig, header: string | undefined): void {
   const token = config.internalApiToken;
   if (!token) throw new NotFoundError('The endpoint');
-  const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
-  if (!timingSafeEqual(digest(given), digest(token))) throw new UnauthorizedError('Send INTERNAL_API_TOKEN as a bearer token.');
+  requireBearerToken(token, header, 'INTERNAL_API_TOKEN');
 }

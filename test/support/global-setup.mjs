@@ -74,6 +74,8 @@ export default async function globalSetup() {
   templateUrl.pathname = `/${template}`;
   await runMigrations(templateUrl.toString());
   if (process.env.TEST_HOLD_XMIN_MS) globalThis.__xminHolder = holdXmin(adminUrl, Number(process.env.TEST_HOLD_XMIN_MS));
+  // Workers append the (operationId, status) pairs they exercise here; global-teardown reports the rest.
+  process.env.TEST_CONFORMANCE_DIR = mkdtempSync(join(tmpdir(), 'conformance-'));
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { AdjustableClock } from '../../src/common/clock';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
+import { Conformance, recordDocumented, recordExercised } from './conformance';
 import { createTestDatabase } from './database';
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -69,6 +70,19 @@ export async function startTestApp(
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // An idle assertion connection dropped by an outage test must not crash the worker; the next query reconnects.
+  pool.on('error', () => undefined);
+
+  // The document the server serves, fetched once per app; every response request() receives is checked against it.
+  let checker: Promise<Conformance> | undefined;
+  const conformance = () =>
+    (checker ??= fetch(new URL('/v1/openapi.json', baseUrl))
+      .then((r) => r.json() as Promise<Record<string, unknown>>)
+      .then((doc) => {
+        const c = new Conformance(doc);
+        recordDocumented(c);
+        return c;
+      }));
 
   const request = async <T>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> => {
     const url = new URL(path, baseUrl);
@@ -84,7 +98,12 @@ export async function startTestApp(
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    const result = { status: res.status, headers: res.headers, body: parsed as T, text };
+    if (!url.pathname.startsWith('/internal/')) {
+      const operationId = (await conformance()).check(method, url.pathname, result);
+      if (operationId) recordExercised(operationId, res.status);
+    }
+    return result;
   };
 
   return {

@@ -38,7 +38,12 @@ export function sendProblem(reply: FastifyReply, requestId: string | undefined, 
   const body = problemBody(error, requestId);
   reply
     .status(error.status)
-    .headers({ ...error.headers, 'content-type': 'application/problem+json; charset=utf-8' })
+    // Errors raised before routing never ran the onRequest hook that sets x-request-id; every answer carries it.
+    .headers({
+      ...error.headers,
+      ...(requestId ? { 'x-request-id': requestId } : {}),
+      'content-type': 'application/problem+json; charset=utf-8',
+    })
     .send(JSON.stringify(body));
 }
 

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { eventIdMessage, isEventId } from '../ids.js';
+import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
 
 /**
  * Query parameters arrive as strings. These decorators validate the string
@@ -62,7 +62,7 @@ export function QueryCursor(description = 'next_cursor from the previous page, w
 /** An optional query parameter holding an event id (ids.ts isEventId), documented from the same declaration. */
 export function QueryEventId(name: string, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ description }),
+    ApiPropertyOptional({ description, pattern: EVENT_ID_PATTERN.source, example: 'evt_01jd5x8m3q0000000000000000' }),
     IsOptional(),
     ValidateBy({ name: 'isEventId', validator: { validate: isEventId, defaultMessage: () => eventIdMessage(name) } }),
   );

@@ -82,7 +82,9 @@ function checkOneOf(body: object, metatype: Metatype): void {
 
 /** Unknown members are worded for where they were: a query parameter, or a body member next to the ones the body takes. */
 function wordProblems(errors: ValidationError[], bodyType: Metatype | undefined): InvalidRequestError {
-  const all = flattenValidationErrors(errors).map(({ path, message }) => {
+  // One entry per distinct problem: IsInt, Min and Max of one parameter word the same refusal.
+  const unique = [...new Map(flattenValidationErrors(errors).map((e) => [`${e.path}\u0000${e.message}`, e])).values()];
+  const all = unique.map(({ path, message }) => {
     if (message !== 'is not allowed') return { param: path, message };
     const known = bodyType ? `${path} is not allowed; the body takes ${listInWords(bodyMembers(bodyType))}` : undefined;
     return { param: path, message: known ?? `${path} is not a known parameter` };
