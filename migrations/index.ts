@@ -4,6 +4,7 @@ import { EventsCommitOrder1763910000000 } from './1763910000000-events-commit-or
 import { Webhooks1763910100000 } from './1763910100000-webhooks.js';
 import { MailOutbox1763910200000 } from './1763910200000-mail-outbox.js';
 import { Recordings1763920000000 } from './1763920000000-recordings.js';
+import { RateLimit1763930000000 } from './1763930000000-rate-limit.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Webhooks1763910100000,
   MailOutbox1763910200000,
   Recordings1763920000000,
+  RateLimit1763930000000,
 ];

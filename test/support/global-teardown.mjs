@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { reportConformanceCoverage } from './conformance-coverage.mjs';
 
 /**
  * No API key, whsec_ secret, link token, internal token or Authorization
@@ -33,10 +34,12 @@ function scanRunLogs() {
   rmSync(dir, { recursive: true, force: true });
 }
 
-export default async function globalTeardown() {
+export default async function globalTeardown(globalConfig) {
   try {
     scanRunLogs();
   } finally {
+    if (globalThis.__xminHolder) await globalThis.__xminHolder();
     if (globalThis.__testPg) await globalThis.__testPg.stop();
   }
+  reportConformanceCoverage(globalConfig);
 }
