@@ -16,6 +16,7 @@
 //            time from COMMIT returning to the first POST arriving, p50/p99.
 //
 // Options: --events N (10000)  --rate EVENTS_PER_S (400)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
+// Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there.
 // Results: printed, and written to bench/results/webhooks-<time>.json.
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
@@ -181,7 +182,9 @@ function makeProducer(client, orgId, system) {
 }
 
 function startOurWorker(databaseUrl) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('dist/src/main.js', root))], {
+  // BENCH_CPU_PROF=DIR: each worker writes a V8 CPU profile there when it exits.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, fileURLToPath(new URL('dist/src/main.js', root))], {
     env: {
       PATH: process.env.PATH,
       ROLE: 'worker',

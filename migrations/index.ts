@@ -4,7 +4,8 @@ import { EventsCommitOrder1763910000000 } from './1763910000000-events-commit-or
 import { Webhooks1763910100000 } from './1763910100000-webhooks.js';
 import { MailOutbox1763910200000 } from './1763910200000-mail-outbox.js';
 import { Recordings1763920000000 } from './1763920000000-recordings.js';
-import { WebhookSecretRotation1763930000000 } from './1763930000000-webhook-secret-rotation.js';
+import { RateLimit1763930000000 } from './1763930000000-rate-limit.js';
+import { WebhookSecretRotation1763940000000 } from './1763940000000-webhook-secret-rotation.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   Webhooks1763910100000,
   MailOutbox1763910200000,
   Recordings1763920000000,
-  WebhookSecretRotation1763930000000,
+  RateLimit1763930000000,
+  WebhookSecretRotation1763940000000,
 ];

@@ -14,6 +14,7 @@ import { EventsModule } from './events/index.js';
 import { HealthModule } from './health/index.js';
 import { IngestionModule } from './ingestion/index.js';
 import { LeadsModule } from './leads/index.js';
+import { MetricsModule } from './metrics/index.js';
 import { MailModule, MailWorkerModule } from './mail/index.js';
 import { ReceptionistModule } from './receptionist/index.js';
 import { RecordingsModule } from './recordings/index.js';
@@ -34,7 +35,7 @@ export interface AppModuleOptions {
 export function coreModules(opts: AppModuleOptions) {
   return [
     CommonModule.forRoot(opts.config, opts.clock),
-    DatabaseModule.forRoot(opts.databaseUrl),
+    DatabaseModule.forRoot(opts.databaseUrl, opts.config.databaseStatementTimeoutMs),
     loggerModule(opts.config, opts.logToStderr ?? false, opts.logStream),
     AuditModule,
     AccountModule,
@@ -59,7 +60,15 @@ export class AppModule {
     return {
       module: AppModule,
       // The worker modules start their loops only for ROLE all or worker.
-      imports: [...coreModules(opts), ScheduleModule.forRoot(), AccessGuardModule, HealthModule, WebhooksWorkerModule, MailWorkerModule],
+      imports: [
+        ...coreModules(opts),
+        ScheduleModule.forRoot(),
+        AccessGuardModule,
+        HealthModule,
+        MetricsModule,
+        WebhooksWorkerModule,
+        MailWorkerModule,
+      ],
     };
   }
 }

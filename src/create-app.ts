@@ -2,11 +2,23 @@ import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
-import { ProblemFilter } from './common/errors/problem.filter.js';
+import { ApiKeyService, installEarlyAuth } from './auth/index.js';
+import { clientErrorHandler } from './common/errors/client-errors.js';
+import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
+import { NotFoundError } from './common/errors/problems.js';
+import { compileResponsesFromDocument } from './common/http/compiled-responses.js';
+import { installStrictJsonParser } from './common/validation/json-body.js';
+import { registerAccessLog } from './common/logging/access-log.js';
+import { ROOT_LOGGER } from './common/logging/logger.module.js';
+import { acceptRequestId } from './common/logging/trace-context.js';
+import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
+
+const HEADERS_TIMEOUT_MS = 20_000;
 
 /** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
 export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
@@ -15,27 +27,47 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     exposeHeadRoutes: false,
     trustProxy: true,
     bodyLimit: 8 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    // One id per request, in the logs, the x-request-id header and every error body.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A stalled client is cut off by inactivity, not by a whole-request deadline that would cut a slow but
+    // moving 256 MiB recording upload: the socket closes after HTTP_IDLE_TIMEOUT_MS without a byte.
+    connectionTimeout: opts.config.httpIdleTimeoutMs,
+    requestTimeout: 0,
+    keepAliveTimeout: 72_000,
+    // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose path-id pipe answers
+    // 404 exactly as for an unknown id; a shorter limit made Fastify answer 414 and echo the URL.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    // A path that cannot be percent-decoded (invalid UTF-8) names nothing: 404 like an unknown id, never the URL echoed.
+    frameworkErrors: (_error: unknown, req: { id: string }, reply: Parameters<typeof sendProblem>[0]) =>
+      sendProblem(reply, req.id, new NotFoundError('The resource')),
+    // Errors Node raises before there is a request (431 for a URL or headers over 16 KiB) answer problem+json too.
+    clientErrorHandler,
+    // One id per request, in the logs, the x-request-id header and every error body; a caller's
+    // x-request-id is kept only when short and plain.
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
   // Bodies are accepted only in the content types the document lists: JSON everywhere (Fastify's own
-  // parser), audio/ogg on the recording upload. Nest's parsers (which add form bodies) stay off.
+  // parser on strictly decoded UTF-8), audio/ogg on the recording upload. Nest's parsers (which add form bodies) stay off.
   adapter.getInstance().removeContentTypeParser('text/plain');
+  installStrictJsonParser(adapter.getInstance());
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
+  endConnectionsOnceDrained(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {
     bufferLogs: true,
     abortOnError: false,
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
+  registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
-  mountOpenApi(app, opts.config);
+  // All headers must arrive within 20 s, however slowly they trickle in (Node checks this every 30 s at most).
+  app.getHttpServer().headersTimeout = HEADERS_TIMEOUT_MS;
+  compileResponsesFromDocument(adapter.getInstance(), mountOpenApi(app, opts.config));
   return app;
 }

@@ -1,10 +1,13 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import type pino from 'pino';
+import { ROOT_LOGGER } from './common/logging/logger.module.js';
+import { type AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { createApp } from './create-app.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { DemoService } from './demo/index.js';
 
-const say = (line: string) => process.stdout.write(line + '\n');
+// stdout carries only JSON lines (pino); the human banner, and the demo key shown once, go to stderr.
+const say = (line: string) => process.stderr.write(line + '\n');
 const warn = (line: string) => process.stderr.write(line + '\n');
 
 async function main(): Promise<void> {
@@ -52,11 +55,22 @@ async function main(): Promise<void> {
   } else {
     await app.init();
   }
+  app
+    .get<pino.Logger>(ROOT_LOGGER)
+    .info(
+      { role: config.role, base_url: config.baseUrl, database: db.embedded ? 'embedded' : 'DATABASE_URL', demo_firm_created: !!demoKey },
+      'service started',
+    );
+  printBanner(config, db.embedded, demoKey);
+}
+
+/** For a person at a terminal, on stderr; the demo key is shown only here, never in a log line. */
+function printBanner(config: AppConfig, embedded: boolean, demoKey: string | null): void {
   say('');
   say(`Receptionist API (${config.role}) on ${config.baseUrl}`);
   say(`  Swagger UI:  ${config.baseUrl}/docs`);
   say(`  OpenAPI:     ${config.baseUrl}/v1/openapi.json`);
-  say(`  Database:    ${db.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
+  say(`  Database:    ${embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL'}`);
   if (demoKey) {
     say('');
     say('  Demo firm created. Its API key (permission set "Read and update leads") is shown only now:');

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { firmEventsListable } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -54,6 +55,7 @@ describe('from ingestion to a verified webhook', () => {
     );
 
     const wh = new Webhook(secret);
+    await firmEventsListable(t, firm.orgId);
     const log = await t.get('/v1/events', { key: firm.keys.read, query: { limit: 100 } });
     expect(log.status).toBe(200);
     const byType = (type: string) => log.body.events.find((e: any) => e.type === type);
@@ -100,7 +102,11 @@ describe('from ingestion to a verified webhook', () => {
       url: `http://api.test/v1/leads/${leadId}`,
     });
 
-    const deliveries = await t.get('/v1/webhook-deliveries', { key: firm.keys.read, query: { endpoint_id: endpointId } });
+    // The receiver has the POSTs before the dispatcher has recorded their outcomes: wait for the record.
+    const deliveries = await waitFor(async () => {
+      const r = await t.get('/v1/webhook-deliveries', { key: firm.keys.read, query: { endpoint_id: endpointId } });
+      return r.body.deliveries.every((d: any) => d.status !== 'pending') && r;
+    }, 'the three outcomes to be recorded');
     expect(deliveries.body.deliveries).toHaveLength(3);
     for (const d of deliveries.body.deliveries) {
       expect(d).toMatchObject({ status: 'succeeded', attempt_count: 1, trigger: 'event', next_attempt_at: null });
@@ -109,10 +115,13 @@ describe('from ingestion to a verified webhook', () => {
   });
 
   it('a re-processing that was already complete emits no second call.completed', async () => {
+    // A firm of its own, with no endpoint: its deliveries would otherwise reach the other test's receiver.
+    const own = await createFirm(t.app);
     const callId = nextCallId('again_');
-    await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true, lead: null }));
-    await ingestOk(t, firm.orgId, callId, fullCallDocument({ processing_complete: true, lead: null, duration_s: 400 }));
-    const events = await t.get('/v1/events', { key: firm.keys.read, query: { type: 'call.completed', limit: 100 } });
+    await ingestOk(t, own.orgId, callId, fullCallDocument({ processing_complete: true, lead: null }));
+    await ingestOk(t, own.orgId, callId, fullCallDocument({ processing_complete: true, lead: null, duration_s: 400 }));
+    await firmEventsListable(t, own.orgId);
+    const events = await t.get('/v1/events', { key: own.keys.read, query: { type: 'call.completed', limit: 100 } });
     expect(events.body.events.filter((e: any) => e.data.call_id === callId)).toHaveLength(1);
   });
 });

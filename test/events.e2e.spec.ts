@@ -2,7 +2,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { EventsService } from '../src/events';
-import { insertEvent, restrictKey } from './support/events';
+import { eventsListable, firmEventsListable, insertEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -40,6 +40,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       const c = await record(firm.orgId, 'lead.updated', { lead_id: 'lead_1', changes: ['status'] });
       await record(other.orgId, 'lead.created', { lead_id: 'lead_x' });
       ids.push(a.envelope.id, b.envelope.id, c.envelope.id);
+      await firmEventsListable(t, firm.orgId, other.orgId);
     });
 
     it("lists the firm's events oldest first with the exact envelope", async () => {
@@ -183,10 +184,12 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       await c.connect();
       const idC = await insertEvent(c, f.orgId);
       await c.end();
+      await eventsListable(t, [idB]);
       const p1 = await t.get('/v1/events', { key: k });
       expect(p1.body.events.map((e: any) => e.id)).toEqual([idB]);
       expect(p1.body).toMatchObject({ has_more: false, next_after: idB });
       await a.query('COMMIT');
+      await eventsListable(t, [idA, idC]);
       const p2 = await t.get('/v1/events', { key: k, query: { after: p1.body.next_after } });
       expect(p2.body.events.map((e: any) => e.id)).toEqual([idA, idC]);
     } finally {
@@ -207,6 +210,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     });
     const seqs = (await t.sql(`SELECT seq::text AS seq FROM events WHERE id = ANY($1) ORDER BY events.seq`, [ids])).map((r) => r.seq);
     expect(seqs[0].length).toBeLessThan(seqs[9].length); // the batch crosses a digit boundary
+    await eventsListable(t, ids);
     const p1 = await t.get('/v1/events', { key: f.keys.read, query: { limit: 6 } });
     const p2 = await t.get('/v1/events', { key: f.keys.read, query: { limit: 6, after: p1.body.next_after } });
     expect([...p1.body.events, ...p2.body.events].map((e: any) => e.id)).toEqual(ids);
@@ -230,6 +234,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     expect(await t.app.get(RetentionRunner).run('events', 2)).toEqual({ deleted: 0, batches: 1 });
     const left = await t.sql('SELECT id FROM events WHERE org_id = $1', [f.orgId]);
     expect(left.map((r) => r.id)).toEqual([young.envelope.id]);
+    await eventsListable(t, [young.envelope.id]);
     const r = await t.get('/v1/events', { key: f.keys.read });
     expect(r.body.events.map((e: any) => e.id)).toEqual([young.envelope.id]);
   });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -5,6 +6,7 @@ import { AccountService } from '../src/account';
 import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../src/common/http/access.decorators';
 import { ReceptionistService } from '../src/receptionist';
 import { DEMO_SETTINGS } from '../src/demo';
+import { PoolSql } from '../src/database/pool-sql';
 import { createFirm, type TestFirm } from './support/factories';
 import { createTestDatabase } from './support/database';
 import { TcpProxy } from './support/tcp-proxy';
@@ -241,7 +243,9 @@ describe('foundation', () => {
       expect(doc.components.securitySchemes.api_key).toMatchObject({ type: 'http', scheme: 'bearer' });
       for (const [path, item] of Object.entries<any>(doc.paths)) {
         for (const [method, op] of Object.entries<any>(item)) {
-          const isPublic = path === '/v1/health' || path.startsWith('/v1/recordings/') || path.startsWith('/v1/openapi');
+          // HEAD on the recording routes answers 405 to anyone, key or not.
+          const isPublic =
+            method === 'head' || path === '/v1/health' || path.startsWith('/v1/recordings/') || path.startsWith('/v1/openapi');
           if (!isPublic) {
             expect({ path, method, scope: op['x-required-scope'] }).toEqual({ path, method, scope: expect.any(String) });
             expect(op.security).toEqual([{ api_key: [] }]);
@@ -275,6 +279,40 @@ describe('foundation', () => {
 });
 
 describe('database outage', () => {
+  it('a connection dropped mid-statement fails that statement and nothing else (no uncaught pg error)', async () => {
+    const direct = new URL(await createTestDatabase());
+    const proxy = new TcpProxy(direct.hostname, Number(direct.port));
+    const viaProxy = new URL(direct.toString());
+    viaProxy.port = String(await proxy.start());
+    const t = await startTestApp({ databaseUrl: viaProxy.toString() });
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const slow = t.app.get(PoolSql).query('SELECT pg_sleep(5)');
+      const outcome = slow.then(
+        () => 'finished',
+        (err: Error) => err.message,
+      );
+      // The statement is on the wire once the server reports it running.
+      await waitFor(
+        async () => (await admin(direct, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)'")) > 0,
+        'the statement to run',
+        5_000,
+      );
+      await proxy.cut();
+      expect(await outcome).toMatch(/terminated|ECONNRESET|closed/i);
+      await new Promise((r) => setImmediate(r));
+      expect(uncaught).toEqual([]);
+      await proxy.restore();
+      expect(await waitFor(async () => (await t.get('/health/ready')).status === 200, 'readiness again', 10_000)).toBe(true);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await proxy.cut().catch(() => undefined);
+      await t.close();
+    }
+  });
+
   it('answers 503 with Retry-After while PostgreSQL is unreachable, then recovers by itself', async () => {
     const direct = new URL(await createTestDatabase());
     const proxy = new TcpProxy(direct.hostname, Number(direct.port));
@@ -306,3 +344,13 @@ describe('database outage', () => {
     }
   });
 });
+
+async function admin(url: URL, sql: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { createFirm, type TestFirm } from './support/factories';
 import { waitFor } from './support/receiver';
@@ -52,4 +53,39 @@ describe('request logs', () => {
     expect(text).not.toContain('wrong-token-wrong-token');
     expect(text.toLowerCase()).not.toContain('bearer');
   });
+
+  it('redact keys in query strings, link tokens on any route, and caller numbers; name the firm and key; keep plain request ids only', async () => {
+    const key = firm.keys.read;
+    const linkToken = randomBytes(32).toString('base64url');
+    const responses = [
+      await t.get(`/v1/calls?api_key=${key}`),
+      await t.get(`/v1//recordings/${linkToken}`),
+      await t.get('/v1/calls', { key, query: { caller_number: '+13125550987' } }),
+      await t.get(`/v1/nothing/${key}?key=${key}&secret=whsec_c2VjcmV0c2VjcmV0`),
+      await t.get('/v1/account', { key, headers: { 'x-request-id': 'bad id with spaces', traceparent: TRACEPARENT } }),
+      await t.get('/v1/account', { key, headers: { 'x-request-id': 'x'.repeat(129) } }),
+    ];
+    expect(responses[0].status).toBe(401);
+    expect(responses[2].status).toBe(200);
+    const ids = responses.map((r) => r.headers.get('x-request-id')!);
+    expect(ids[4]).not.toBe('bad id with spaces');
+    expect(ids[5]).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => ids.every((id) => lines.some((l) => l.includes(`"${id}"`))), 'the access lines of every request');
+
+    const text = lines.join('\n');
+    expect(text).not.toContain(key.slice(9));
+    expect(text).not.toContain(linkToken);
+    expect(text).not.toContain('3125550987');
+    expect(text).not.toContain('whsec_c2Vj');
+    const byId = (id: string) => lines.map((l) => JSON.parse(l)).find((l) => l.req?.id === id);
+    expect(byId(ids[0]).req.url).toBe('/v1/calls?api_key=[REDACTED]');
+    expect(byId(ids[1]).req.url).toBe('/v1//recordings/[REDACTED]');
+    expect(byId(ids[2]).req.url).toBe('/v1/calls?caller_number=[REDACTED]');
+    expect(byId(ids[2])).toMatchObject({ org_id: firm.orgId, key_id: expect.any(String) });
+    expect(byId(ids[0]).org_id).toBeUndefined();
+    expect(byId(ids[4])).toMatchObject({ trace_id: TRACEPARENT.slice(3, 35), span_id: TRACEPARENT.slice(36, 52), org_id: firm.orgId });
+    expect(byId(ids[5]).trace_id).toBeUndefined();
+  });
 });
+
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';

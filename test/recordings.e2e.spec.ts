@@ -658,11 +658,12 @@ describe('call recordings', () => {
     const doc = (await t.get('/v1/openapi.json')).body;
     // Validated on its own: these paths with the schemas they use (the rest of the document is other contexts' business).
     const paths = ['/v1/calls/{call_id}/recording', '/v1/calls/{call_id}/recording-link', '/v1/recordings/{token}'];
-    const schemas = ['Problem', 'RecordingLinkDto'];
+    const schemas = ['Problem', 'ProblemFieldError', 'RecordingLinkDto'];
     await SwaggerParser.validate(
       structuredClone({
         ...doc,
         paths: Object.fromEntries(paths.map((p) => [p, doc.paths[p]])),
+        webhooks: {},
         components: { ...doc.components, schemas: Object.fromEntries(schemas.map((n) => [n, doc.components.schemas[n]])) },
       }),
     );
@@ -673,14 +674,16 @@ describe('call recordings', () => {
     });
     expect(rec.get['x-required-scope']).toBe('calls:recording');
     expect(rec.get.security).toEqual([{ api_key: [] }]);
-    expect(rec.head).toBeUndefined(); // HEAD answers 405; it is not an operation of the API
+    // HEAD is documented only as refused: 405 with Allow: GET, to anyone.
+    expect(Object.keys(rec.head.responses)).toEqual(['405']);
+    expect(rec.head.security).toEqual([]);
     const link = doc.paths['/v1/calls/{call_id}/recording-link'].post;
     expect(Object.keys(link.responses)).toContain('201');
     expect(link.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/RecordingLinkDto');
     const play = doc.paths['/v1/recordings/{token}'];
     expect(play.get.security).toEqual([]);
     expect(Object.keys(play.get.responses)).toEqual(expect.arrayContaining(['200', '206', '404']));
-    expect(play.head).toBeUndefined();
+    expect(Object.keys(play.head.responses)).toEqual(['405']);
     expect(Object.keys(play.get.responses)).toContain('400');
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
   });

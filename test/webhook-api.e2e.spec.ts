@@ -347,6 +347,8 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
 
   describe('rate limit: 5 tests and resends per endpoint per minute', () => {
     it('answers the 6th with 429 rate_limited and the exact Retry-After, then allows again', async () => {
+      // Exact seconds: real time must not slide the window between requests on a busy machine.
+      t.clock.freeze();
       const f = await createFirm(t.app, { publish: false });
       const { endpoint } = await createEndpoint(f, '/rl/a');
       const other = await createEndpoint(f, '/rl/b');

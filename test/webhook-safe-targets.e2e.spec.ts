@@ -25,9 +25,11 @@ describe('safe webhook targets', () => {
   const svc = () => t.app.get(WebhookEndpointsService);
 
   it('refuses non-https URLs and private address literals at creation', async () => {
+    // A firm of its own: the count at the end must not see the other tests' endpoints, in any order.
+    const own = await createFirm(t.app, { publish: false });
     const refused = async (url: string, message: RegExp) => {
-      await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(InvalidInputError);
-      await expect(svc().create({ orgId: firm.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(message);
+      await expect(svc().create({ orgId: own.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(InvalidInputError);
+      await expect(svc().create({ orgId: own.orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(message);
     };
     await refused('http://hooks.example.com/x', /https/);
     await refused('ftp://hooks.example.com/x', /https/);
@@ -36,7 +38,7 @@ describe('safe webhook targets', () => {
     await refused('https://10.0.0.8/x', /not public/);
     await refused('https://169.254.169.254/latest/meta-data', /not public/);
     await refused('https://user:pw@hooks.example.com/x', /user name or password/);
-    expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [firm.orgId])).toEqual([{ n: 0 }]);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [own.orgId])).toEqual([{ n: 0 }]);
   });
 
   it('resolves before connecting and records a private target as "disallowed address", never connecting', async () => {

@@ -13,8 +13,13 @@ export class AccountController {
   constructor(private readonly account: AccountService) {}
 
   @Get()
-  @RequireScope('org:read', 'Get account status and the calling key')
-  @ApiOkResponse({ type: AccountDto })
+  @RequireScope('org:read', {
+    id: 'getAccount',
+    summary: 'Get account status and the calling key',
+    description:
+      "The firm's account and setup status, the next setup step, and the calling key's name, prefix, last4, scopes and expiry, so a client can check its permissions.",
+  })
+  @ApiOkResponse({ type: AccountDto, description: 'The account.' })
   @ApiProblems(400, 404)
   get(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<AccountDto> {
     return this.account.describe(principal);

@@ -1,14 +1,15 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
-import { InsufficientScopeError, InternalError, NotFoundError, UnauthorizedError } from '../common/errors/problems.js';
+import { InsufficientScopeError, InternalError } from '../common/errors/problems.js';
 import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../common/http/access.decorators.js';
-import { PRINCIPAL } from '../common/http/principal.js';
+import { PRINCIPAL, type ApiPrincipal } from '../common/http/principal.js';
 import type { Scope } from '../common/http/scopes.js';
 import { ApiKeyService } from './api-key.service.js';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
+import { checkInternalToken } from './internal-token.js';
+import { EARLY_PRINCIPAL } from './early-auth.hook.js';
+import { RateLimitService } from './rate-limit.service.js';
 
 /**
  * Deny by default: a route must declare RequireScope, PublicRoute or
@@ -22,6 +23,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyService,
     private readonly config: AppConfig,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -34,18 +36,20 @@ export class AccessGuard implements CanActivate {
       this.logger.error(`route ${ctx.getClass().name}.${ctx.getHandler().name} declares no access rule; denying`);
       throw new InternalError(randomUUID(), 'This endpoint is misconfigured.');
     }
-    const principal = await this.keys.authenticate(req.headers.authorization);
+    // Requests with a body were authenticated before it was read (early-auth.hook.ts).
+    const principal = (req[EARLY_PRINCIPAL] as ApiPrincipal | undefined) ?? (await this.keys.authenticate(req.headers.authorization));
     if (!principal.scopes.includes(scope)) throw new InsufficientScopeError(scope);
     req[PRINCIPAL] = principal;
+    // The general per-key limit; its headers go on every keyed answer.
+    ctx
+      .switchToHttp()
+      .getResponse()
+      .headers(await this.rateLimit.take(principal.keyId));
     return true;
   }
 
-  /** The internal tree does not exist unless INTERNAL_API_TOKEN is set. */
   private checkInternal(header: string | undefined): boolean {
-    const token = this.config.internalApiToken;
-    if (!token) throw new NotFoundError('The endpoint');
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(given), digest(token))) throw new UnauthorizedError('Send INTERNAL_API_TOKEN as a bearer token.');
+    checkInternalToken(this.config, header);
     return true;
   }
 }

@@ -6,6 +6,8 @@ import { AuditModule } from '../audit/index.js';
 import { AccessGuard } from './access.guard.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
+import { RateLimitRepository } from './rate-limit.repository.js';
+import { RateLimitService } from './rate-limit.service.js';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 
 @Module({
@@ -16,5 +18,5 @@ import { ApiKeyEntity } from './entities/api-key.entity.js';
 export class AuthModule {}
 
 /** The API's global guard; only the HTTP app installs it (the CLI has no routes). */
-@Module({ imports: [AuthModule], providers: [{ provide: APP_GUARD, useClass: AccessGuard }] })
+@Module({ imports: [AuthModule], providers: [RateLimitRepository, RateLimitService, { provide: APP_GUARD, useClass: AccessGuard }] })
 export class AccessGuardModule {}

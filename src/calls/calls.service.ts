@@ -83,13 +83,16 @@ export class CallsService {
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
-    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint);
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, principal.orgId);
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       this.readPage(principal, filters, after, limit),
     ]);
-    const page = this.cursors.page(CURSOR_KIND, rows, limit, fingerprint, (r) => ({ at: r.started_at.toISOString(), id: r.call_id }));
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: principal.orgId }, (r) => ({
+      at: r.started_at.toISOString(),
+      id: r.call_id,
+    }));
     return {
       timezone,
       caller_data: 'full',

@@ -14,13 +14,22 @@ export class Clock {
 
 export class AdjustableClock extends Clock {
   private offsetMs = 0;
+  private frozenAt: number | null = null;
   override now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date((this.frozenAt ?? Date.now()) + this.offsetMs);
   }
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+  /**
+   * Stops real time from moving the clock (only `advance` does), for tests that
+   * assert exact seconds: on a busy machine real seconds pass between requests.
+   */
+  freeze(): void {
+    this.frozenAt ??= Date.now();
+  }
   reset(): void {
     this.offsetMs = 0;
+    this.frozenAt = null;
   }
 }

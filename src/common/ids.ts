@@ -26,5 +26,8 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export const PLAIN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 export const EVENT_ID_PATTERN = /^evt_[0-9a-z]{1,64}$/;
 
+/** The one check of an event id, wherever one is accepted (path, `after`, `event_id` filters). */
+export const isEventId = (value: unknown): value is string => typeof value === 'string' && EVENT_ID_PATTERN.test(value);
+export const eventIdMessage = (param: string) => `${param} must be an event id (evt_...)`;
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
 export const isPlainId = (value: unknown): value is string => typeof value === 'string' && PLAIN_ID_PATTERN.test(value);

@@ -35,6 +35,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '1m,soon' }, /WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/],
     [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/],
     [{ INTERNAL_API_TOKEN: 'tiny' }, /INTERNAL_API_TOKEN must be at least 16 characters/],
+    [{ DATABASE_STATEMENT_TIMEOUT: '100ms' }, /DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m/],
+    [{ DATABASE_STATEMENT_TIMEOUT: 'forever' }, /DATABASE_STATEMENT_TIMEOUT must be a duration/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });
@@ -47,6 +49,11 @@ describe('loadConfig', () => {
     expect(first.webhookSecretKey).toHaveLength(32);
     expect(second.webhookSecretKey).toEqual(first.webhookSecretKey);
     expect(Buffer.from(readFileSync(join(dir, 'webhook-secret.key'), 'utf8'), 'base64')).toEqual(first.webhookSecretKey);
+  });
+
+  it('bounds each SQL statement: 10 s unless DATABASE_STATEMENT_TIMEOUT says otherwise', () => {
+    expect(loadConfig(base).databaseStatementTimeoutMs).toBe(10_000);
+    expect(loadConfig({ ...base, DATABASE_STATEMENT_TIMEOUT: '2s' }).databaseStatementTimeoutMs).toBe(2000);
   });
 
   it('derives BASE_URL from PORT and trims a trailing slash', () => {

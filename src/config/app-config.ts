@@ -38,8 +38,17 @@ export class AppConfig {
   mailFrom: string;
   /** How far before the database clock list `as_of` is set (spec: half a minute). */
   listAsOfMarginMs: number;
+  /** How long a connection may send nothing mid-request before it is closed (HTTP_IDLE_TIMEOUT_MS). */
+  httpIdleTimeoutMs: number;
   /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
   recordingMaxBytes: number;
+  /** Longest one SQL statement may take (DATABASE_STATEMENT_TIMEOUT): bounds a request on a stalled database. */
+  databaseStatementTimeoutMs: number;
+  /** General per-key limit: requests per second (RATE_LIMIT_PER_SECOND) and bucket size (RATE_LIMIT_BURST). */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the endpoint is open. */
+  metricsToken: string | null;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -150,6 +159,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
+  c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
+  const statementTimeout = parseDuration(env.DATABASE_STATEMENT_TIMEOUT || '10s');
+  if (statementTimeout === null || statementTimeout < 500 || statementTimeout > 600_000) {
+    throw new ConfigError(`DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m, got "${env.DATABASE_STATEMENT_TIMEOUT}"`);
+  }
+  c.databaseStatementTimeoutMs = statementTimeout;
+  c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
+  c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 2 * c.rateLimitPerSecond, 1, 10_000_000);
+  c.metricsToken = env.METRICS_TOKEN || null;
   return c;
 }

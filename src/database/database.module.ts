@@ -11,7 +11,7 @@ export const DATABASE_URL = Symbol('DATABASE_URL');
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize = 20): DynamicModule {
+  static forRoot(url: string, statementTimeoutMs: number, poolSize = 20): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -24,7 +24,15 @@ export class DatabaseModule {
           logging: false,
           // Keep failing fast when PostgreSQL is away so requests answer 503 quickly; the pool reconnects by itself.
           retryAttempts: 0,
-          extra: { max: poolSize, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 },
+          extra: {
+            max: poolSize,
+            connectionTimeoutMillis: 3000,
+            idleTimeoutMillis: 30000,
+            // A frozen or half-open server never answers: without a client-side bound a statement (and the
+            // request holding it) would wait forever. statement_timeout also stops the server's own work.
+            query_timeout: statementTimeoutMs,
+            statement_timeout: statementTimeoutMs,
+          },
         }),
       ],
       providers: [{ provide: DATABASE_URL, useValue: url }, PoolSql],

@@ -40,11 +40,18 @@ export class PoolSql implements Queryable {
   /** Check out, run, give back, as pg's own pool.query does: a connection that failed a statement is not reused. */
   private async run<T extends QueryResultRow>(config: QueryConfig): Promise<T[]> {
     const [client, release] = await (this.dataSource.driver as unknown as PooledDriver).obtainMasterConnection();
+    // A checked-out pg client emits 'error' when its connection drops (an outage); with no listener that is an
+    // uncaught exception that ends the process. The failed query rejects below and is answered 503 from there;
+    // once released, the pool's own listener takes over.
+    const onConnectionError = () => undefined;
+    client.on('error', onConnectionError);
     try {
       const result = await client.query<T>(config);
+      client.removeListener('error', onConnectionError);
       release();
       return result.rows;
     } catch (err) {
+      client.removeListener('error', onConnectionError);
       release(err instanceof Error ? err : new Error(String(err)));
       throw err;
     }

@@ -1,3 +1,4 @@
+import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/http/access.decorators.js';
@@ -12,19 +13,32 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get()
-  @RequireScope('webhooks:read', 'List events, oldest first')
-  @ApiOkResponse({ type: EventListDto })
+  @RequireScope('webhooks:read', {
+    id: 'listEvents',
+    summary: 'List events, oldest first',
+    description:
+      'Every event recorded for the firm in the last 30 days, oldest first, exactly as sent to endpoints, whether or not an endpoint exists. While has_more is true, ask again with after set to next_after. An after naming an event older than 30 days answers 400.',
+  })
+  @ApiOkResponse({ type: EventListDto, description: 'One page of events.' })
   @ApiProblems(400)
   list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListEventsQueryDto): Promise<EventListDto> {
     return this.events.list(principal.orgId, { after: query.after, type: query.type, limit: query.limit ?? 50 });
   }
 
   @Get(':event_id')
-  @RequireScope('webhooks:read', 'Get one event')
-  @ApiParam({ name: 'event_id', description: 'evt_ id' })
-  @ApiOkResponse({ type: EventDto })
+  @RequireScope('webhooks:read', {
+    id: 'getEvent',
+    summary: 'Get one event',
+    description: 'One event, exactly as sent to endpoints. Events are kept 30 days.',
+  })
+  @ApiParam({
+    name: 'event_id',
+    description: 'The evt_ id (also the webhook-id header of its deliveries).',
+    example: 'evt_01jd5x8m3q0000000000000000',
+  })
+  @ApiOkResponse({ type: EventDto, description: 'The event.' })
   @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('event_id') eventId: string): Promise<EventDto> {
+  get(@CurrentPrincipal() principal: ApiPrincipal, @Param('event_id') eventId: string, @Query() _query: NoQueryDto): Promise<EventDto> {
     return this.events.get(principal.orgId, eventId);
   }
 }

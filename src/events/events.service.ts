@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
-import { EVENT_ID_PATTERN, newEventId } from '../common/ids.js';
+import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
 import type { EventEntity } from './entities/event.entity.js';
 import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
@@ -85,7 +85,7 @@ export class EventsService {
 
   /** GET /v1/events/{event_id}: unknown, another firm's, or no longer kept answer 404 alike. */
   async get(orgId: string, eventId: string): Promise<EventEnvelope> {
-    if (!EVENT_ID_PATTERN.test(eventId)) throw new InvalidRequestError('event_id must be an event id (evt_...).', 'event_id');
+    if (!isEventId(eventId)) throw new InvalidRequestError(`${eventIdMessage('event_id')}.`, 'event_id');
     const row = await this.events.findOne(orgId, eventId, this.keptSince());
     if (!row) throw new NotFoundError('The event');
     return toEnvelope(row);

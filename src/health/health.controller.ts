@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { PublicRoute } from '../common/http/access.decorators.js';
 
+@ApiSchema({ description: 'Liveness of the API.' })
 class HealthDto {
-  @ApiProperty({ description: 'Always true while the API serves requests.' }) ok: boolean;
+  @ApiProperty({ description: 'Always true while the API serves requests.', example: true }) ok: boolean;
 }
 
 @ApiTags('Health')
@@ -17,8 +18,8 @@ export class HealthController {
 
   /** Liveness for integrators: reads no firm data and needs no key. */
   @Get('v1/health')
-  @PublicRoute('Check that the API is serving')
-  @ApiOkResponse({ type: HealthDto })
+  @PublicRoute({ id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' })
+  @ApiOkResponse({ type: HealthDto, description: 'The API is serving.' })
   live(): HealthDto {
     return { ok: true };
   }

@@ -42,13 +42,16 @@ export class LeadsService {
       phoneE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
       externalId: q.external_id,
     };
-    const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters });
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, principal.orgId);
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       this.readPage(principal, filters, after, limit),
     ]);
-    const page = this.cursors.page(CURSOR_KIND, rows, limit, { ...filters }, (r) => ({ at: r.captured_at.toISOString(), id: r.lead_id }));
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: principal.orgId }, (r) => ({
+      at: r.captured_at.toISOString(),
+      id: r.lead_id,
+    }));
     return {
       timezone,
       caller_data: 'full',

@@ -13,8 +13,13 @@ export class ReceptionistController {
   constructor(private readonly receptionist: ReceptionistService) {}
 
   @Get()
-  @RequireScope('receptionist:read', 'Get the published receptionist settings')
-  @ApiOkResponse({ type: PublishedReceptionistDto })
+  @RequireScope('receptionist:read', {
+    id: 'getReceptionist',
+    summary: 'Get the published receptionist settings',
+    description:
+      'The receptionist settings in force (read-only: they are changed in the dashboard). `draft_pending` says whether drafted changes are not yet applied.',
+  })
+  @ApiOkResponse({ type: PublishedReceptionistDto, description: 'The published settings.' })
   @ApiProblems(400)
   @ApiConflict('`not_published`: the firm has never published its settings.')
   get(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<PublishedReceptionistDto> {

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Head, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PublicRoute, RequireScope } from '../common/http/access.decorators.js';
 import { ApiProblems } from '../common/http/openapi.decorators.js';
@@ -19,13 +19,31 @@ const AUDIO_HEADERS = {
   'Accept-Ranges': { description: 'Always `bytes`.', schema: { type: 'string' } },
   'Content-Length': { description: 'Bytes in this response.', schema: { type: 'integer' } },
   ETag: { description: 'Changes when the recording is replaced; usable in If-Range.', schema: { type: 'string' } },
+  'Cache-Control': {
+    description: 'Always `private, no-store`: the audio is confidential.',
+    schema: { type: 'string' },
+    example: 'private, no-store',
+  },
+  'X-Content-Type-Options': { description: 'Always `nosniff`.', schema: { type: 'string' }, example: 'nosniff' },
+};
+const LINK_HEADERS = {
+  'Referrer-Policy': { description: 'Always `no-referrer`: the link is a credential.', schema: { type: 'string' }, example: 'no-referrer' },
 };
 const CONTENT_RANGE = {
   'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } },
 };
 
+const CALL_ID = { name: 'call_id', description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' };
+const TOKEN = {
+  name: 'token',
+  description: 'Exactly as at the end of the url returned by the recording-link endpoint.',
+  example: 'Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
+};
+const HEAD_DOC = { summary: 'HEAD is not supported', description: 'Always answers 405 with `Allow: GET`; use GET.' };
+
 /** Audio responses in the OpenAPI document: 200 whole file, 206 one range. */
-function ApiAudioResponses() {
+function ApiAudioResponses(extra: Record<string, unknown> = {}) {
+  const headers = { ...AUDIO_HEADERS, ...extra };
   return applyDecorators(
     ApiProduces('audio/ogg'),
     ApiHeader({ name: 'Range', required: false, description: RANGE_DOC }),
@@ -33,13 +51,13 @@ function ApiAudioResponses() {
       status: 200,
       description: 'The whole recording (Opus in Ogg), streamed. HEAD is not supported: it answers 405 with Allow: GET.',
       content: AUDIO,
-      headers: AUDIO_HEADERS,
+      headers,
     }),
     ApiResponse({
       status: 206,
       description: 'Partial content: the one requested byte range.',
       content: AUDIO,
-      headers: { ...AUDIO_HEADERS, ...CONTENT_RANGE },
+      headers: { ...headers, ...CONTENT_RANGE },
     }),
   );
 }
@@ -53,8 +71,13 @@ export class CallRecordingController {
   ) {}
 
   @Get('recording')
-  @RequireScope('calls:recording', 'Download the recording of a call')
-  @ApiParam({ name: 'call_id', description: 'As the calls list returned it.' })
+  @RequireScope('calls:recording', {
+    id: 'getCallRecording',
+    summary: 'Download the recording of a call',
+    description:
+      "The caller's call as audio/ogg (Opus in Ogg), streamed; a transferred call's briefing to staff is not included. Intended for servers holding a key; browsers use a recording link.",
+  })
+  @ApiParam(CALL_ID)
   @ApiAudioResponses()
   @ApiProblems(400, 404)
   async get(
@@ -69,24 +92,30 @@ export class CallRecordingController {
     sendAudio(reply, playback);
   }
 
-  /** 405 for anyone, key or not: there is nothing to authorise. Left out of the document (a GET-only path there). */
+  /** 405 for anyone, key or not: there is nothing to authorise. */
   @Head('recording')
-  @PublicRoute()
-  @ApiExcludeEndpoint()
+  @PublicRoute({ id: 'headCallRecording', ...HEAD_DOC })
+  @ApiParam(CALL_ID)
+  @ApiProblems(405)
   head(): never {
     throw headNotAllowed();
   }
 
   @Post('recording-link')
   @HttpCode(201)
-  @RequireScope('calls:recording', 'Create a one-hour playback link for the recording of a call')
-  @ApiParam({ name: 'call_id', description: 'As the calls list returned it.' })
+  @RequireScope('calls:recording', {
+    id: 'createRecordingLink',
+    summary: 'Create a one-hour playback link for the recording of a call',
+    description:
+      'The url plays the recording with no API key, for that one call, for one hour; it stops sooner when the creating key is revoked or the recording is removed. It is a credential: never log, store or share it. Create a new link each time playback is needed.',
+  })
+  @ApiParam(CALL_ID)
   @ApiCreatedResponse({
     type: RecordingLinkDto,
-    description:
-      'A new link (201 Created: every call creates a new link). The url is a credential. The response carries Cache-Control: no-store.',
+    description: 'A new link (201 Created: every call creates a new link). The url is a credential, so the answer is not cached.',
+    headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' }, example: 'no-store' } },
   })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, 413, 415)
   async createLink(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Param('call_id', new PathIdPipe('The call')) callId: string,
@@ -105,9 +134,14 @@ export class RecordingLinkController {
   constructor(private readonly links: RecordingLinksService) {}
 
   @Get(':token')
-  @PublicRoute('Play a recording through a recording link (no key: the link is the credential)')
-  @ApiParam({ name: 'token', description: 'Exactly as at the end of the url returned by the recording-link endpoint.' })
-  @ApiAudioResponses()
+  @PublicRoute({
+    id: 'playRecording',
+    summary: 'Play a recording through a recording link (no key: the link is the credential)',
+    description:
+      'Use it as the src of an audio element: it sends no cross-origin headers. A page with a content security policy needs media-src allowing the API origin. Each start of playback is recorded in the audit log.',
+  })
+  @ApiParam(TOKEN)
+  @ApiAudioResponses(LINK_HEADERS)
   @ApiProblems(400, 404, 503)
   async play(
     @Param('token') token: string,
@@ -122,8 +156,9 @@ export class RecordingLinkController {
   }
 
   @Head(':token')
-  @PublicRoute()
-  @ApiExcludeEndpoint()
+  @PublicRoute({ id: 'headRecording', ...HEAD_DOC })
+  @ApiParam(TOKEN)
+  @ApiProblems(405)
   head(): never {
     throw headNotAllowed();
   }

@@ -13,9 +13,14 @@ export class TranscriptsController {
   constructor(private readonly transcripts: TranscriptsService) {}
 
   @Get()
-  @RequireScope('calls:transcript', "Get a call's transcript, paged by turn")
-  @ApiParam({ name: 'call_id' })
-  @ApiOkResponse({ type: TranscriptDto })
+  @RequireScope('calls:transcript', {
+    id: 'getCallTranscript',
+    summary: "Get a call's transcript, paged by turn",
+    description:
+      'The transcript of a call, by turn. While has_more is true, pass next_start_turn as start_turn with the same limit and segment. The transcript can hold confidential and health information.',
+  })
+  @ApiParam({ name: 'call_id', description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' })
+  @ApiOkResponse({ type: TranscriptDto, description: 'One page of turns, with the parts and briefings of the whole call.' })
   @ApiProblems(400, 404)
   get(
     @CurrentPrincipal() principal: ApiPrincipal,

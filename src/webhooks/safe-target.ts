@@ -10,13 +10,37 @@ export class DisallowedAddressError extends Error {
   }
 }
 
+const v4At = (bytes: number[], at: number, flip = 0) => new ipaddr.IPv4(bytes.slice(at, at + 4).map((b) => b ^ flip));
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+const ZEROS_64 = [0, 0, 0, 0, 0, 0, 0, 0];
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the form that embeds them:
+ * IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96, which holds :: and ::1
+ * as 0.0.0.0 and 0.0.0.1), IPv4-translated (::ffff:0:0:0/96), NAT64
+ * (64:ff9b::/96), 6to4 (2002::/16: bits 16-48) and Teredo (2001::/32: the
+ * server, and the client stored inverted). `unknown` for the local-use NAT64
+ * prefix 64:ff9b:1::/48, whose embedding depends on the operator's prefix
+ * length; null when the address embeds none.
+ */
+export function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] | 'unknown' | null {
+  const b = addr.toByteArray();
+  if (startsWith(b, [...ZEROS_64, 0, 0, 0xff, 0xff]) || startsWith(b, [...ZEROS_64, 0, 0, 0, 0])) return [v4At(b, 12)];
+  if (startsWith(b, [...ZEROS_64, 0xff, 0xff, 0, 0])) return [v4At(b, 12)];
+  if (startsWith(b, [0, 0x64, 0xff, 0x9b, ...ZEROS_64])) return [v4At(b, 12)];
+  if (startsWith(b, [0, 0x64, 0xff, 0x9b, 0, 1])) return 'unknown';
+  if (startsWith(b, [0x20, 0x02])) return [v4At(b, 2)];
+  if (startsWith(b, [0x20, 0x01, 0, 0])) return [v4At(b, 4), v4At(b, 12, 0xff)];
+  return null;
+}
+
 /**
  * Only ordinary public unicast addresses. Everything ipaddr.js classifies
  * otherwise is refused: loopback, private, uniqueLocal, linkLocal,
  * carrierGradeNat, multicast, broadcast, unspecified, reserved
- * (documentation and benchmarking ranges), and the IPv6 forms that embed or
- * translate an IPv4 address (NAT64, 6to4, Teredo, IPv4-translated). An
- * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * (documentation and benchmarking ranges). An IPv6 address that embeds IPv4
+ * addresses (embeddedIPv4) is judged by them alone: every one must be public,
+ * so [::127.0.0.1] is loopback however it is written.
  */
 export function isPublicAddress(ip: string): boolean {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
@@ -25,7 +49,10 @@ export function isPublicAddress(ip: string): boolean {
   } catch {
     return false;
   }
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv4') return addr.range() === 'unicast';
+  const embedded = embeddedIPv4(addr as ipaddr.IPv6);
+  if (embedded === 'unknown') return false;
+  if (embedded) return embedded.every((v4) => v4.range() === 'unicast');
   return addr.range() === 'unicast';
 }
 

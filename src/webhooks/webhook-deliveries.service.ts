@@ -35,7 +35,7 @@ export class WebhookDeliveriesService {
 
   async list(orgId: string, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
     const filters = { endpoint_id: q.endpoint_id?.toLowerCase(), event_id: q.event_id, status: q.status };
-    const after = this.cursors.decode('deliveries', q.cursor, filters);
+    const after = this.cursors.decode('deliveries', q.cursor, filters, orgId);
     const before = after ? { createdAt: new Date(after.at), id: after.id } : undefined;
     const limit = q.limit ?? 20;
     const rows = await this.deliveries.list(orgId, {
@@ -46,7 +46,10 @@ export class WebhookDeliveriesService {
       before,
       limit: limit + 1,
     });
-    const page = this.cursors.page('deliveries', rows, limit, filters, (r) => ({ at: r.createdAt.toISOString(), id: r.id }));
+    const page = this.cursors.page('deliveries', rows, limit, { filters, firmId: orgId }, (r) => ({
+      at: r.createdAt.toISOString(),
+      id: r.id,
+    }));
     return { deliveries: page.items.map(toDeliveryDto), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { keepChildLog } from './run-log';
 import { TEST_SECRET_KEY } from './test-app';
 
 export interface CliResult {
@@ -22,7 +23,7 @@ export function runCli(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       ...opts.env,
     };
     if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
@@ -33,6 +34,8 @@ export function runCli(
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
+      // Logs go to stderr; stdout is the command's answer (which may rightly show a new key or secret once).
+      keepChildLog('cli', stderr);
       let json: any;
       try {
         json = JSON.parse(stdout);

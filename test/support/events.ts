@@ -1,6 +1,30 @@
 import type pg from 'pg';
 import { newEventId } from '../../src/common/ids';
+import { waitFor } from './receiver';
 import type { TestApp } from './test-app';
+
+// The events log lists an event only once its writing transaction is below the snapshot xmin, which
+// any open transaction anywhere in the cluster holds back, another test file's included. A test that
+// reads the log right after writing would miss events whenever a parallel file holds a transaction open.
+const LISTABLE = `txid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** Waits (bounded) until the events log can list these committed events. */
+export async function eventsListable(t: TestApp, ids: string[]): Promise<void> {
+  await waitFor(
+    async () => (await t.sql(`SELECT count(*)::int AS n FROM events WHERE id = ANY($1) AND ${LISTABLE}`, [ids]))[0].n === ids.length,
+    `events ${ids.join(', ')} to be listable`,
+    15_000,
+  );
+}
+
+/** Waits (bounded) until every committed event of these firms can be listed. */
+export async function firmEventsListable(t: TestApp, ...orgIds: string[]): Promise<void> {
+  await waitFor(
+    async () => (await t.sql(`SELECT count(*)::int AS n FROM events WHERE org_id = ANY($1) AND NOT (${LISTABLE})`, [orgIds]))[0].n === 0,
+    `the events of ${orgIds.join(', ')} to be listable`,
+    15_000,
+  );
+}
 
 /** Inserts an event row the way EventsService.record does, through a given client (tests hold transactions open with it). */
 export async function insertEvent(

@@ -19,6 +19,30 @@ async function freePort() {
 }
 
 /**
+ * Stress mode (TEST_HOLD_XMIN_MS=1500 npm test): a writing transaction stays open in the cluster for the
+ * whole run, re-opened every `ms`, as a parallel test file or a long writer in production would. The events
+ * log then holds new events back for up to `ms`; a test that reads it without waiting for what it wrote fails.
+ */
+function holdXmin(adminUrl, ms) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'test-xmin-holder' });
+  let running = true;
+  const done = (async () => {
+    await client.connect();
+    while (running) {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_current_xact_id()');
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await client.query('COMMIT');
+    }
+    await client.end();
+  })();
+  return async () => {
+    running = false;
+    await done;
+  };
+}
+
+/**
  * One real PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL's server),
  * with a migrated template database; each test file clones it (test/support/database.ts).
  */
@@ -49,6 +73,11 @@ export default async function globalSetup() {
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
   await runMigrations(templateUrl.toString());
+  // Every log line of the run lands here (test/support/run-log.ts); global-teardown.mjs searches it for secrets.
+  process.env.TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'receptionist-test-logs-'));
+  if (process.env.TEST_HOLD_XMIN_MS) globalThis.__xminHolder = holdXmin(adminUrl, Number(process.env.TEST_HOLD_XMIN_MS));
+  // Workers append the (operationId, status) pairs they exercise here; global-teardown reports the rest.
+  process.env.TEST_CONFORMANCE_DIR = mkdtempSync(join(tmpdir(), 'conformance-'));
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
 }

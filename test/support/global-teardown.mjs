@@ -1,3 +1,45 @@
-export default async function globalTeardown() {
-  if (globalThis.__testPg) await globalThis.__testPg.stop();
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { reportConformanceCoverage } from './conformance-coverage.mjs';
+
+/**
+ * No API key, whsec_ secret, link token, internal token or Authorization
+ * header in any log line of the whole run: every test app and child process
+ * logged into TEST_LOG_DIR (test/support/run-log.ts); a line carrying one of
+ * the shapes in secret-shapes.json fails the run, listed with the secret cut out.
+ */
+function scanRunLogs() {
+  const dir = process.env.TEST_LOG_DIR;
+  if (!dir) return;
+  const { shapes } = JSON.parse(readFileSync(resolve(process.cwd(), 'test/support/secret-shapes.json'), 'utf8'));
+  const found = [];
+  let lines = 0;
+  for (const file of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      lines++;
+      for (const s of shapes) {
+        if (new RegExp(s.pattern, s.flags ?? '').test(line)) {
+          const redacted = line.replace(new RegExp(s.pattern, `g${s.flags ?? ''}`), '<secret>').slice(0, 300);
+          found.push(`  ${s.name} (${file}): ${redacted}`);
+        }
+      }
+    }
+  }
+  if (found.length > 0) {
+    throw new Error(
+      `${found.length} log line(s) of ${lines} carry a secret (logs kept in ${dir}):\n${found.slice(0, 40).join('\n')}` +
+        (found.length > 40 ? `\n  ... and ${found.length - 40} more` : ''),
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export default async function globalTeardown(globalConfig) {
+  try {
+    scanRunLogs();
+  } finally {
+    if (globalThis.__xminHolder) await globalThis.__xminHolder();
+    if (globalThis.__testPg) await globalThis.__testPg.stop();
+  }
+  reportConformanceCoverage(globalConfig);
 }

@@ -6,7 +6,9 @@ import pg from 'pg';
 import { AdjustableClock } from '../../src/common/clock';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
+import { Conformance, recordDocumented, recordExercised } from './conformance';
 import { createTestDatabase } from './database';
+import { captureAppLog } from './run-log';
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
@@ -51,22 +53,39 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
+  // Every app logs into the run's log folder, searched for secrets at the end of the run.
+  const log = captureAppLog(opts.logStream);
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: log.level,
     PORT: '0',
+    // Tests make bursts with one key; test/rate-limit.e2e.spec.ts sets a low limit.
+    RATE_LIMIT_PER_SECOND: '100000',
     BASE_URL: 'http://api.test',
     // Recordings and generated files never land in the project's own .data.
     DATA_DIR: mkdtempSync(join(tmpdir(), 'app-data-')),
     ...opts.env,
   });
   const clock = new AdjustableClock();
-  const app = await createApp({ config, databaseUrl, clock, logStream: opts.logStream });
+  const app = await createApp({ config, databaseUrl, clock, logStream: log.stream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // An idle assertion connection dropped by an outage test must not crash the worker; the next query reconnects.
+  pool.on('error', () => undefined);
+
+  // The document the server serves, fetched once per app; every response request() receives is checked against it.
+  let checker: Promise<Conformance> | undefined;
+  const conformance = () =>
+    (checker ??= fetch(new URL('/v1/openapi.json', baseUrl))
+      .then((r) => r.json() as Promise<Record<string, unknown>>)
+      .then((doc) => {
+        const c = new Conformance(doc);
+        recordDocumented(c);
+        return c;
+      }));
 
   const request = async <T>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> => {
     const url = new URL(path, baseUrl);
@@ -82,7 +101,12 @@ export async function startTestApp(
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    const result = { status: res.status, headers: res.headers, body: parsed as T, text };
+    if (!url.pathname.startsWith('/internal/')) {
+      const operationId = (await conformance()).check(method, url.pathname, result);
+      if (operationId) recordExercised(operationId, res.status);
+    }
+    return result;
   };
 
   return {
@@ -97,6 +121,7 @@ export async function startTestApp(
     close: async () => {
       await app.close();
       await pool.end();
+      await log.close();
     },
   };
 }

@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { SCOPES } from '../../common/http/scopes.js';
 
+@ApiSchema({ description: 'The firm.' })
 export class AccountOrgDto {
   @ApiProperty({ description: 'Stable firm id; key the firm on it.' }) id: string;
   @ApiProperty({ description: 'Can change.' }) slug: string;
@@ -10,6 +11,7 @@ export class AccountOrgDto {
   @ApiProperty({ example: 'law' }) vertical: string;
 }
 
+@ApiSchema({ description: 'Setup progress of the firm, one boolean per step.' })
 export class AccountSetupDto {
   @ApiProperty() receptionist_configured: boolean;
   @ApiProperty() config_valid: boolean;
@@ -33,12 +35,14 @@ export const NEXT_STEP_CODES = [
 ] as const;
 export type NextStepCode = (typeof NEXT_STEP_CODES)[number];
 
+@ApiSchema({ description: 'What the firm should do next to finish setup.' })
 export class AccountNextStepDto {
   @ApiProperty({ enum: NEXT_STEP_CODES }) code: NextStepCode;
   @ApiProperty() message: string;
   @ApiProperty({ type: 'string', nullable: true }) dashboard_url: string | null;
 }
 
+@ApiSchema({ description: 'The API key used for this request.' })
 export class AccountApiKeyDto {
   @ApiProperty() id: string;
   @ApiProperty() name: string;
@@ -50,6 +54,7 @@ export class AccountApiKeyDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
 }
 
+@ApiSchema({ description: "The firm's account status and the calling key." })
 export class AccountDto {
   @ApiProperty({ description: 'Always true for an API key.' }) has_org: boolean;
   @ApiProperty({ type: AccountOrgDto, nullable: true }) org: AccountOrgDto | null;

@@ -66,6 +66,7 @@ export function isClientAbort(e: unknown, request: { raw?: { destroyed?: boolean
 export function fromFrameworkError(e: unknown): ApiError | null {
   const fe = e as { statusCode?: unknown; code?: unknown } | null;
   if (!fe || typeof fe.statusCode !== 'number' || fe.statusCode < 400 || fe.statusCode >= 500) return null;
+  if (fe.code === 'BODY_NOT_UTF8') return new InvalidRequestError('The body is not valid UTF-8; send JSON encoded as UTF-8.', 'body');
   const known = typeof fe.code === 'string' ? BODY_ERRORS[fe.code] : undefined;
   return forStatus(fe.statusCode, known ?? (fe.statusCode === 400 ? 'The body is not valid JSON.' : undefined));
 }

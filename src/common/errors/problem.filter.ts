@@ -19,6 +19,34 @@ function loggable(e: unknown): Record<string, unknown> {
 
 export const problemType = (code: string) => `urn:receptionist-api:error:${code}`;
 
+/** The RFC 9457 document of a typed problem. */
+export function problemBody(error: ApiError, requestId: string | undefined): Record<string, unknown> {
+  return {
+    type: problemType(error.code),
+    title: error.title,
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    ...error.extra,
+    request_id: requestId,
+  };
+}
+
+/** Writes a typed problem as application/problem+json; also used for errors Fastify raises before routing. */
+export function sendProblem(reply: FastifyReply, requestId: string | undefined, error: ApiError): void {
+  if (reply.sent) return;
+  const body = problemBody(error, requestId);
+  reply
+    .status(error.status)
+    // Errors raised before routing never ran the onRequest hook that sets x-request-id; every answer carries it.
+    .headers({
+      ...error.headers,
+      ...(requestId ? { 'x-request-id': requestId } : {}),
+      'content-type': 'application/problem+json; charset=utf-8',
+    })
+    .send(JSON.stringify(body));
+}
+
 /**
  * The one exit for every error: an RFC 9457 problem document with a stable
  * `code`. Typed problems (problems.ts) answer as they are; an unreachable
@@ -32,21 +60,7 @@ export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const error = this.toProblem(exception, request);
-    const body: Record<string, unknown> = {
-      type: problemType(error.code),
-      title: error.title,
-      status: error.status,
-      detail: error.detail,
-      code: error.code,
-      ...error.extra,
-      request_id: request?.id,
-    };
-    if (reply.sent) return;
-    reply
-      .status(error.status)
-      .headers({ ...error.headers, 'content-type': 'application/problem+json; charset=utf-8' })
-      .send(JSON.stringify(body));
+    sendProblem(reply, request?.id, this.toProblem(exception, request));
   }
 
   private toProblem(e: unknown, request: FastifyRequest | undefined): ApiError {

@@ -8,14 +8,21 @@ export const PUBLIC_ROUTE = 'access:public';
 export const INTERNAL_ROUTE = 'access:internal';
 export const API_KEY_SECURITY = 'api_key';
 
+/** How an operation reads in the OpenAPI document: a stable operationId (listCalls), a one-line summary and a description. */
+export interface OperationDoc {
+  id: string;
+  summary: string;
+  description: string;
+}
+
 /**
  * Every route declares exactly one of these. The guard denies any route that
  * declares none, and a test walks every route to prove each has one.
  */
-export function RequireScope(scope: Scope, summary: string) {
+export function RequireScope(scope: Scope, op: OperationDoc) {
   return applyDecorators(
     SetMetadata(REQUIRED_SCOPE, scope),
-    ApiOperation({ summary, description: `Requires scope \`${scope}\`.` }),
+    ApiOperation({ operationId: op.id, summary: op.summary, description: `${op.description}\n\nRequires scope \`${scope}\`.` }),
     ApiBearerAuth(API_KEY_SECURITY),
     ApiExtension('x-required-scope', scope),
     ApiProblems(401, 403, 429, 503),
@@ -23,13 +30,14 @@ export function RequireScope(scope: Scope, summary: string) {
 }
 
 /** A keyed read answering 200 with `ok`: its scope and security, its success schema and the problems it can answer, in one. */
-export function KeyedRead(scope: Scope, summary: string, ok: Type<unknown>, ...problems: number[]) {
-  return applyDecorators(RequireScope(scope, summary), ApiOkResponse({ type: ok }), ApiProblems(...problems));
+export function KeyedRead(scope: Scope, op: OperationDoc & { ok: string }, type: Type<unknown>, ...problems: number[]) {
+  return applyDecorators(RequireScope(scope, op), ApiOkResponse({ type, description: op.ok }), ApiProblems(...problems));
 }
 
 /** No API key (health, the OpenAPI document, recording links whose token is the credential). */
-export function PublicRoute(summary?: string) {
-  return applyDecorators(SetMetadata(PUBLIC_ROUTE, true), ...(summary ? [ApiOperation({ summary, security: [] })] : []));
+export function PublicRoute(op?: OperationDoc) {
+  const doc = op ? [ApiOperation({ operationId: op.id, summary: op.summary, description: op.description, security: [] })] : [];
+  return applyDecorators(SetMetadata(PUBLIC_ROUTE, true), ...doc);
 }
 
 /** The receptionist pipeline's port: INTERNAL_API_TOKEN, never in the public document. */

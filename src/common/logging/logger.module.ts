@@ -1,18 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import type { AppConfig } from '../../config/app-config.js';
+import { SECRET_HEADERS } from './redact.js';
 
-/** Paths that carry a credential in the URL itself (any letter case: a mistyped path can carry it too). */
-export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/(\/v1\/recordings\/)[^/?#]+/i, '$1[REDACTED]');
-}
+export { redactUrl } from './redact.js';
+
+/** The pino instance the access log (a Fastify hook, see access-log.ts) writes through. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-internal-token"]',
-  'res.headers["set-cookie"]',
+  ...SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `res.headers["${h}"]`]),
   '*.secret',
   '*.key',
   '*.token',
@@ -20,29 +18,32 @@ export const REDACT_PATHS = [
   '*.authorization',
 ];
 
+/** One JSON line per log call, to stdout (stderr for the CLI, a stream in tests). */
+export function createRootLogger(config: AppConfig, toStderr = false, stream?: NodeJS.WritableStream): pino.Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      base: { service: 'receptionist-api' },
+    },
+    stream ?? pino.destination(toStderr ? 2 : 1),
+  );
+}
+
+@Global()
+@Module({})
+class RootLoggerModule {}
+
 /**
- * JSON request logs with a request id. Secrets never reach a log line:
- * headers and secret-named members are redacted, and recording-link tokens
- * are cut out of logged URLs.
+ * Nest's logger is pino. Request logging is not a Nest middleware (it cost about
+ * 5% of CPU): Fastify's onResponse hook writes the access line (access-log.ts).
  */
-export function loggerModule(config: AppConfig, toStderr = false, stream?: NodeJS.WritableStream) {
-  return LoggerModule.forRoot({
-    pinoHttp: [
-      {
-        level: config.logLevel,
-        redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-        // Fastify assigns the id (see create-app.ts); reuse it so logs and error bodies agree.
-        genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
-        serializers: {
-          req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url), user_agent: req.headers?.['user-agent'] }),
-          res: (res) => ({ statusCode: res.statusCode }),
-        },
-        customProps: () => ({ service: 'receptionist-api' }),
-        autoLogging: { ignore: (req) => req.url === '/health/ready' },
-        quietReqLogger: true,
-      },
-      stream ?? pino.destination(toStderr ? 2 : 1),
-    ],
-    forRoutes: ['*path'],
-  });
+export function loggerModule(config: AppConfig, toStderr = false, stream?: NodeJS.WritableStream): DynamicModule {
+  const logger = createRootLogger(config, toStderr, stream);
+  return {
+    module: RootLoggerModule,
+    imports: [LoggerModule.forRoot({ pinoHttp: { logger, autoLogging: false, quietReqLogger: true }, forRoutes: [] })],
+    providers: [{ provide: ROOT_LOGGER, useValue: logger }],
+    exports: [ROOT_LOGGER, LoggerModule],
+  };
 }

@@ -18,19 +18,24 @@ describe('keyset pages', () => {
   });
 
   it("gives a next cursor only when there is more, naming the page's last row", () => {
-    const page = keyset.page('calls', rows, 2, { f: 1 }, (r) => r);
+    const page = keyset.page('calls', rows, 2, { filters: { f: 1 }, firmId: 'firm-a' }, (r) => r);
     expect(page.items).toEqual(rows.slice(0, 2));
     expect(page.hasMore).toBe(true);
-    expect(keyset.decode('calls', page.nextCursor!, { f: 1 })).toEqual(rows[1]);
-    expect(keyset.page('calls', rows, 3, { f: 1 }, (r) => r)).toEqual({ items: rows, hasMore: false, nextCursor: null });
+    expect(keyset.decode('calls', page.nextCursor!, { f: 1 }, 'firm-a')).toEqual(rows[1]);
+    expect(() => keyset.decode('calls', page.nextCursor!, { f: 1 }, 'firm-b')).toThrow(InvalidRequestError);
+    expect(keyset.page('calls', rows, 3, { filters: { f: 1 }, firmId: 'firm-a' }, (r) => r)).toEqual({
+      items: rows,
+      hasMore: false,
+      nextCursor: null,
+    });
   });
 
   it('decodes no cursor as the first page and refuses a position that is not (time, id)', () => {
-    expect(keyset.decode('calls', undefined, {})).toBeNull();
-    const wrongShape = codec.encode('calls', ['not a time', 'a'], {});
-    const tooLong = codec.encode('calls', ['2026-03-01T00:00:00.000Z', 'a', 'extra'], {});
+    expect(keyset.decode('calls', undefined, {}, 'firm-a')).toBeNull();
+    const wrongShape = codec.encode('calls', ['not a time', 'a'], {}, 'firm-a');
+    const tooLong = codec.encode('calls', ['2026-03-01T00:00:00.000Z', 'a', 'extra'], {}, 'firm-a');
     for (const cursor of [wrongShape, tooLong]) {
-      expect(() => keyset.decode('calls', cursor, {})).toThrow(InvalidRequestError);
+      expect(() => keyset.decode('calls', cursor, {}, 'firm-a')).toThrow(InvalidRequestError);
     }
   });
 });

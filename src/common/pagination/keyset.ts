@@ -28,31 +28,38 @@ const invalidCursor = () =>
 /**
  * Keyset pagination over (time desc, id desc), the order of every cursor
  * list: the cursor is the last row's position, bound to the list's kind and
- * to a fingerprint of its filters (CursorCodec), so a cursor reused with
- * other filters or on another list is a 400 naming `cursor`.
+ * to a fingerprint of its filters and to the firm (CursorCodec), so a cursor
+ * reused with other filters, on another list or by another firm is a 400
+ * naming `cursor`.
  */
 @Injectable()
 export class KeysetCursors {
   constructor(private readonly codec: CursorCodec) {}
 
   /** The position a request's cursor names, or null without a cursor. */
-  decode(kind: string, cursor: string | undefined, filters: Record<string, unknown>): KeysetPosition | null {
+  decode(kind: string, cursor: string | undefined, filters: Record<string, unknown>, firmId: string): KeysetPosition | null {
     if (cursor === undefined) return null;
-    const p = this.codec.decode(kind, cursor, filters);
+    const p = this.codec.decode(kind, cursor, filters, firmId);
     if (p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string' || Number.isNaN(Date.parse(p[0]))) throw invalidCursor();
     return { at: p[0], id: p[1] };
   }
 
   /** The page of rows fetched with `LIMIT limit + 1`, with the cursor of the next one. */
-  page<T>(kind: string, rows: T[], limit: number, filters: Record<string, unknown>, position: (row: T) => KeysetPosition): KeysetPage<T> {
+  page<T>(
+    kind: string,
+    rows: T[],
+    limit: number,
+    scope: { filters: Record<string, unknown>; firmId: string },
+    position: (row: T) => KeysetPosition,
+  ): KeysetPage<T> {
     const { items, hasMore } = splitPage(rows, limit);
     const last = items[items.length - 1];
-    const nextCursor = hasMore && last ? this.encode(kind, position(last), filters) : null;
+    const nextCursor = hasMore && last ? this.encode(kind, position(last), scope.filters, scope.firmId) : null;
     return { items, hasMore, nextCursor };
   }
 
-  private encode(kind: string, p: KeysetPosition, filters: Record<string, unknown>): string {
-    return this.codec.encode(kind, [p.at, p.id], filters);
+  private encode(kind: string, p: KeysetPosition, filters: Record<string, unknown>, firmId: string): string {
+    return this.codec.encode(kind, [p.at, p.id], filters, firmId);
   }
 }
 

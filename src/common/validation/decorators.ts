@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
 
 /**
  * Query parameters arrive as strings. These decorators validate the string
@@ -56,4 +57,13 @@ export function QueryText(name: string, max: number, description: string, messag
 /** `cursor`: next_cursor from the previous page, with the same filters. */
 export function QueryCursor(description = 'next_cursor from the previous page, with the same filters.') {
   return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString({ message: 'cursor must be a string' }));
+}
+
+/** An optional query parameter holding an event id (ids.ts isEventId), documented from the same declaration. */
+export function QueryEventId(name: string, description: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ description, pattern: EVENT_ID_PATTERN.source, example: 'evt_01jd5x8m3q0000000000000000' }),
+    IsOptional(),
+    ValidateBy({ name: 'isEventId', validator: { validate: isEventId, defaultMessage: () => eventIdMessage(name) } }),
+  );
 }

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { findUnsafeString } from './string-safety.js';
 
 export class DocumentInvalidError extends Error {
   constructor(readonly problems: { path: string; message: string }[]) {
@@ -23,6 +24,8 @@ export function validateDocument<T extends object>(cls: new () => T, plain: unkn
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw new DocumentInvalidError([{ path: path || '(document)', message: 'must be a JSON object' }]);
   }
+  const unsafe = findUnsafeString(plain, path);
+  if (unsafe) throw new DocumentInvalidError([unsafe]);
   const instance = plainToInstance(cls, plain);
   const errors = validateSync(instance as object, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length) throw new DocumentInvalidError(flattenValidationErrors(errors, path));

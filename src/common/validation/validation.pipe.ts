@@ -3,6 +3,7 @@ import type { ValidationError } from 'class-validator';
 import { InvalidRequestError } from '../errors/problems.js';
 import { bodyMembers, listInWords, requiredOneOf } from './body-rules.js';
 import { flattenValidationErrors } from './validate-document.js';
+import { findUnsafeString } from './string-safety.js';
 
 /** What class-validator found, before it is worded for the part of the request it was in. */
 class FoundProblems extends Error {
@@ -39,6 +40,7 @@ export class ApiValidationPipe extends ValidationPipe {
     const metatype = metadata.metatype as Metatype | undefined;
     const body = metadata.type === 'body' && metatype !== undefined && this.toValidate(metadata);
     if (body && !isObjectBody(value)) throw notAnObject(metatype);
+    if (metadata.type === 'query' || metadata.type === 'body') refuseHostileInput(value);
     try {
       const out = await super.transform(value, metadata);
       if (body) checkOneOf(out as object, metatype);
@@ -47,6 +49,23 @@ export class ApiValidationPipe extends ValidationPipe {
       if (err instanceof FoundProblems) throw wordProblems(err.errors, body ? metatype : undefined);
       throw err;
     }
+  }
+}
+
+/**
+ * Checks no DTO could express: no string anywhere may hold a NUL or a lone
+ * surrogate, and `__proto__` (which class-transformer drops before the
+ * whitelist sees it) is refused like any other unknown parameter.
+ */
+function refuseHostileInput(value: unknown): void {
+  const unsafe = findUnsafeString(value);
+  if (unsafe)
+    throw new InvalidRequestError(`${unsafe.path} ${unsafe.message}.`, unsafe.path, {
+      errors: [{ param: unsafe.path, message: unsafe.message }],
+    });
+  if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, '__proto__')) {
+    const message = '__proto__ is not a known parameter';
+    throw new InvalidRequestError(`${message}.`, '__proto__', { errors: [{ param: '__proto__', message }] });
   }
 }
 
@@ -63,7 +82,9 @@ function checkOneOf(body: object, metatype: Metatype): void {
 
 /** Unknown members are worded for where they were: a query parameter, or a body member next to the ones the body takes. */
 function wordProblems(errors: ValidationError[], bodyType: Metatype | undefined): InvalidRequestError {
-  const all = flattenValidationErrors(errors).map(({ path, message }) => {
+  // One entry per distinct problem: IsInt, Min and Max of one parameter word the same refusal.
+  const unique = [...new Map(flattenValidationErrors(errors).map((e) => [`${e.path}\u0000${e.message}`, e])).values()];
+  const all = unique.map(({ path, message }) => {
     if (message !== 'is not allowed') return { param: path, message };
     const known = bodyType ? `${path} is not allowed; the body takes ${listInWords(bodyMembers(bodyType))}` : undefined;
     return { param: path, message: known ?? `${path} is not a known parameter` };

@@ -1,15 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
-import { QueryEnum, QueryIntRange } from '../../common/validation/decorators.js';
+import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { NullableString, OpenEnum } from '../../common/http/schema.decorators.js';
+import { EVENT_DATA_MODELS } from './event-data.dto.js';
+import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES } from '../event-types.js';
-import { EVENT_ID_PATTERN } from '../../common/ids.js';
 
 export class ListEventsQueryDto {
-  @ApiPropertyOptional({
-    description: 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.',
-  })
-  @IsOptional()
-  @Matches(EVENT_ID_PATTERN, { message: 'after must be an event id (evt_...)' })
+  @QueryEventId('after', 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.')
   after?: string;
 
   @QueryEnum('type', EVENT_TYPES)
@@ -19,26 +15,35 @@ export class ListEventsQueryDto {
   limit?: number;
 }
 
+@ApiSchema({ description: 'The firm an event belongs to.' })
 export class EventOrgDto {
-  @ApiProperty() id: string;
+  @ApiProperty({ description: "The firm's stable id (as org.id of GET /v1/account).", example: 'org_01jd5x8m3q' }) id: string;
 }
 
+@ApiSchema({ description: 'An event, exactly as listed by GET /v1/events and sent to webhook endpoints. `data` depends on `type`.' })
 export class EventDto {
   @ApiProperty({ description: 'evt_ id; also the webhook-id header of its deliveries.', example: 'evt_01jd5x8m3q0000000000000000' })
   id: string;
-  @ApiProperty({ enum: EVENT_TYPES, description: 'New types may appear; ignore unknown ones.' }) type: string;
-  @ApiProperty({ format: 'date-time', description: 'When it happened, ISO 8601 UTC.' }) timestamp: string;
-  @ApiProperty({ type: EventOrgDto }) org: EventOrgDto;
-  @ApiProperty({ description: 'True only for webhook.test.' }) test: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Shape depends on type; ignore unknown members.' }) data: Record<
-    string,
-    unknown
-  >;
+  @OpenEnum(EVENT_TYPES, { description: 'What happened. New types may appear; ignore unknown ones.', example: 'call.completed' })
+  type: string;
+  @ApiProperty({ format: 'date-time', description: 'When it happened, ISO 8601 UTC.', example: '2026-05-01T14:06:40Z' }) timestamp: string;
+  @ApiProperty({ type: EventOrgDto, description: 'The firm.' }) org: EventOrgDto;
+  @ApiProperty({ description: 'True only for webhook.test; never treat a test as a real call.', example: false }) test: boolean;
+  @ApiProperty({
+    description: 'Shape depends on type (see the webhooks section); ignore unknown members and unknown types.',
+    anyOf: [...Object.values(EVENT_DATA_MODELS).map((m) => ({ $ref: getSchemaPath(m) })), { type: 'object', additionalProperties: true }],
+    example: {
+      endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40',
+      message: 'This is a test event sent from the API. It refers to no call or lead.',
+    },
+  })
+  data: Record<string, unknown>;
 }
 
+@ApiSchema({ description: 'One page of events, oldest first.' })
 export class EventListDto {
-  @ApiProperty({ type: [EventDto] }) events: EventDto[];
-  @ApiProperty({ description: 'When true, ask again with after = next_after.' }) has_more: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Id of the last event on this page; null when the page is empty.' })
-  next_after: string | null;
+  @ApiProperty({ type: [EventDto], description: 'The events of this page.' }) events: EventDto[];
+  @ApiProperty({ description: 'When true, ask again with after = next_after.', example: false }) has_more: boolean;
+  @NullableString('Id of the last event on this page; null when the page is empty.', 'evt_01jd5x8m3q0000000000000000') next_after:
+    string | null;
 }

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
 import { RequireOneOf } from '../../common/validation/body-rules.js';
 import { LEAD_STATUSES, SETTABLE_STATUSES, type LeadStatus } from '../lead-model.js';
@@ -41,6 +41,7 @@ const WhenSent = () => ValidateIf((_o, v) => v !== undefined);
  * instance exactly when it was sent.
  */
 @RequireOneOf('status', 'external_id', 'status_reason')
+@ApiSchema({ description: 'The changes to a lead: at least one of status, external_id, status_reason; no other members.' })
 export class PatchLeadDto {
   @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'Cannot be new.' })
   @WhenSent()

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -23,6 +23,7 @@ import {
  * drafts (CLI), and served read-only by GET /v1/receptionist. The same class
  * is the OpenAPI schema.
  */
+@ApiSchema({ description: "The firm's public profile, as given to callers." })
 export class ProfileDto {
   @ApiProperty() @IsString() @IsNotEmpty() city: string;
   @ApiProperty() @IsString() @IsNotEmpty() state: string;
@@ -35,6 +36,7 @@ export class ProfileDto {
   contact_email: string | null = null;
 }
 
+@ApiSchema({ description: 'Office hours.' })
 export class HoursDto {
   @ApiProperty({ example: 'America/Chicago' })
   @IsTimeZone({ message: '$property must be an IANA timezone name such as America/Chicago' })
@@ -52,6 +54,7 @@ export class HoursDto {
   @ApiProperty({ example: '17:30' }) @IsString() @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.end must be HH:MM' }) end: string;
 }
 
+@ApiSchema({ description: 'A team member the receptionist can transfer to.' })
 export class TeamMemberDto {
   @ApiProperty() @IsString() @Matches(/^[a-z0-9_-]{1,64}$/, { message: 'team key must be lowercase letters, digits, _ or -' }) key: string;
   @ApiProperty() @IsString() @IsNotEmpty() name: string;
@@ -63,10 +66,12 @@ export class TeamMemberDto {
   @ApiProperty() @IsBoolean() after_hours: boolean;
 }
 
+@ApiSchema({ description: 'A transfer chain used instead of the default for one caller language.' })
 export class ChainOverrideDto {
   @ApiProperty({ type: [String] }) @IsArray() @IsString({ each: true }) in_hours_chain: string[];
 }
 
+@ApiSchema({ description: 'Per-language transfer chains; null keeps the default chain.' })
 export class LanguageOverridesDto {
   @ApiProperty({ type: ChainOverrideDto, nullable: true })
   @IsOptional()
@@ -80,6 +85,7 @@ export class LanguageOverridesDto {
   es: ChainOverrideDto | null = null;
 }
 
+@ApiSchema({ description: 'How calls of one category are routed.' })
 export class RoutingRuleDto {
   @ApiProperty({ type: [String], description: 'Team keys, rung in order.' }) @IsArray() @IsString({ each: true }) in_hours_chain: string[];
   @ApiProperty({ example: 'take_message' }) @IsString() after_hours: string;
@@ -88,6 +94,7 @@ export class RoutingRuleDto {
   @ApiProperty({ type: LanguageOverridesDto }) @ValidateNested() @Type(() => LanguageOverridesDto) language_overrides: LanguageOverridesDto;
 }
 
+@ApiSchema({ description: 'A fact read to callers who ask.' })
 export class FactDto {
   @ApiProperty() @IsString() @IsNotEmpty() key: string;
   @ApiProperty() @IsString() @IsNotEmpty() label: string;
@@ -95,6 +102,7 @@ export class FactDto {
 }
 
 @ApiExtraModels(RoutingRuleDto)
+@ApiSchema({ description: 'Receptionist settings.' })
 export class ReceptionistSettingsDto {
   @ApiProperty({ example: 'Ava' }) @IsString() @IsNotEmpty() @MaxLength(60) agent_name: string;
   @ApiProperty({ type: ProfileDto }) @ValidateNested() @Type(() => ProfileDto) profile: ProfileDto;
@@ -118,6 +126,7 @@ export class ReceptionistSettingsDto {
   @ApiProperty({ type: [String] }) @IsArray() @IsString({ each: true }) house_rules: string[];
 }
 
+@ApiSchema({ description: 'The published receptionist settings (read-only; changed in the dashboard).' })
 export class PublishedReceptionistDto extends ReceptionistSettingsDto {
   @ApiProperty({ type: 'integer', description: 'Published settings version.' }) version: number;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) published_at: string | null;

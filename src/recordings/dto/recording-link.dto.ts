@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ description: 'A one-hour playback link for the recording of one call. The url is a credential.' })
 export class RecordingLinkDto {
   @ApiProperty({ description: 'The call whose recording the link plays.' }) call_id: string;
   @ApiProperty({

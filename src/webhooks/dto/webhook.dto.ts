@@ -1,70 +1,111 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { QueryEnum, QueryIntRange } from '../../common/validation/decorators.js';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { OpenEnum } from '../../common/http/schema.decorators.js';
+import { IsOptional, IsString, IsUUID } from 'class-validator';
+import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const DELIVERY_TRIGGERS = ['event', 'test', 'redelivery'] as const;
 
+@ApiSchema({ description: 'A webhook endpoint; added, changed and deleted in the dashboard.' })
 export class WebhookEndpointDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ description: 'Cannot be changed; use a new endpoint for a new URL.' }) url: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Label.' }) description: string | null;
-  @ApiProperty({ enum: SUBSCRIBABLE_EVENT_TYPES, isArray: true }) event_types: string[];
-  @ApiProperty({ enum: ['enabled', 'disabled'] }) status: 'enabled' | 'disabled';
-  @ApiProperty({ enum: ['owner', 'failing', 'gone'], nullable: true, type: 'string', description: 'Null while enabled.' }) disabled_reason:
-    string | null;
-  @ApiProperty({ description: 'Last 4 characters of the signing secret; the secret itself is never returned.' }) secret_last4: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_success_at: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_failure_at: string | null;
+  @ApiProperty({ format: 'uuid', description: 'The endpoint id.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' }) id: string;
+  @ApiProperty({ description: 'Cannot be changed; use a new endpoint for a new URL.', example: 'https://hooks.example.com/receptionist' })
+  url: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Label.', example: 'CRM sync' }) description: string | null;
+  @ApiProperty({
+    enum: SUBSCRIBABLE_EVENT_TYPES,
+    isArray: true,
+    description: 'The event types it receives.',
+    example: ['call.completed', 'lead.created'],
+  })
+  event_types: string[];
+  @ApiProperty({ enum: ['enabled', 'disabled'], description: 'A disabled endpoint is sent nothing.', example: 'enabled' }) status:
+    'enabled' | 'disabled';
+  @ApiProperty({
+    enum: ['owner', 'failing', 'gone'],
+    nullable: true,
+    type: 'string',
+    description: 'Why it is off: owner, failing or gone; null while enabled.',
+    example: null,
+  })
+  disabled_reason: string | null;
+  @ApiProperty({ description: 'Last 4 characters of the signing secret; the secret itself is never returned.', example: 'x7Qa' })
+  secret_last4: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'Last delivery it answered with 2xx.',
+    example: '2026-05-01T14:06:41Z',
+  })
+  last_success_at: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Last failed attempt.', example: null })
+  last_failure_at: string | null;
   @ApiProperty({
     type: 'string',
     format: 'date-time',
     nullable: true,
     description: 'Start of the current run of failed deliveries; null while succeeding.',
+    example: null,
   })
   failing_since: string | null;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was added.', example: '2026-04-01T09:00:00Z' }) created_at: string;
 }
 
+@ApiSchema({ description: "The firm's webhook endpoints." })
 export class WebhookEndpointListDto {
   @ApiProperty({ type: [WebhookEndpointDto], description: 'Newest first.' }) endpoints: WebhookEndpointDto[];
 }
 
+@ApiSchema({ description: 'One attempt of a delivery.' })
 export class WebhookDeliveryAttemptDto {
-  @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ type: 'integer', nullable: true }) status_code: number | null;
-  @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
+  @ApiProperty({ format: 'date-time', description: 'When it was sent.', example: '2026-05-01T14:06:40Z' }) at: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'HTTP status the endpoint answered; null when none.', example: 200 })
+  status_code: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'How long the attempt took.', example: 184 }) duration_ms:
+    number | null;
   @ApiProperty({
     type: 'string',
     nullable: true,
     description: 'For example timeout, refused connection, disallowed address, redirect not followed.',
+    example: null,
   })
   error: string | null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'First 500 characters of the answer.' }) response_body: string | null;
-}
-
-export class WebhookDeliveryDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ format: 'uuid' }) endpoint_id: string;
-  @ApiProperty({ description: 'evt_ id.' }) event_id: string;
-  @ApiProperty({ enum: EVENT_TYPES, description: 'New types may be added; ignore unknown ones.' }) event_type: string;
-  @ApiProperty({ enum: DELIVERY_TRIGGERS }) trigger: string;
-  @ApiProperty({ enum: DELIVERY_STATUSES }) status: string;
-  @ApiProperty({ type: 'integer' }) attempt_count: number;
-  @ApiProperty({ type: [WebhookDeliveryAttemptDto], description: 'Oldest first.' }) attempts: WebhookDeliveryAttemptDto[];
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null once finished.' }) next_attempt_at: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null while pending.' }) completed_at: string | null;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-}
-
-export class WebhookDeliveryListDto {
-  @ApiProperty({ type: [WebhookDeliveryDto], description: 'Newest first.' }) deliveries: WebhookDeliveryDto[];
-  @ApiProperty() has_more: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as cursor, with the same filters, for the next page.' }) next_cursor:
+  @ApiProperty({ type: 'string', nullable: true, description: 'First 500 characters of the answer.', example: 'ok' }) response_body:
     string | null;
 }
 
+@ApiSchema({ description: 'One delivery of an event to an endpoint, with its attempts.' })
+export class WebhookDeliveryDto {
+  @ApiProperty({ format: 'uuid', description: 'The delivery id.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' }) id: string;
+  @ApiProperty({ format: 'uuid', description: 'The endpoint it goes to.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' })
+  endpoint_id: string;
+  @ApiProperty({ description: 'evt_ id of the event delivered.', example: 'evt_01jd5x8m3q0000000000000000' }) event_id: string;
+  @OpenEnum(EVENT_TYPES, { description: 'Type of the event. New types may be added; ignore unknown ones.', example: 'call.completed' })
+  event_type: string;
+  @ApiProperty({ enum: DELIVERY_TRIGGERS, description: 'What created it: the event, a test, or a redelivery.', example: 'event' })
+  trigger: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES, description: 'pending until an attempt succeeds or none remain.', example: 'succeeded' })
+  status: string;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Attempts made so far.', example: 1 }) attempt_count: number;
+  @ApiProperty({ type: [WebhookDeliveryAttemptDto], description: 'Oldest first.' }) attempts: WebhookDeliveryAttemptDto[];
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null once finished.', example: null }) next_attempt_at:
+    string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Null while pending.', example: '2026-05-01T14:06:41Z' })
+  completed_at: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When it was created.', example: '2026-05-01T14:06:40Z' }) created_at: string;
+}
+
+@ApiSchema({ description: 'One page of deliveries, newest first.' })
+export class WebhookDeliveryListDto {
+  @ApiProperty({ type: [WebhookDeliveryDto], description: 'Newest first.' }) deliveries: WebhookDeliveryDto[];
+  @ApiProperty({ description: 'True when another page follows.', example: false }) has_more: boolean;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as cursor, with the same filters, for the next page.', example: null })
+  next_cursor: string | null;
+}
+
+@ApiSchema({ description: 'The delivery a test or redelivery created.' })
 export class WebhookDeliveryAcceptedDto {
   @ApiProperty({ type: WebhookDeliveryDto, description: 'The new delivery, pending.' }) delivery: WebhookDeliveryDto;
 }
@@ -75,10 +116,7 @@ export class ListDeliveriesQueryDto {
   @IsUUID('all', { message: 'endpoint_id must be a webhook endpoint id (uuid)' })
   endpoint_id?: string;
 
-  @ApiPropertyOptional({ description: 'evt_ id.' })
-  @IsOptional()
-  @IsString({ message: 'event_id must be a string' })
-  @MaxLength(100, { message: 'event_id must be at most 100 characters' })
+  @QueryEventId('event_id', 'evt_ id.')
   event_id?: string;
 
   @QueryEnum('status', DELIVERY_STATUSES)

@@ -5,8 +5,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * signing alongside the new one until its expiry, so a receiver can switch
  * without losing a delivery.
  */
-export class WebhookSecretRotation1763930000000 implements MigrationInterface {
-  name = 'WebhookSecretRotation1763930000000';
+export class WebhookSecretRotation1763940000000 implements MigrationInterface {
+  name = 'WebhookSecretRotation1763940000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

@@ -1,0 +1,329 @@
+#!/usr/bin/env node
+/**
+ * Soak: the real service (`node dist/src/main.js`, ROLE=all) under a mix of
+ * list, detail, transcript, recording, recording-link, PATCH and ingestion
+ * traffic from several keys of several firms, for a few minutes, while its
+ * webhooks deliver to a local receiver.
+ *
+ *   npm run bench:soak
+ *
+ * Environment (all optional): SOAK_SECONDS (150), SOAK_CONCURRENCY (16 requests
+ * in flight), SOAK_FIRMS (3; two keys each). Loopback only: an embedded
+ * PostgreSQL in a temp folder, the service and the receiver on 127.0.0.1.
+ *
+ * Reports: requests/s, p50/p99 per operation, 5xx, 4xx (every request of the
+ * mix is valid) and transport errors (all must be 0), every event delivered (events recorded vs
+ * distinct webhook-ids received after a bounded drain), and the service's RSS
+ * after warm-up and at the end. Exits 1 when a 5xx, a 4xx, an error or an
+ * undelivered event was seen. Not part of `npm test`.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = (p) => new URL(`../dist/src/${p}`, import.meta.url).href;
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 150);
+const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 16);
+const FIRMS = Number(process.env.SOAK_FIRMS ?? 3);
+const SECRET = Buffer.alloc(32, 13).toString('base64');
+const INTERNAL = 'soak-internal-token-0123456789';
+const DOC = JSON.parse(readFileSync(join(root, 'bench/soak-call-document.json'), 'utf8'));
+const OGG = readFileSync(join(root, 'fixtures/recordings/injury-caller.ogg'));
+const log = (line) => process.stderr.write(line + '\n');
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** The receiver: 200 at once, counting distinct webhook-ids. */
+async function startReceiver() {
+  const ids = new Set();
+  let total = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      total++;
+      ids.add(req.headers['webhook-id']);
+      res.end('ok');
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/hook`, ids, total: () => total, close: () => server.close() };
+}
+
+function runCli(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args, '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`cli ${args.join(' ')}: ${err}`))));
+  });
+}
+
+/** A firm with two keys (read, read-update-leads), a webhook endpoint and a few seeded calls with recordings. */
+async function seedFirm(i, env, receiverUrl, api) {
+  const { DEMO_SETTINGS } = await import(dist('demo/index.js'));
+  const settings = join(mkdtempSync(join(tmpdir(), 'soak-')), 'settings.json');
+  writeFileSync(settings, JSON.stringify(DEMO_SETTINGS));
+  const org = await runCli(['org', 'create', '--name', `Soak firm ${i}`, '--slug', `soak-${i}`], env);
+  await runCli(['receptionist', 'publish', '--org', org.id, '--file', settings], env);
+  const keys = [];
+  for (const set of ['read', 'read-update-leads'])
+    keys.push((await runCli(['key', 'create', '--org', org.id, '--name', set, '--set', set], env)).key);
+  await runCli(['endpoint', 'create', '--org', org.id, '--url', receiverUrl, '--types', 'call.completed,lead.created,lead.updated'], env);
+  const firm = { orgId: org.id, keys, calls: [], leads: [], seq: 0 };
+  for (let n = 0; n < 20; n++) await ingest(api, firm);
+  for (const callId of firm.calls.slice(0, 5)) {
+    const r = await api('PUT', `/internal/v1/orgs/${firm.orgId}/calls/${callId}/recording`, {
+      internal: true,
+      raw: OGG,
+      type: 'audio/ogg',
+    });
+    if (r.status !== 200) throw new Error(`recording upload: ${r.status}`);
+  }
+  firm.recorded = firm.calls.slice(0, 5);
+  return firm;
+}
+
+async function ingest(api, firm) {
+  const callId = `call_soak_${firm.orgId.slice(0, 8)}_${++firm.seq}`;
+  const startedAt = new Date(Date.UTC(2026, 2, 1) + firm.seq * 60_000).toISOString();
+  const r = await api('PUT', `/internal/v1/orgs/${firm.orgId}/calls/${callId}`, {
+    internal: true,
+    body: { ...DOC, started_at: startedAt },
+  });
+  if (r.status === 201 || r.status === 200) {
+    firm.calls.push(callId);
+    if (r.body?.lead_id) firm.leads.push(r.body.lead_id);
+  }
+  return r;
+}
+
+/** The traffic mix: [name, weight, send(firm, key)]. */
+function operations(api) {
+  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+  return [
+    ['list calls', 20, (f, key) => api('GET', '/v1/calls?limit=20', { key })],
+    ['call detail', 15, (f, key) => api('GET', `/v1/calls/${pick(f.calls)}`, { key })],
+    ['transcript', 12, (f, key) => api('GET', `/v1/calls/${pick(f.calls)}/transcript`, { key })],
+    ['recording', 5, (f, key) => api('GET', `/v1/calls/${pick(f.recorded)}/recording`, { key, headers: { range: 'bytes=0-16383' } })],
+    [
+      'recording link',
+      3,
+      async (f, key) => {
+        const link = await api('POST', `/v1/calls/${pick(f.recorded)}/recording-link`, { key });
+        return link.status === 201 ? api('GET', new URL(link.body.url).pathname, {}) : link;
+      },
+    ],
+    ['list leads', 10, (f, key) => api('GET', '/v1/leads?limit=20', { key })],
+    ['lead detail', 8, (f, key) => api('GET', `/v1/leads/${pick(f.leads)}`, { key })],
+    [
+      'PATCH lead',
+      7,
+      (f) => api('PATCH', `/v1/leads/${pick(f.leads)}`, { key: f.keys[1], body: { status: pick(['contacted', 'signed', 'rejected']) } }),
+    ],
+    ['events', 5, (f, key) => api('GET', '/v1/events?limit=50', { key })],
+    ['ingest call', 15, (f) => ingest(api, f)],
+  ];
+}
+
+function client(baseUrl) {
+  return async (method, path, o = {}) => {
+    const headers = { ...(o.headers ?? {}) };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    if (o.internal) headers.authorization = `Bearer ${INTERNAL}`;
+    let body;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] = 'application/json';
+    } else if (o.raw) {
+      body = o.raw;
+      headers['content-type'] = o.type;
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body });
+    const text = await res.text();
+    const json = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : null;
+    return { status: res.status, body: json };
+  };
+}
+
+async function soak(api, firms, pid) {
+  const ops = operations(api);
+  const total = ops.reduce((s, o) => s + o[1], 0);
+  const stats = new Map(ops.map(([name]) => [name, { times: [], statuses: {}, errors: 0 }]));
+  const choose = () => {
+    let r = Math.random() * total;
+    for (const op of ops) if ((r -= op[1]) < 0) return op;
+    return ops[0];
+  };
+  const rss = [rssMiB(pid)];
+  const sampler = setInterval(() => rss.push(rssMiB(pid)), 10_000);
+  const endAt = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, w) => {
+      while (Date.now() < endAt) {
+        const [name, , send] = choose();
+        const firm = firms[(w + Math.floor(Math.random() * firms.length)) % firms.length];
+        const s = stats.get(name);
+        const t0 = performance.now();
+        try {
+          const r = await send(firm, firm.keys[Math.floor(Math.random() * 2)]);
+          s.statuses[r.status] = (s.statuses[r.status] ?? 0) + 1;
+        } catch (err) {
+          s.errors++;
+          if (s.errors < 5) log(`${name}: ${err}`);
+        }
+        s.times.push(performance.now() - t0);
+      }
+    }),
+  );
+  clearInterval(sampler);
+  rss.push(rssMiB(pid));
+  return { stats, rss };
+}
+
+async function main() {
+  const { startEmbeddedPostgres } = await import(dist('database/embedded-postgres.js'));
+  const { runMigrations } = await import(dist('database/migrate.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'soak-pg-'));
+  chmodSync(dir, 0o777);
+  const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'soak' });
+  const receiver = await startReceiver();
+  let service;
+  try {
+    await runMigrations(db.url);
+    const port = await freePort();
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: db.url,
+      WEBHOOK_SECRET_KEY: SECRET,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(dir, 'data'),
+      // The receiver is on loopback: the CLI and the dispatcher must both accept http and private targets.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    };
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    service = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1', INTERNAL_API_TOKEN: INTERNAL },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    for (
+      let i = 0;
+      !(await fetch(`${baseUrl}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    ) {
+      if (i > 200) throw new Error('service did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const api = client(baseUrl);
+    log(`seeding ${FIRMS} firms...`);
+    const firms = await Promise.all(Array.from({ length: FIRMS }, (_, i) => seedFirm(i, env, receiver.url, api)));
+    log(`soaking for ${SECONDS} s at ${CONCURRENCY} in flight...`);
+    const started = Date.now();
+    const { stats, rss } = await soak(api, firms, service.pid);
+    const elapsed = (Date.now() - started) / 1000;
+    const result = await report(stats, rss, elapsed, db.url, receiver);
+    mkdirSync(join(root, 'bench/results'), { recursive: true });
+    writeFileSync(join(root, `bench/results/soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));
+    process.exitCode = result.ok ? 0 : 1;
+  } finally {
+    service?.kill('SIGTERM');
+    await new Promise((r) => (service && service.exitCode === null ? service.once('exit', r) : r()));
+    receiver.close();
+    await db.stop();
+  }
+}
+
+async function report(stats, rss, elapsed, databaseUrl, receiver) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const deadline = Date.now() + 60_000;
+  let events;
+  // Every event recorded must reach the receiver: wait (bounded) for the dispatcher to drain.
+  for (;;) {
+    events = (await db.query(`SELECT count(*)::int AS n FROM events WHERE type <> 'webhook.test'`)).rows[0].n;
+    if (receiver.ids.size >= events || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const failed = (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'failed'`)).rows[0].n;
+  await db.end();
+  const operations = {};
+  let requests = 0;
+  let fiveXx = 0;
+  let fourXx = 0;
+  let errors = 0;
+  for (const [name, s] of stats) {
+    const sorted = [...s.times].sort((a, b) => a - b);
+    requests += sorted.length;
+    errors += s.errors;
+    for (const [status, n] of Object.entries(s.statuses)) {
+      if (Number(status) >= 500) fiveXx += n;
+      // Every request of the mix is valid: a 4xx is a failure of the service or of the bench, reported either way.
+      else if (Number(status) >= 400) fourXx += n;
+    }
+    operations[name] = {
+      count: sorted.length,
+      per_s: +(sorted.length / elapsed).toFixed(1),
+      p50_ms: +quantile(sorted, 0.5).toFixed(1),
+      p99_ms: +quantile(sorted, 0.99).toFixed(1),
+      statuses: s.statuses,
+      errors: s.errors,
+    };
+  }
+  const result = {
+    seconds: +elapsed.toFixed(1),
+    concurrency: CONCURRENCY,
+    firms: FIRMS,
+    requests,
+    requests_per_s: +(requests / elapsed).toFixed(1),
+    five_xx: fiveXx,
+    four_xx: fourXx,
+    errors,
+    events_recorded: events,
+    events_delivered: receiver.ids.size,
+    webhook_posts: receiver.total(),
+    deliveries_failed: failed,
+    // Sampled every 10 s: judge growth from 30 s in (after JIT and pool warm-up) to the end, against the spread of the samples.
+    rss_mib: {
+      after_seed: +rss[0].toFixed(1),
+      after_30s: +rss[Math.min(3, rss.length - 1)].toFixed(1),
+      min_after_30s: +Math.min(...rss.slice(3)).toFixed(1),
+      end: +rss.at(-1).toFixed(1),
+      max: +Math.max(...rss).toFixed(1),
+      samples: rss.map((x) => +x.toFixed(1)),
+    },
+    operations,
+    machine: { cpus: cpus().length, loadavg: loadavg().map((x) => +x.toFixed(2)), node: process.version },
+  };
+  result.ok = fiveXx === 0 && fourXx === 0 && errors === 0 && receiver.ids.size >= events && failed === 0;
+  console.log(JSON.stringify({ ...result, rss_mib: { ...result.rss_mib, samples: undefined } }, null, 2));
+  return result;
+}
+
+await main();

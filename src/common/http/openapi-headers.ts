@@ -1,0 +1,66 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+type Schema = Record<string, unknown>;
+type Response = { headers?: Record<string, unknown>; [k: string]: unknown };
+type Operation = { security?: unknown[]; responses?: Record<string, Response> };
+
+const header = (description: string, schema: Schema, example: unknown, required = true) => ({ description, required, schema, example });
+
+/** The response headers the service sends, declared once and referenced from every response that carries them. */
+export const RESPONSE_HEADERS = {
+  RequestId: header(
+    'Id of this request; quote it to support. Also `request_id` in error bodies.',
+    { type: 'string' },
+    '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
+  ),
+  RateLimitPolicy: header(
+    'The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.',
+    { type: 'string' },
+    '"default";q=100;w=1',
+  ),
+  RateLimit: header(
+    'What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).',
+    { type: 'string' },
+    '"default";r=199;t=0',
+  ),
+  RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, 30),
+  WwwAuthenticate: header('The authentication scheme to use: `Bearer`.', { type: 'string' }, 'Bearer'),
+  Allow: header('The methods the path answers.', { type: 'string' }, 'GET'),
+};
+
+const ref = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** Which headers a response of this status carries, besides the ones it already documents. */
+function headersFor(status: string, keyed: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { 'x-request-id': ref('RequestId') };
+  // The key's quota is counted once the key and its scope are accepted: every success carries the pair; an error
+  // answered before that point (401, 403, 413, 415, a body that is not JSON) cannot, so there it is optional.
+  if (keyed && status.startsWith('2')) Object.assign(out, { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') });
+  else if (keyed && status !== '401') {
+    out['RateLimit-Policy'] = { ...RESPONSE_HEADERS.RateLimitPolicy, required: false };
+    out.RateLimit = { ...RESPONSE_HEADERS.RateLimit, required: false };
+  }
+  if (status === '401') out['WWW-Authenticate'] = ref('WwwAuthenticate');
+  if (status === '405') out.Allow = ref('Allow');
+  if (status === '429' || status === '503') out['Retry-After'] = ref('RetryAfter');
+  return out;
+}
+
+/**
+ * Adds the headers every answer carries (x-request-id; on keyed operations the
+ * rate-limit pair; WWW-Authenticate on 401, Allow on 405, Retry-After on 429
+ * and 503) to every documented response, so no decorator can forget them.
+ */
+export function documentResponseHeaders(doc: OpenAPIObject): void {
+  doc.components = { ...doc.components, headers: { ...doc.components?.headers, ...RESPONSE_HEADERS } };
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item as Record<string, Operation>)) {
+      if (!op || typeof op !== 'object' || !op.responses) continue;
+      const keyed = (op.security ?? []).length > 0;
+      for (const [status, response] of Object.entries(op.responses)) {
+        const { 'Retry-After': _drop, ...own } = response.headers ?? {};
+        response.headers = { ...own, ...headersFor(status, keyed) };
+      }
+    }
+  }
+}

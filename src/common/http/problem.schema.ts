@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ERROR_CODES } from '../errors/api-error.js';
+
+/** One entry of a 400's `errors` list. */
+@ApiSchema({ description: 'One problem of a 400: the parameter or body member at fault and what is wrong with it.' })
+export class ProblemFieldError {
+  @ApiProperty({ description: 'The query parameter or body member at fault (a dotted path inside the body).', example: 'limit' })
+  param: string;
+  @ApiProperty({ description: 'What is wrong with it, for people.', example: 'limit must be an integer from 1 to 100' })
+  message: string;
+}
+
+/** The error body of every endpoint (RFC 9457 problem details plus `code`). */
+@ApiSchema({ description: 'Every error body: RFC 9457 problem details (application/problem+json) plus a stable `code` to branch on.' })
+export class Problem {
+  @ApiProperty({ description: 'URI naming the kind of problem; one per `code`.', example: 'urn:receptionist-api:error:invalid_request' })
+  type: string;
+  @ApiProperty({ description: 'Short summary of the kind of problem, for people.', example: 'The request is not valid.' })
+  title: string;
+  @ApiProperty({ type: 'integer', description: 'The HTTP status code, repeated.', example: 400 }) status: number;
+  @ApiProperty({ description: 'What went wrong with this request, for people.', example: 'limit must be an integer from 1 to 100.' })
+  detail: string;
+  @ApiProperty({
+    enum: Object.keys(ERROR_CODES),
+    description: 'Stable, machine-readable error code. Branch on this, never on text.',
+    example: 'invalid_request',
+  })
+  code: string;
+  @ApiPropertyOptional({ description: 'On 400: the parameter or body member at fault.', example: 'limit' }) param?: string;
+  @ApiPropertyOptional({ type: [ProblemFieldError], description: 'On 400: every problem found, each once, with param and message.' })
+  errors?: ProblemFieldError[];
+  @ApiPropertyOptional({ description: 'On 403: the scope the endpoint needs.', example: 'calls:read' }) required_scope?: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'On 429: seconds to wait (also in the Retry-After header).', example: 30 })
+  retry_after?: number;
+  @ApiPropertyOptional({ description: 'On 500: quote it to support.', example: 'err_4f0c2a9e' }) error_id?: string;
+  @ApiProperty({ description: 'Id of this request (also the x-request-id header).', example: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a' })
+  request_id: string;
+}
+
+/** 409 `endpoint_disabled` on test and redeliver. */
+@ApiSchema({ description: '409 `endpoint_disabled`: the webhook endpoint is turned off; `disabled_reason` says why.' })
+export class EndpointDisabledProblem extends Problem {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    enum: ['owner', 'failing', 'gone'],
+    description: 'Why the endpoint is off: owner (turned off in the dashboard), failing (no success for 3 days), gone (it answered 410).',
+    example: 'owner',
+  })
+  disabled_reason: string | null;
+}
+
+const problem = (status: number, code: keyof typeof ERROR_CODES, detail: string, extra: Record<string, unknown> = {}) => ({
+  type: `urn:receptionist-api:error:${code}`,
+  title: ERROR_CODES[code],
+  status,
+  detail,
+  code,
+  ...extra,
+  request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
+});
+
+/** One realistic example body per status. */
+export const PROBLEM_EXAMPLES: Record<number, object> = {
+  400: problem(400, 'invalid_request', 'limit must be an integer from 1 to 100.', {
+    param: 'limit',
+    errors: [{ param: 'limit', message: 'limit must be an integer from 1 to 100' }],
+  }),
+  401: problem(401, 'unauthorized', 'Send a valid API key as "Authorization: Bearer svc_live_...".'),
+  403: problem(403, 'insufficient_scope', 'This endpoint needs the "calls:read" scope, which this API key does not have.', {
+    required_scope: 'calls:read',
+  }),
+  404: problem(404, 'not_found', 'The call was not found.'),
+  405: problem(405, 'method_not_allowed', 'HEAD is not supported here; use GET.'),
+  409: problem(409, 'not_published', 'The receptionist settings have never been published.'),
+  413: problem(413, 'payload_too_large', 'The request body is too large.'),
+  415: problem(415, 'unsupported_media_type', 'Send the body as application/json.'),
+  429: problem(429, 'rate_limited', 'Too many requests; retry after 30 seconds.', { retry_after: 30 }),
+  503: problem(503, 'service_unavailable', 'The service is temporarily unavailable; retry shortly.'),
+};
+
+export const ENDPOINT_DISABLED_EXAMPLE = problem(409, 'endpoint_disabled', 'The webhook endpoint is turned off.', {
+  disabled_reason: 'owner',
+});

@@ -1,0 +1,54 @@
+/**
+ * Strings the service never accepts, whatever the field: a NUL (PostgreSQL
+ * text cannot hold it, so it used to surface as a 500) and a lone UTF-16
+ * surrogate (not Unicode text; it would be stored as U+FFFD, silently
+ * changing what the client sent).
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface UnsafeString {
+  path: string;
+  message: string;
+}
+
+function problemOf(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode text (it holds a lone surrogate)';
+  return null;
+}
+
+/** Parsed data (JSON, or Fastify's query object, whose prototype is its own empty one), not a stream or a buffer. */
+const isRecord = (v: object): boolean =>
+  !ArrayBuffer.isView(v) && !(v instanceof Date) && typeof (v as { pipe?: unknown }).pipe !== 'function';
+
+const childPath = (parent: string, key: string | number) =>
+  typeof key === 'number' ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
+
+/**
+ * The first string in a parsed query or JSON body (members and their names,
+ * at any depth) that the service refuses, named by its path; null if none.
+ * Streams and buffers (an upload) are left alone.
+ */
+export function findUnsafeString(value: unknown, path = ''): UnsafeString | null {
+  if (typeof value === 'string') {
+    const message = problemOf(value);
+    return message ? { path: path || 'body', message } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnsafeString(value[i], childPath(path, i));
+      if (found) return found;
+    }
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  for (const [key, member] of Object.entries(value)) {
+    // A name that is not text is never a known member; it is named without the bytes it carries.
+    const nameProblem = problemOf(key);
+    if (nameProblem) return { path: path || 'body', message: `has a member name that ${nameProblem}` };
+    const found = findUnsafeString(member, childPath(path, key));
+    if (found) return found;
+  }
+  return null;
+}

@@ -1,0 +1,80 @@
+import { getSchemaPath } from '@nestjs/swagger';
+import { EVENT_DATA_MODELS } from './dto/event-data.dto.js';
+import { EVENT_TYPES } from './event-types.js';
+
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    description: "The event's id (evt_...); identical on every retry: store handled ids and skip repeats.",
+    example: 'evt_01jd5x8m3q0000000000000000',
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.',
+    example: '1777644400',
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
+
+const SUMMARIES: Record<(typeof EVENT_TYPES)[number], string> = {
+  'call.completed': 'A call has ended and processing has finished (sent for every call, answered or not).',
+  'lead.created': 'A call produced a lead.',
+  'lead.updated': "A lead's status, external_id or status_reason changed.",
+  'webhook.test': 'A test was requested; sent to that one endpoint only, attempted once.',
+};
+
+/** The envelope schema of one event type, its `data` typed. */
+function envelopeSchema(type: (typeof EVENT_TYPES)[number]) {
+  return {
+    description: `The ${type} event as POSTed to an endpoint.`,
+    allOf: [
+      { $ref: '#/components/schemas/EventDto' },
+      {
+        type: 'object',
+        properties: {
+          type: { const: type, description: 'The event type.', example: type },
+          test: {
+            type: 'boolean',
+            const: type === 'webhook.test',
+            description: 'True only on webhook.test.',
+            example: type === 'webhook.test',
+          },
+          data: { $ref: getSchemaPath(EVENT_DATA_MODELS[type]) },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one POST per event type with its typed
+ * payload and the Standard Webhooks signature headers, so generated clients
+ * can type a receiver.
+ */
+export function eventWebhooks(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `on${type.replace(/(^|\.)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
+          summary: SUMMARIES[type],
+          description: `${SUMMARIES[type]} Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
+          tags: ['Webhooks'],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: envelopeSchema(type) } } },
+          responses: {
+            '200': { description: 'Received (any 2xx counts).' },
+            '410': { description: 'Gone: the endpoint is turned off at once.' },
+          },
+        },
+      },
+    ]),
+  );
+}

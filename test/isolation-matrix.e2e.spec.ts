@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { newCallId, newEventId, newLeadId } from '../src/common/ids';
+import { internalEnv } from './support/call-documents';
+import { createFirmWithData, type FirmWithData } from './support/firm-data';
+import { Receiver } from './support/receiver';
+import { tempDataDir } from './support/recordings';
+import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+
+type IdKind = 'call' | 'lead' | 'external' | 'event' | 'endpoint' | 'delivery';
+
+/** One id-taking operation, path parameter or filter: how to send it with a given id and key. */
+interface Case {
+  name: string;
+  /** The operation in the OpenAPI document ("get /v1/calls/{call_id}"), for the coverage check. */
+  operation: string;
+  /** The path parameter or query parameter it exercises. */
+  param: string;
+  kind: IdKind;
+  send(t: TestApp, id: string, key: string): Promise<HttpResult>;
+}
+
+const MISSING: Record<IdKind, () => string> = {
+  call: () => newCallId(),
+  lead: () => newLeadId(),
+  external: () => `ext-${randomUUID()}`,
+  event: () => newEventId(),
+  endpoint: () => randomUUID(),
+  delivery: () => randomUUID(),
+};
+
+const get = (path: string, query?: Record<string, string>) => (t: TestApp, _id: string, key: string) => t.get(path, { key, query });
+const pathCase = (method: string, template: string, param: string, kind: IdKind, body?: unknown): Case => ({
+  name: `${method} ${template}`,
+  operation: `${method.toLowerCase()} ${template}`,
+  param,
+  kind,
+  send: (t, id, key) => t.request(method, template.replace(`{${param}}`, encodeURIComponent(id)), { key, body }),
+});
+const filterCase = (path: string, param: string, kind: IdKind): Case => ({
+  name: `GET ${path}?${param}=`,
+  operation: `get ${path}`,
+  param,
+  kind,
+  send: (t, id, key) => get(path, { [param]: id })(t, id, key),
+});
+
+const CASES: Case[] = [
+  pathCase('GET', '/v1/calls/{call_id}', 'call_id', 'call'),
+  pathCase('GET', '/v1/calls/{call_id}/transcript', 'call_id', 'call'),
+  pathCase('GET', '/v1/calls/{call_id}/recording', 'call_id', 'call'),
+  pathCase('POST', '/v1/calls/{call_id}/recording-link', 'call_id', 'call'),
+  pathCase('GET', '/v1/leads/{lead_id}', 'lead_id', 'lead'),
+  pathCase('PATCH', '/v1/leads/{lead_id}', 'lead_id', 'lead', { status: 'contacted' }),
+  pathCase('GET', '/v1/events/{event_id}', 'event_id', 'event'),
+  pathCase('POST', '/v1/webhook-endpoints/{endpoint_id}/test', 'endpoint_id', 'endpoint'),
+  pathCase('POST', '/v1/webhook-deliveries/{delivery_id}/redeliver', 'delivery_id', 'delivery'),
+  filterCase('/v1/calls', 'ids', 'call'),
+  filterCase('/v1/leads', 'call_id', 'call'),
+  filterCase('/v1/leads', 'external_id', 'external'),
+  filterCase('/v1/events', 'after', 'event'),
+  filterCase('/v1/webhook-deliveries', 'event_id', 'event'),
+  filterCase('/v1/webhook-deliveries', 'endpoint_id', 'endpoint'),
+];
+
+/** What a client can observe, with the id itself and per-request values (request id, as_of) taken out. */
+function observable(r: HttpResult, id: string): unknown {
+  const text = r.text.split(id).join('<id>').split(encodeURIComponent(id)).join('<id>');
+  let body: unknown = text;
+  if ((r.headers.get('content-type') ?? '').includes('json') && text) {
+    body = JSON.parse(text, (k, v: unknown) => (['request_id', 'as_of'].includes(k) ? '<varies>' : v));
+  }
+  return { status: r.status, type: r.headers.get('content-type'), length: r.headers.get('content-length'), body };
+}
+
+describe('no firm sees another: every id-taking operation, path and filter', () => {
+  const data = tempDataDir();
+  let t: TestApp;
+  let rx: Receiver;
+  let a: FirmWithData;
+  let b: FirmWithData;
+  const idOf = (f: FirmWithData, kind: IdKind): string =>
+    ({ call: f.callIds[0], lead: f.leadId, external: f.externalId, event: f.eventId, endpoint: f.endpointId, delivery: f.deliveryId })[
+      kind
+    ];
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    [a, b] = await Promise.all([createFirmWithData(t, rx.url('/a')), createFirmWithData(t, rx.url('/b'))]);
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+    data.cleanup();
+  });
+
+  /** A's rows that any of B's requests could change, to show nothing did. */
+  const aState = async () => ({
+    lead: await t.sql(`SELECT status, updated_at FROM leads WHERE org_id = $1`, [a.orgId]),
+    deliveries: await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1`, [a.orgId]),
+    events: await t.sql(`SELECT count(*)::int AS n FROM events WHERE org_id = $1`, [a.orgId]),
+    links: await t.sql(`SELECT count(*)::int AS n FROM recording_links WHERE org_id = $1`, [a.orgId]),
+  });
+
+  it.each(CASES.map((c) => [c.name + ` (${c.param})`, c] as const))(
+    '%s: a key of B gets for A’s id exactly what it gets for an id that does not exist',
+    async (_name, c) => {
+      const key = b.keys['read-update-leads'];
+      const foreign = idOf(a, c.kind);
+      const missing = MISSING[c.kind]();
+      const forForeign = await c.send(t, foreign, key);
+      const forMissing = await c.send(t, missing, key);
+      expect(observable(forForeign, foreign)).toEqual(observable(forMissing, missing));
+      // And B's own id works through the same case, so the comparison is not between two broken requests.
+      const own = await c.send(t, idOf(b, c.kind), key);
+      expect(own.status).toBeLessThan(300);
+    },
+  );
+
+  it('none of B’s requests above changed anything of A (run again, state compared)', async () => {
+    const before = await aState();
+    for (const c of CASES) await c.send(t, idOf(a, c.kind), b.keys['read-update-leads']);
+    expect(await aState()).toEqual(before);
+  });
+
+  it('B’s lists and details never contain any id of A', async () => {
+    const key = b.keys['read-update-leads'];
+    const aIds = [...a.callIds, a.leadId, a.externalId, a.eventId, a.endpointId, a.deliveryId, a.orgId];
+    for (const path of ['/v1/account', '/v1/calls', '/v1/leads', '/v1/events', '/v1/webhook-endpoints', '/v1/webhook-deliveries']) {
+      const r = await t.get(path, { key });
+      expect({ path, status: r.status }).toEqual({ path, status: 200 });
+      for (const id of aIds) expect({ path, leaked: r.text.includes(id) ? id : null }).toEqual({ path, leaked: null });
+    }
+  });
+
+  it('every operation of the document that takes an id or an id filter is in the matrix', async () => {
+    const doc = (await t.get('/v1/openapi.json')).body;
+    const covered = new Set(CASES.map((c) => `${c.operation} ${c.param}`));
+    const idParam = /(^|_)(id|ids|after|cursor)$/;
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (!path.startsWith('/v1/') || path.startsWith('/v1/recordings/')) continue;
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const p of op.parameters ?? []) {
+          if (!idParam.test(p.name) || p.name === 'cursor') continue;
+          if (!covered.has(`${method} ${path} ${p.name}`)) missing.push(`${method} ${path} ${p.name}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('a recording link token names one recording only: it serves A’s audio and nothing of B', async () => {
+    const r = await t.get(`/v1/recordings/${a.linkToken}`);
+    expect(r.status).toBe(200);
+    const unknown = await t.get(`/v1/recordings/${a.linkToken.slice(0, -4)}zzzz`);
+    expect(unknown.status).toBe(404);
+  });
+});
+
+/**
+ * Kept apart on purpose: cursors are being bound to the firm that received
+ * them (src/common/pagination/cursor.ts, another branch). Until that is
+ * merged, B's key may page through A's cursor position; the expectation is
+ * the issue's: 400 invalid_request naming the cursor parameter.
+ */
+describe('cursors are bound to the firm they were issued to', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  const data = tempDataDir();
+  let a: FirmWithData;
+  let b: FirmWithData;
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    [a, b] = await Promise.all([createFirmWithData(t, rx.url('/a')), createFirmWithData(t, rx.url('/b'))]);
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+    data.cleanup();
+  });
+
+  it.each(['/v1/calls', '/v1/leads', '/v1/webhook-deliveries'])(
+    '%s: A’s next_cursor is refused for B with 400 naming cursor',
+    async (path) => {
+      const first = await t.get(path, { key: a.keys['read-update-leads'], query: { limit: 1 } });
+      expect(first.status).toBe(200);
+      const cursor = first.body.next_cursor as string;
+      expect(cursor).toEqual(expect.any(String));
+      expect((await t.get(path, { key: a.keys['read-update-leads'], query: { limit: 1, cursor } })).status).toBe(200);
+      const r = await t.get(path, { key: b.keys['read-update-leads'], query: { limit: 1, cursor } });
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('invalid_request');
+      expect(JSON.stringify(r.body)).toContain('cursor');
+    },
+  );
+});

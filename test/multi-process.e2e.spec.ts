@@ -1,0 +1,289 @@
+import type { ServerResponse } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { WebhookEndpointsService } from '../src/webhooks';
+import { fullCallDocument, nextCallId } from './support/call-documents';
+import { runCli } from './support/cli';
+import { createTestDatabase } from './support/database';
+import { createFirm, type TestFirm } from './support/factories';
+import { serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
+import { Receiver, waitFor, type Received } from './support/receiver';
+import { fixture } from './support/recordings';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+
+const LEASE_MS = 15_000;
+const CONCURRENCY = 4;
+
+/**
+ * Where the api processes keep recordings. Both api processes get the same
+ * settings, so a recording stored through one is readable through the other.
+ * The one place to change to run this test on S3 instead of a shared folder.
+ */
+function recordingStoreEnv(dataDir: string): Record<string, string> {
+  return { DATA_DIR: dataDir };
+}
+
+/** Every request a receiver got at a path, by webhook-id. */
+const idsAt = (rx: Receiver, path: string) => rx.at(path).map((r) => r.headers['webhook-id'] as string);
+const duplicates = (ids: string[]) => [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+
+describe('two api and two worker processes behave as one service', () => {
+  let databaseUrl: string;
+  let dataDir: string;
+  let fixtures: TestApp; // in-process, only to create firms and endpoints (dashboard actions have no API)
+  let rx: Receiver;
+  const apis: ServiceProcess[] = [];
+  const workers: ServiceProcess[] = [];
+  let client: SpreadClient;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'multi-process-'));
+    rx = await Receiver.start();
+    fixtures = await startTestApp({ databaseUrl, env: { ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    env = serviceEnv(databaseUrl, {
+      ...recordingStoreEnv(dataDir),
+      WEBHOOK_LEASE: `${LEASE_MS / 1000}s`,
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s',
+      WEBHOOK_DISPATCH_CONCURRENCY: String(CONCURRENCY),
+    });
+    const started = await Promise.all([
+      startService('api', env),
+      startService('api', env),
+      startService('worker', env),
+      startService('worker', env),
+    ]);
+    apis.push(started[0], started[1]);
+    workers.push(started[2], started[3]);
+    client = new SpreadClient(apis);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all([...apis, ...workers].map((p) => stopService(p)));
+    await fixtures?.close();
+    await rx?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const ingest = async (via: number, f: TestFirm, callId: string, doc: unknown) => {
+    const r = await client.via(via, 'PUT', `/internal/v1/orgs/${f.orgId}/calls/${encodeURIComponent(callId)}`, {
+      body: doc,
+      headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` },
+    });
+    expect([200, 201]).toContain(r.status);
+    return r.body as { lead_id: string | null };
+  };
+  const endpoint = async (f: TestFirm, path: string, types = 'call.completed,lead.created,lead.updated') =>
+    (await fixtures.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url: rx.url(path), eventTypes: types })).endpoint;
+  const deliveries = async (where: string, params: unknown[]) =>
+    (await fixtures.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, params))[0].n as number;
+
+  it('calls ingested through one api are listed, paged with cursors and patched through the other', async () => {
+    const f = await createFirm(fixtures.app);
+    const ids: string[] = [];
+    const leads: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const id = nextCallId('call_mp');
+      const started = new Date(Date.UTC(2026, 2, 2, 9, i)).toISOString();
+      leads.push((await ingest(0, f, id, fullCallDocument({ started_at: started }))).lead_id!);
+      ids.push(id);
+    }
+    // Paged through api 1, each page from a cursor api 0 never saw... then alternating.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let page = 0;
+    do {
+      const r = await client.via(1 - (page++ % 2), 'GET', '/v1/calls', { key: f.keys.read, query: { limit: 5, cursor } });
+      expect(r.status).toBe(200);
+      seen.push(...r.body.calls.map((c: { call_id: string }) => c.call_id));
+      cursor = r.body.next_cursor ?? undefined;
+      expect(r.body.has_more).toBe(cursor !== undefined);
+    } while (cursor);
+    expect(page).toBe(5);
+    expect(seen).toEqual([...ids].reverse()); // newest first, each exactly once
+
+    const patched = await client.via(1, 'PATCH', `/v1/leads/${leads[0]}`, {
+      key: f.keys['read-update-leads'],
+      body: { status: 'contacted', expected_status: 'new' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.changed).toBe(true);
+    const read = await client.via(0, 'GET', `/v1/leads/${leads[0]}`, { key: f.keys.read });
+    expect(read.body.lead.status).toBe('contacted');
+    // A stale expectation through the other process is refused, never overwritten.
+    const stale = await client.via(0, 'PATCH', `/v1/leads/${leads[0]}`, {
+      key: f.keys['read-update-leads'],
+      body: { status: 'signed', expected_status: 'new' },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('status_conflict');
+  }, 60_000);
+
+  it('a recording uploaded through one api streams from the other, whole, by range and by link', async () => {
+    const f = await createFirm(fixtures.app);
+    const callId = nextCallId('call_mp');
+    await ingest(1, f, callId, fullCallDocument());
+    const audio = fixture('injury-caller.ogg');
+    const up = await client.via(1, 'PUT', `/internal/v1/orgs/${f.orgId}/calls/${callId}/recording`, {
+      key: TEST_INTERNAL_TOKEN,
+      rawBody: audio,
+      headers: { 'content-type': 'audio/ogg' },
+    });
+    expect([200, 201]).toContain(up.status);
+    const path = `/v1/calls/${callId}/recording`;
+    const whole = await client.bytesVia(0, path, { authorization: `Bearer ${f.keys.read}` });
+    expect(whole.status).toBe(200);
+    expect(whole.bytes.equals(audio)).toBe(true);
+    const part = await client.bytesVia(0, path, { authorization: `Bearer ${f.keys.read}`, range: 'bytes=100-199' });
+    expect(part.status).toBe(206);
+    expect(part.bytes.equals(audio.subarray(100, 200))).toBe(true);
+    const link = await client.via(0, 'POST', `/v1/calls/${callId}/recording-link`, { key: f.keys.read });
+    expect(link.status).toBeLessThan(300);
+    const token = String(link.body.url).split('/').pop()!;
+    const played = await client.bytesVia(1, `/v1/recordings/${token}`);
+    expect(played.status).toBe(200);
+    expect(played.bytes.equals(audio)).toBe(true);
+  }, 60_000);
+
+  it('every event of a few hundred changes reaches each endpoint exactly once while both workers run', async () => {
+    const f = await createFirm(fixtures.app);
+    await endpoint(f, '/all-a');
+    await endpoint(f, '/all-b');
+    const leads: string[] = [];
+    const CALLS = 80;
+    for (let i = 0; i < CALLS; i += 8) {
+      const batch = Array.from({ length: 8 }, (_, j) => ingest((i + j) % 2, f, nextCallId('call_mp'), fullCallDocument()));
+      for (const r of await Promise.all(batch)) leads.push(r.lead_id!);
+    }
+    for (let i = 0; i < leads.length; i += 8) {
+      const batch = leads
+        .slice(i, i + 8)
+        .map((id) => client.request('PATCH', `/v1/leads/${id}`, { key: f.keys['read-update-leads'], body: { status: 'contacted' } }));
+      for (const r of await Promise.all(batch)) expect(r.status).toBe(200);
+    }
+    const events: string[] = (await fixtures.sql('SELECT id FROM events WHERE org_id = $1', [f.orgId])).map((r) => r.id);
+    expect(events.length).toBe(CALLS * 3); // call.completed, lead.created, lead.updated
+    await waitFor(
+      async () =>
+        (await deliveries(`endpoint_id IN (SELECT id FROM webhook_endpoints WHERE org_id = $1) AND status = 'succeeded'`, [f.orgId])) ===
+        CALLS * 6,
+      'every delivery to succeed',
+      60_000,
+    );
+    for (const path of ['/all-a', '/all-b']) {
+      const got = idsAt(rx, path);
+      expect(duplicates(got)).toEqual([]);
+      expect(new Set(got)).toEqual(new Set(events));
+    }
+    expect(workers.every((w) => w.child.exitCode === null)).toBe(true); // both ran throughout
+  }, 120_000);
+
+  it('a worker killed with SIGKILL mid-batch loses nothing: the other sends its deliveries once the lease runs out', async () => {
+    const f = await createFirm(fixtures.app);
+    // Every request is held open until released, so both workers fill up with sends in flight.
+    const held: { res: ServerResponse; id: string }[] = [];
+    const aborted = new Set<string>();
+    let open = false;
+    rx.on('/held', (req, res) => {
+      const id = req.headers['webhook-id'] as string;
+      if (open) return void res.end('ok');
+      held.push({ res, id });
+      res.on('close', () => {
+        if (!res.writableFinished) aborted.add(id);
+      });
+    });
+    await endpoint(f, '/held', 'call.completed');
+    for (let i = 0; i < 30; i++) await ingest(i % 2, f, nextCallId('call_mp'), fullCallDocument({ lead: null }));
+    const events: string[] = (await fixtures.sql('SELECT id FROM events WHERE org_id = $1', [f.orgId])).map((r) => r.id);
+    expect(events.length).toBe(30);
+
+    await waitFor(() => held.length === 2 * CONCURRENCY, 'both workers to have a full batch in flight', 30_000);
+    const [victim, survivor] = workers;
+    const killedAt = Date.now();
+    victim.child.kill('SIGKILL');
+    expect((await victim.exited()).signal).toBe('SIGKILL');
+    // The victim's sockets close with it: those are the sends it never recorded.
+    await waitFor(() => aborted.size === CONCURRENCY, 'the killed worker’s connections to close', 10_000);
+    const lost = [...aborted];
+    open = true;
+    for (const h of held) if (!aborted.has(h.id)) h.res.end('ok');
+
+    await waitFor(
+      async () => (await deliveries(`event_id = ANY($1) AND status = 'succeeded'`, [events])) === 30,
+      'every delivery to succeed',
+      60_000,
+    );
+    expect(survivor.child.exitCode).toBeNull();
+    const received: Received[] = rx.at('/held');
+    const got = received.map((r) => r.headers['webhook-id'] as string);
+    expect(new Set(got)).toEqual(new Set(events));
+    // At least once, bounded: only what the dead worker had in flight arrived twice...
+    expect(duplicates(got).sort()).toEqual([...lost].sort());
+    // ...and its second copy waited for the lease.
+    for (const id of lost) {
+      const resent = received.filter((r) => r.headers['webhook-id'] === id)[1];
+      expect(resent.at - killedAt).toBeGreaterThan(LEASE_MS - 5_000);
+    }
+    expect(await deliveries(`event_id = ANY($1) AND (attempt_count <> 1 OR locked_until IS NOT NULL)`, [events])).toBe(0);
+    // Two workers again, so the other tests run against the full service in any order.
+    workers[0] = await startService('worker', env);
+  }, 120_000);
+
+  it('the limit of 5 test events and resends per minute holds across both api processes', async () => {
+    const f = await createFirm(fixtures.app);
+    const ep = await endpoint(f, '/limited');
+    const answers: number[] = [];
+    let first: string | undefined;
+    for (let i = 0; i < 4; i++) {
+      const r = await client.request('POST', `/v1/webhook-endpoints/${ep.id}/test`, { key: f.keys.read });
+      answers.push(r.status);
+      first ??= r.body.delivery?.id;
+    }
+    const redeliver = await client.request('POST', `/v1/webhook-deliveries/${first}/redeliver`, { key: f.keys.read });
+    answers.push(redeliver.status);
+    expect(answers).toEqual([202, 202, 202, 202, 202]);
+    expect(client.served[0]).toBeGreaterThan(0);
+    expect(client.served[1]).toBeGreaterThan(0);
+    for (const i of [0, 1]) {
+      const refused = await client.via(i, 'POST', `/v1/webhook-endpoints/${ep.id}/test`, { key: f.keys.read });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(await deliveries(`endpoint_id = $1`, [ep.id])).toBe(5);
+  }, 30_000);
+});
+
+describe('migrations started by two processes at once', () => {
+  it('run once: both succeed and each migration is recorded exactly once', async () => {
+    // A fresh empty database on the test server (not cloned from the migrated template).
+    const admin = new URL(process.env.TEST_PG_ADMIN_URL!);
+    const name = `mp_${process.pid}_${Date.now().toString(36)}`;
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+    admin.pathname = `/${name}`;
+    const url = admin.toString();
+
+    const [a, b] = await Promise.all([
+      runCli(['migrate', '--json'], { databaseUrl: url }),
+      runCli(['migrate', '--json'], { databaseUrl: url }),
+    ]);
+    expect({ a: a.code, b: b.code }).toEqual({ a: 0, b: 0 });
+    const ran: string[] = [...a.json.migrations_ran, ...b.json.migrations_ran];
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const rows = (await db.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name')).rows as { name: string; n: number }[];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.n !== 1)).toEqual([]);
+      expect(ran.sort()).toEqual(rows.map((r) => r.name).sort()); // between them they ran each one, once
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
+});

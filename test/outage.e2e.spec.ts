@@ -1,0 +1,288 @@
+import pg from 'pg';
+import { WebhookEndpointsService } from '../src/webhooks';
+import { fullCallDocument, internalEnv, nextCallId, putCall } from './support/call-documents';
+import { createTestDatabase } from './support/database';
+import { createFirm, type TestFirm } from './support/factories';
+import { OwnPostgres } from './support/own-postgres';
+import { Receiver, waitFor } from './support/receiver';
+import { startService } from './support/service-process';
+import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type TestApp } from './support/test-app';
+
+/**
+ * The database goes away under a running service. Bounds documented in the
+ * README (DATABASE_STATEMENT_TIMEOUT): a request fails within the statement
+ * timeout (2 s here) or the 3 s connect timeout, so 8 s is a generous ceiling
+ * for an answer; recovery must follow within 10 s of the database coming back.
+ */
+const STATEMENT_TIMEOUT_MS = 2000;
+const ANSWER_CEILING_MS = 8000;
+const RECOVERY_MS = 10_000;
+
+describe('database outage on a PostgreSQL of its own', () => {
+  let db: OwnPostgres;
+  let t: TestApp;
+  let rx: Receiver;
+  let firm: TestFirm;
+  /** While true the receiver answers 500: deliveries stay pending with a retry due. */
+  let failing = false;
+  /** Assertions' own connections, which expect the server to go away (t.sql's pool does not). */
+  let pool: pg.Pool;
+  const sql = async (text: string, params?: unknown[]) => (await pool.query(text, params)).rows;
+
+  beforeAll(async () => {
+    db = await OwnPostgres.start();
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    pool.on('error', () => undefined);
+    rx = await Receiver.start();
+    rx.on('/hook', (_req, res) => {
+      res.writeHead(failing ? 500 : 200);
+      res.end();
+    });
+    t = await startTestApp({
+      databaseUrl: db.url,
+      env: {
+        ...internalEnv,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: Array(20).fill('1s').join(','),
+        DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
+      },
+    });
+    firm = await createFirm(t.app);
+    await t.app.get(WebhookEndpointsService).create({ orgId: firm.orgId, url: rx.url('/hook'), eventTypes: 'call.completed' });
+  });
+  afterAll(async () => {
+    await db.thaw();
+    await t.close();
+    await rx.close();
+    await pool.end();
+    await db.close();
+  });
+
+  /** A request and how long its answer took. */
+  const timed = async (fn: () => Promise<HttpResult>): Promise<{ r: HttpResult; ms: number }> => {
+    const started = Date.now();
+    const r = await fn();
+    return { r, ms: Date.now() - started };
+  };
+  const account = () => t.get('/v1/account', { key: firm.keys.read });
+  const ingest = (callId: string) => putCall(t, firm.orgId, callId, fullCallDocument());
+  const deliveredIds = () => new Set(rx.at('/hook').map((r) => r.headers['webhook-id'] as string));
+
+  /** Every answer while the database is away: 503 service_unavailable with Retry-After, in bounded time. */
+  const expectUnavailable = async (requests: (() => Promise<HttpResult>)[]) => {
+    const answers = await Promise.all(requests.map(timed));
+    for (const { r, ms } of answers) {
+      expect({ status: r.status, code: r.body?.code, retryAfter: r.headers.get('retry-after') }).toEqual({
+        status: 503,
+        code: 'service_unavailable',
+        retryAfter: expect.stringMatching(/^\d+$/),
+      });
+      expect(ms).toBeLessThan(ANSWER_CEILING_MS);
+    }
+  };
+
+  const expectRecovered = async (since: number) => {
+    await waitFor(async () => (await account()).status === 200, 'the API to answer again', RECOVERY_MS);
+    await waitFor(async () => (await t.get('/health/ready')).status === 200, 'readiness to return', RECOVERY_MS);
+    expect(Date.now() - since).toBeLessThan(RECOVERY_MS);
+  };
+
+  /** Calls ingested (and acknowledged) while the receiver fails: pending deliveries with attempts left. */
+  const pendingDeliveries = async (n: number): Promise<string[]> => {
+    failing = true;
+    const callIds = Array.from({ length: n }, () => nextCallId('call_out'));
+    for (const id of callIds) expect((await ingest(id)).status).toBe(201);
+    const rows = await sql(`SELECT id FROM events WHERE org_id = $1 AND type = 'call.completed' AND data->>'call_id' = ANY($2)`, [
+      firm.orgId,
+      callIds,
+    ]);
+    expect(rows).toHaveLength(n);
+    const ids = rows.map((r) => r.id as string);
+    await waitFor(
+      async () =>
+        (await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count >= 1`, [ids]))[0].n === n,
+      'a first (failed) attempt of each delivery',
+      10_000,
+    );
+    return ids;
+  };
+
+  /** After recovery: each event delivered (at least once), none failed, the endpoint still on. */
+  const expectAllDelivered = async (eventIds: string[]) => {
+    failing = false;
+    await waitFor(() => eventIds.every((id) => deliveredIds().has(id)), 'every event to be delivered', RECOVERY_MS);
+    await waitFor(
+      async () =>
+        (await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'succeeded'`, [eventIds]))[0]
+          .n === eventIds.length,
+      'every delivery to be recorded as succeeded',
+    );
+    const [endpoint] = await sql(`SELECT status FROM webhook_endpoints WHERE org_id = $1`, [firm.orgId]);
+    expect(endpoint.status).toBe('enabled');
+  };
+
+  it('PostgreSQL stopped: 503 with Retry-After, readiness 503, liveness 200, nothing lost, back by itself', async () => {
+    const eventIds = await pendingDeliveries(3);
+    await db.stopServer();
+    const refused = nextCallId('call_out');
+    await expectUnavailable([account, () => t.get('/v1/calls', { key: firm.keys.read }), () => ingest(refused)]);
+    expect((await t.get('/health/ready')).status).toBe(503);
+    const live = await t.get('/v1/health');
+    expect({ status: live.status, body: live.body }).toEqual({ status: 200, body: { ok: true } });
+    // Paused, not failed: deliveries that came due during the outage are still pending with attempts left.
+    failing = false;
+
+    await db.startServer();
+    const back = Date.now();
+    await expectRecovered(back);
+    await expectAllDelivered(eventIds);
+    // The 503 wrote nothing; the pipeline's retry of the same call succeeds and its event is delivered too.
+    const retried = await ingest(refused);
+    expect(retried.status).toBe(201);
+    const [event] = await sql(`SELECT id FROM events WHERE org_id = $1 AND type = 'call.completed' AND data->>'call_id' = $2`, [
+      firm.orgId,
+      refused,
+    ]);
+    await expectAllDelivered([event.id]);
+  }, 60_000);
+
+  it('PostgreSQL frozen (SIGSTOP): answers stay bounded, then it recovers by itself once thawed', async () => {
+    const eventIds = await pendingDeliveries(3);
+    // Warm connections in the pool: their statements are what would hang without a client-side timeout.
+    for (let i = 0; i < 3; i++) expect((await account()).status).toBe(200);
+    db.freeze();
+    try {
+      await expectUnavailable([account, account, account, () => t.get('/v1/calls', { key: firm.keys.read })]);
+      const ready = await timed(() => t.get('/health/ready'));
+      expect(ready.r.status).toBe(503);
+      expect(ready.ms).toBeLessThan(ANSWER_CEILING_MS);
+      const live = await timed(() => t.get('/v1/health'));
+      expect(live.r.status).toBe(200);
+      expect(live.ms).toBeLessThan(1000);
+      failing = false;
+    } finally {
+      await db.thaw();
+    }
+    const back = Date.now();
+    await expectRecovered(back);
+    await expectAllDelivered(eventIds);
+    // Nothing was given up on during the freeze: no delivery of this firm failed.
+    const failed = await sql(
+      `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.org_id = $1 AND d.status = 'failed'`,
+      [firm.orgId],
+    );
+    expect(failed[0].n).toBe(0);
+  }, 60_000);
+});
+
+/** test/webhook-crash.e2e.spec.ts covers the worker role (SIGKILL mid-batch, SIGTERM drain); this is the api role. */
+describe('api process signals', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  let firm: TestFirm;
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase();
+    rx = await Receiver.start();
+    t = await startTestApp({ databaseUrl, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    firm = await createFirm(t.app);
+    await t.app.get(WebhookEndpointsService).create({ orgId: firm.orgId, url: rx.url('/hook'), eventTypes: 'call.completed' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
+
+  it('SIGTERM: stops listening, finishes the request in flight with its full answer, exits 0', async () => {
+    const svc = await startService({ role: 'api', databaseUrl: t.databaseUrl });
+    const lock = new pg.Client({ connectionString: t.databaseUrl });
+    await lock.connect();
+    try {
+      // Hold the request inside the service: its page query waits on this lock.
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE calls IN ACCESS EXCLUSIVE MODE');
+      const inFlight = fetch(`${svc.baseUrl}/v1/calls`, { headers: { authorization: `Bearer ${firm.keys.read}` } });
+      await waitFor(
+        async () =>
+          (
+            await t.sql(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM calls%'`,
+            )
+          )[0].n > 0,
+        'the request to wait on the lock',
+      );
+      svc.child.kill('SIGTERM');
+      // Draining: no new work is taken (refused, or 503 on a kept-alive socket), the process stays up.
+      await waitFor(
+        () =>
+          fetch(`${svc.baseUrl}/v1/health`).then(
+            (r) => r.status === 503,
+            () => true,
+          ),
+        'the service to stop taking requests',
+      );
+      expect(svc.child.exitCode).toBeNull();
+      await lock.query('COMMIT');
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { calls: unknown }).calls).toEqual(expect.any(Array));
+      // Promptly: the kept-alive socket of that answer must not hold the process up for its 72 s timeout.
+      await waitFor(() => svc.child.exitCode !== null || svc.child.signalCode !== null, 'the process to exit', 10_000);
+      expect(await svc.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      await lock.end();
+      if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
+    }
+  });
+
+  it('SIGKILL mid-ingestion loses nothing acknowledged and leaves no half-written call', async () => {
+    const svc = await startService({ role: 'api', databaseUrl: t.databaseUrl, env: { INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
+    const callIds = Array.from({ length: 40 }, () => nextCallId('call_kill'));
+    const acknowledged: string[] = [];
+    const put = async (callId: string) => {
+      const r = await fetch(`${svc.baseUrl}/internal/v1/orgs/${firm.orgId}/calls/${callId}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(fullCallDocument()),
+      }).catch(() => null);
+      if (r && r.status === 201) acknowledged.push(callId);
+      if (acknowledged.length === 10) svc.child.kill('SIGKILL');
+    };
+    // Four at a time, so some are in flight when the process dies.
+    const queue = [...callIds];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let id = queue.shift(); id; id = queue.shift()) await put(id);
+      }),
+    );
+    expect((await svc.exited).signal).toBe('SIGKILL');
+    expect(acknowledged.length).toBeGreaterThanOrEqual(10);
+    expect(acknowledged.length).toBeLessThan(40);
+
+    const stored = await t.sql(
+      `SELECT c.call_id, e.id AS event_id, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+         FROM calls c LEFT JOIN events e ON e.org_id = c.org_id AND e.type = 'call.completed' AND e.data->>'call_id' = c.call_id
+        WHERE c.org_id = $1 AND c.call_id = ANY($2)`,
+      [firm.orgId, callIds],
+    );
+    const storedIds = stored.map((r) => r.call_id as string);
+    expect(storedIds).toEqual(expect.arrayContaining(acknowledged));
+    // Whole or nothing: every stored call has its event and its delivery (one transaction).
+    for (const row of stored)
+      expect({ call: row.call_id, event: !!row.event_id, deliveries: row.deliveries }).toEqual({
+        call: row.call_id,
+        event: true,
+        deliveries: 1,
+      });
+    // Another process (this test's app, role all) delivers every one of them.
+    const eventIds = stored.map((r) => r.event_id as string);
+    await waitFor(
+      () => {
+        const got = new Set(rx.at('/hook').map((r) => r.headers['webhook-id']));
+        return eventIds.every((id) => got.has(id));
+      },
+      'every stored event to be delivered',
+      15_000,
+    );
+  });
+});

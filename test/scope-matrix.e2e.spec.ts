@@ -1,0 +1,85 @@
+import { PERMISSION_SETS, PERMISSION_SET_NAMES, SCOPES } from '../src/common/http/scopes';
+import { internalEnv } from './support/call-documents';
+import { createFirmWithData, type FirmWithData } from './support/firm-data';
+import { insertKeyWithScopes } from './support/keys';
+import { Receiver } from './support/receiver';
+import { tempDataDir } from './support/recordings';
+import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+
+interface Operation {
+  method: string;
+  path: string;
+  scope: string;
+}
+
+/** A valid body for the operations that take one, so only the scope decides. */
+const BODIES: Record<string, unknown> = { 'patch /v1/leads/{lead_id}': { status: 'contacted' } };
+
+/**
+ * The full matrix of keys by operations, generated from the served document's
+ * security requirements (x-required-scope): a new route is covered the day it
+ * is documented. Keys: the four permission sets, and one key per single scope.
+ */
+describe('scopes: every key gets 403 insufficient_scope on every operation outside its scopes', () => {
+  const data = tempDataDir();
+  let t: TestApp;
+  let rx: Receiver;
+  let firm: FirmWithData;
+  let operations: Operation[];
+  const keys: { name: string; key: string; scopes: readonly string[] }[] = [];
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    firm = await createFirmWithData(t, rx.url('/hook'));
+    const doc = (await t.get('/v1/openapi.json')).body;
+    operations = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item)
+        .filter(([, op]) => op['x-required-scope'])
+        .map(([method, op]) => ({ method: method.toUpperCase(), path, scope: op['x-required-scope'] as string })),
+    );
+    for (const set of PERMISSION_SET_NAMES) keys.push({ name: `set ${set}`, key: firm.keys[set], scopes: PERMISSION_SETS[set].scopes });
+    for (const scope of SCOPES)
+      keys.push({ name: `only ${scope}`, key: (await insertKeyWithScopes(t, firm.orgId, [scope])).key, scopes: [scope] });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+    data.cleanup();
+  });
+
+  const send = (op: Operation, key: string): Promise<HttpResult> => {
+    const values: Record<string, string> = {
+      call_id: firm.callIds[0],
+      lead_id: firm.leadId,
+      event_id: firm.eventId,
+      endpoint_id: firm.endpointId,
+      delivery_id: firm.deliveryId,
+    };
+    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      if (!values[name]) throw new Error(`no test value for path parameter ${name} of ${op.method} ${op.path}`);
+      return encodeURIComponent(values[name]);
+    });
+    return t.request(op.method, path, { key, body: BODIES[`${op.method.toLowerCase()} ${op.path}`] });
+  };
+
+  it('the document names a scope on every operation that needs a key (so the matrix below is complete)', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(14);
+    for (const op of operations) expect(SCOPES).toContain(op.scope);
+  });
+
+  it('every key, every operation: 403 insufficient_scope naming the scope exactly when the key lacks it', async () => {
+    const wrong: string[] = [];
+    for (const k of keys) {
+      for (const op of operations) {
+        const r = await send(op, k.key);
+        const holds = k.scopes.includes(op.scope);
+        const denied = r.status === 403 && r.body?.code === 'insufficient_scope' && r.body?.required_scope === op.scope;
+        // With the scope, the request is judged on its merits: never 401/403.
+        const allowed = r.status !== 401 && r.status !== 403 && r.status < 500;
+        if (holds ? !allowed : !denied) wrong.push(`${k.name} ${op.method} ${op.path}: ${r.status} ${r.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

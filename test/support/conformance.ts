@@ -1,0 +1,123 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Every response the e2e helper receives is checked against the OpenAPI
+ * document the server serves: the status is documented for the operation,
+ * the content type is the documented one, the body matches the schema and
+ * the required documented headers are present. A mismatch throws, failing
+ * the test that made the request. Exercised (operationId, status) pairs are
+ * appended to the run folder for the coverage report of global-teardown.
+ */
+
+type Json = Record<string, any>;
+interface Route {
+  method: string;
+  template: string;
+  regex: RegExp;
+  params: number;
+  op: Json;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const DOC_ID = 'urn:receptionist-api:openapi';
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+export class ConformanceError extends Error {}
+
+export class Conformance {
+  private readonly ajv: InstanceType<typeof Ajv2020>;
+  private readonly routes: Route[];
+
+  constructor(private readonly doc: Json) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    (addFormats as unknown as (a: unknown) => void)(this.ajv);
+    this.ajv.addFormat('binary', true);
+    this.ajv.addSchema(doc, DOC_ID);
+    this.routes = Object.entries<Json>(doc.paths)
+      .flatMap(([template, item]) =>
+        METHODS.filter((m) => item[m]).map((method) => ({
+          method,
+          template,
+          regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+          params: (template.match(/\{/g) ?? []).length,
+          op: item[method],
+        })),
+      )
+      .sort((a, b) => a.params - b.params);
+  }
+
+  /** Every documented (operationId, status) of operations that need no /internal access. */
+  documented(): { operationId: string; status: string }[] {
+    return this.routes.flatMap((r) => Object.keys(r.op.responses ?? {}).map((status) => ({ operationId: r.op.operationId, status })));
+  }
+
+  /** Checks one exchange; returns the operationId it matched, or undefined for routes outside the document. */
+  check(method: string, pathname: string, res: { status: number; headers: Headers; body: unknown; text: string }): string | undefined {
+    const m = method.toLowerCase();
+    const route = this.routes.find((r) => r.method === m && r.regex.test(pathname));
+    if (!route) return undefined;
+    const id = route.op.operationId as string;
+    const where = `${method.toUpperCase()} ${route.template} (${id}) answered ${res.status}`;
+    const status = String(res.status);
+    const response = this.resolve(route.op.responses?.[status] ?? route.op.responses?.default);
+    if (!response)
+      throw new ConformanceError(
+        `${where}: status ${status} is not documented (documented: ${Object.keys(route.op.responses).join(', ')})`,
+      );
+    this.checkHeaders(where, response, res.headers);
+    this.checkBody(where, m, route.template, status, response, res);
+    return id;
+  }
+
+  private checkHeaders(where: string, response: Json, headers: Headers): void {
+    for (const [name, h] of Object.entries<Json>(response.headers ?? {})) {
+      const header = this.resolve(h);
+      if (header?.required && !headers.has(name)) throw new ConformanceError(`${where}: documented header ${name} is missing`);
+    }
+  }
+
+  private checkBody(
+    where: string,
+    method: string,
+    template: string,
+    status: string,
+    response: Json,
+    res: { headers: Headers; body: unknown; text: string },
+  ) {
+    const content = response.content as Json | undefined;
+    if (!content || method === 'head' || status === '204') return;
+    const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+    if (!(type in content))
+      throw new ConformanceError(`${where}: content type "${type}" is not documented (${Object.keys(content).join(', ')})`);
+    if (!/json/.test(type) || !content[type].schema) return;
+    const path = `#/${pointer('paths', template, method, 'responses', status, 'content', type, 'schema')}`;
+    const validate = this.ajv.getSchema(`${DOC_ID}${path}`);
+    if (!validate) throw new ConformanceError(`${where}: no schema at ${path}`);
+    if (!validate(res.body)) {
+      const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message} [schema ${e.schemaPath}]`);
+      throw new ConformanceError(`${where}: body does not match ${path}:\n  ${errs.join('\n  ')}`);
+    }
+  }
+
+  private resolve(obj: Json | undefined): Json | undefined {
+    if (!obj?.$ref) return obj;
+    return (obj.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<Json>((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+  }
+}
+
+/** The run folder global-setup made; absent when Jest runs without it. */
+const RUN_DIR = process.env.TEST_CONFORMANCE_DIR;
+
+export function recordDocumented(c: Conformance): void {
+  if (RUN_DIR) writeFileSync(join(RUN_DIR, 'documented.json'), JSON.stringify(c.documented()));
+}
+
+export function recordExercised(operationId: string, status: number): void {
+  if (RUN_DIR) appendFileSync(join(RUN_DIR, `exercised-${process.pid}.tsv`), `${operationId}\t${status}\n`);
+}

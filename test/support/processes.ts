@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from './net';
+import { waitFor } from './receiver';
+import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY, type HttpResult, type RequestOptions } from './test-app';
+
+export type Role = 'api' | 'worker';
+
+/** A compiled service process (node dist/src/main.js), started exactly as an operator would. */
+export interface ServiceProcess {
+  role: Role;
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr, for failure messages. */
+  output: string[];
+  /** http://127.0.0.1:PORT for an api process; null for a worker. */
+  baseUrl: string | null;
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The environment every process of one test shares: one database, the same secrets. */
+export function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
+    INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    LOG_LEVEL: 'warn',
+    BASE_URL: 'http://api.test',
+    ...extra,
+  };
+}
+
+const isRunning = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
+
+/** Starts one process with the given role and waits until it serves (api) or has started its dispatcher (worker). */
+export async function startService(role: Role, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = role === 'api' ? await freePort() : 0;
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const exited = () =>
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      if (!isRunning(child)) return resolve({ code: child.exitCode, signal: child.signalCode });
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+  const baseUrl = role === 'api' ? `http://127.0.0.1:${port}` : null;
+  // main.js prints its banner once it listens (api) or has initialised (worker).
+  await waitFor(
+    () => {
+      if (!isRunning(child)) throw new Error(`${role} process exited while starting:\n${output.join('')}`);
+      return output.join('').includes(`Receptionist API (${role})`);
+    },
+    `the ${role} process to start`,
+    60_000,
+  );
+  return { role, child, output, baseUrl, exited };
+}
+
+/** Ends a process this test started, if it still runs, and waits for it. */
+export async function stopService(p: ServiceProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (isRunning(p.child)) p.child.kill(signal);
+  await p.exited();
+}
+
+/** One HTTP request to a base URL, JSON bodies parsed (the same shape as TestApp.request). */
+export async function requestAt<T = any>(baseUrl: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> {
+  const url = new URL(path, baseUrl);
+  for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | Buffer | undefined = o.rawBody;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/**
+ * One client over several api processes: `request` spreads calls round robin,
+ * `via(i)` pins one to a given process (to prove a write through one is read through another).
+ */
+export class SpreadClient {
+  private next = 0;
+  /** How many requests each process answered. */
+  readonly served: number[];
+
+  constructor(private readonly apis: ServiceProcess[]) {
+    this.served = apis.map(() => 0);
+  }
+
+  request<T = any>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> {
+    const i = this.next;
+    this.next = (this.next + 1) % this.apis.length;
+    return this.via<T>(i, method, path, o);
+  }
+
+  via<T = any>(i: number, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> {
+    this.served[i]++;
+    return requestAt<T>(this.apis[i].baseUrl!, method, path, o);
+  }
+
+  /** Bytes, not text (recordings). */
+  async bytesVia(i: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer }> {
+    this.served[i]++;
+    const res = await fetch(new URL(path, this.apis[i].baseUrl!), { headers });
+    return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+  }
+}
