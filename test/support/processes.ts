@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './net';
 import { waitFor } from './receiver';
-import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY, type HttpResult, type RequestOptions } from './test-app';
+import { requestAt, type HttpResult, type RequestOptions } from './http';
+import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './test-app';
 
 export type Role = 'api' | 'worker';
 
@@ -64,24 +65,6 @@ export async function startService(role: Role, env: Record<string, string>): Pro
 export async function stopService(p: ServiceProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   if (isRunning(p.child)) p.child.kill(signal);
   await p.exited();
-}
-
-/** One HTTP request to a base URL, JSON bodies parsed (the same shape as TestApp.request). */
-export async function requestAt<T = any>(baseUrl: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> {
-  const url = new URL(path, baseUrl);
-  for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { ...(o.headers ?? {}) };
-  if (o.key) headers.authorization = `Bearer ${o.key}`;
-  let body: string | Buffer | undefined = o.rawBody;
-  if (o.body !== undefined) {
-    body = JSON.stringify(o.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const res = await fetch(url, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
 /**

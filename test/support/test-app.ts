@@ -8,25 +8,13 @@ import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
 import { Conformance, recordDocumented, recordExercised } from './conformance';
 import { createTestDatabase } from './database';
+import { requestAt, type HttpResult, type RequestOptions } from './http';
 import { captureAppLog } from './run-log';
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
 
-export interface HttpResult<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
-
-export interface RequestOptions {
-  key?: string;
-  body?: unknown;
-  rawBody?: string | Buffer;
-  headers?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
-}
+export type { HttpResult, RequestOptions };
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -88,23 +76,11 @@ export async function startTestApp(
       }));
 
   const request = async <T>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> => {
+    const result = await requestAt<T>(baseUrl, method, path, o);
     const url = new URL(path, baseUrl);
-    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    if (o.key) headers.authorization = `Bearer ${o.key}`;
-    let body: string | Buffer | undefined = o.rawBody;
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(url, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    const result = { status: res.status, headers: res.headers, body: parsed as T, text };
     if (!url.pathname.startsWith('/internal/')) {
       const operationId = (await conformance()).check(method, url.pathname, result);
-      if (operationId) recordExercised(operationId, res.status);
+      if (operationId) recordExercised(operationId, result.status);
     }
     return result;
   };

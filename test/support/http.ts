@@ -1,0 +1,32 @@
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+/** One HTTP request to a running service: `key` as a bearer token, `body` sent as JSON, JSON answers parsed. */
+export async function requestAt<T = any>(baseUrl: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> {
+  const url = new URL(path, baseUrl);
+  for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | Buffer | undefined = o.rawBody;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
