@@ -20,11 +20,11 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = (p) => new URL(`../dist/src/${p}`, import.meta.url).href;
@@ -36,17 +36,6 @@ const INTERNAL = 'soak-internal-token-0123456789';
 const DOC = JSON.parse(readFileSync(join(root, 'bench/soak-call-document.json'), 'utf8'));
 const OGG = readFileSync(join(root, 'fixtures/recordings/injury-caller.ogg'));
 const log = (line) => process.stderr.write(line + '\n');
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

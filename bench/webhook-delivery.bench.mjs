@@ -21,11 +21,11 @@
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url);
 const dist = (p) => new URL(`dist/src/${p}`, root).href;
@@ -46,17 +46,6 @@ function parseArgs(argv) {
     i++;
   }
   return opts;
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
