@@ -6,6 +6,7 @@ import { ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { AccountService } from './account.service.js';
 import { AccountDto } from './dto/account.dto.js';
+import { GET_ACCOUNT } from './account.operations.js';
 
 @ApiTags('Account')
 @Controller('v1/account')
@@ -13,12 +14,7 @@ export class AccountController {
   constructor(private readonly account: AccountService) {}
 
   @Get()
-  @RequireScope('org:read', {
-    id: 'getAccount',
-    summary: 'Get account status and the calling key',
-    description:
-      "The firm's account and setup status, the next setup step, and the calling key's name, prefix, last4, scopes and expiry, so a client can check its permissions.",
-  })
+  @RequireScope('org:read', GET_ACCOUNT)
   @ApiOkResponse({ type: AccountDto, description: 'The account.' })
   @ApiProblems(400, 404)
   get(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<AccountDto> {

@@ -6,6 +6,7 @@ import { ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
 import { EventsService } from './events.service.js';
+import { LIST_EVENTS, GET_EVENT } from './events.operations.js';
 
 @ApiTags('Events')
 @Controller('v1/events')
@@ -13,12 +14,7 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get()
-  @RequireScope('webhooks:read', {
-    id: 'listEvents',
-    summary: 'List events, oldest first',
-    description:
-      'Every event recorded for the firm in the last 30 days, oldest first, exactly as sent to endpoints, whether or not an endpoint exists. While has_more is true, ask again with after set to next_after. An after naming an event older than 30 days answers 400.',
-  })
+  @RequireScope('webhooks:read', LIST_EVENTS)
   @ApiOkResponse({ type: EventListDto, description: 'One page of events.' })
   @ApiProblems(400)
   list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListEventsQueryDto): Promise<EventListDto> {
@@ -26,11 +22,7 @@ export class EventsController {
   }
 
   @Get(':event_id')
-  @RequireScope('webhooks:read', {
-    id: 'getEvent',
-    summary: 'Get one event',
-    description: 'One event, exactly as sent to endpoints. Events are kept 30 days.',
-  })
+  @RequireScope('webhooks:read', GET_EVENT)
   @ApiParam({
     name: 'event_id',
     description: 'The evt_ id (also the webhook-id header of its deliveries).',

@@ -9,6 +9,7 @@ import { PatchLeadDto } from './dto/patch-lead.dto.js';
 import { ListLeadsQuery } from './dto/list-leads.query.js';
 import { LeadsService } from './leads.service.js';
 import { PathIdPipe } from '../common/validation/path-id.pipe.js';
+import { LIST_LEADS, GET_LEAD, PATCH_LEAD } from './leads.operations.js';
 
 @ApiTags('Leads')
 @Controller('v1/leads')
@@ -16,35 +17,13 @@ export class LeadsController {
   constructor(private readonly leads: LeadsService) {}
 
   @Get()
-  @KeyedRead(
-    'leads:read',
-    {
-      id: 'listLeads',
-      summary: "List the firm's leads, newest capture first",
-      description:
-        "The firm's leads, newest capture first. Poll with `updated_since` set to the previous run's `as_of`; upsert on `lead_id`, since a lead can come back more than once.",
-      ok: 'One page of leads and the cursor to the next.',
-    },
-    LeadListDto,
-    400,
-  )
+  @KeyedRead('leads:read', LIST_LEADS, LeadListDto, 400)
   list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListLeadsQuery): Promise<LeadListDto> {
     return this.leads.list(principal, query);
   }
 
   @Get(':lead_id')
-  @KeyedRead(
-    'leads:narrative',
-    {
-      id: 'getLead',
-      summary: 'Get one lead with its intake',
-      description: 'One lead as the list shows it, plus the full intake the receptionist extracted (null for a contact-only lead).',
-      ok: 'The lead and its intake.',
-    },
-    LeadResponseDto,
-    400,
-    404,
-  )
+  @KeyedRead('leads:narrative', GET_LEAD, LeadResponseDto, 400, 404)
   @ApiParam({ name: 'lead_id', description: 'As the leads list returned it.', example: 'lead_01jd5x8m3q7k2w9n4b6c8d0f2h' })
   get(
     @CurrentPrincipal() principal: ApiPrincipal,
@@ -55,12 +34,7 @@ export class LeadsController {
   }
 
   @Patch(':lead_id')
-  @RequireScope('leads:write', {
-    id: 'patchLead',
-    summary: "Set a lead's status, the firm's own id, or the status note",
-    description:
-      'Each sent field replaces the stored value; omitted fields are kept. Sending values the lead already has changes nothing and answers 200 with changed false. With expected_status, a lead at another status answers 409 `status_conflict` and nothing changes. A change emits lead.updated.',
-  })
+  @RequireScope('leads:write', PATCH_LEAD)
   @ApiParam({ name: 'lead_id', description: 'As the leads list returned it.', example: 'lead_01jd5x8m3q7k2w9n4b6c8d0f2h' })
   @ApiBody({ type: PatchLeadDto, description: 'At least one of status, external_id, status_reason; no other members.' })
   @ApiOkResponse({ type: PatchLeadResponseDto, description: 'The lead after the request, and whether anything changed.' })

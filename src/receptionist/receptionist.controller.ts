@@ -6,6 +6,7 @@ import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PublishedReceptionistDto } from './dto/receptionist-settings.dto.js';
 import { ReceptionistService } from './receptionist.service.js';
+import { GET_RECEPTIONIST } from './receptionist.operations.js';
 
 @ApiTags('Receptionist')
 @Controller('v1/receptionist')
@@ -13,12 +14,7 @@ export class ReceptionistController {
   constructor(private readonly receptionist: ReceptionistService) {}
 
   @Get()
-  @RequireScope('receptionist:read', {
-    id: 'getReceptionist',
-    summary: 'Get the published receptionist settings',
-    description:
-      'The receptionist settings in force (read-only: they are changed in the dashboard). `draft_pending` says whether drafted changes are not yet applied.',
-  })
+  @RequireScope('receptionist:read', GET_RECEPTIONIST)
   @ApiOkResponse({ type: PublishedReceptionistDto, description: 'The published settings.' })
   @ApiProblems(400)
   @ApiConflict('`not_published`: the firm has never published its settings.')

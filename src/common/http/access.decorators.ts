@@ -29,8 +29,11 @@ export function RequireScope(scope: Scope, op: OperationDoc) {
   );
 }
 
+/** An operation's document entry plus the description of its success answer. */
+export type KeyedReadDoc = OperationDoc & { ok: string };
+
 /** A keyed read answering 200 with `ok`: its scope and security, its success schema and the problems it can answer, in one. */
-export function KeyedRead(scope: Scope, op: OperationDoc & { ok: string }, type: Type<unknown>, ...problems: number[]) {
+export function KeyedRead(scope: Scope, op: KeyedReadDoc, type: Type<unknown>, ...problems: number[]) {
   return applyDecorators(RequireScope(scope, op), ApiOkResponse({ type, description: op.ok }), ApiProblems(...problems));
 }
 
