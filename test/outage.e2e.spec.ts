@@ -116,6 +116,7 @@ describe('database outage on a PostgreSQL of its own', () => {
         (await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'succeeded'`, [eventIds]))[0]
           .n === eventIds.length,
       'every delivery to be recorded as succeeded',
+      RECOVERY_MS,
     );
     const [endpoint] = await sql(`SELECT status FROM webhook_endpoints WHERE org_id = $1`, [firm.orgId]);
     expect(endpoint.status).toBe('enabled');
