@@ -28,6 +28,10 @@ export class AdjustableClock extends Clock {
   freeze(): void {
     this.frozenAt ??= Date.now();
   }
+  /** Freezes at a given instant: several apps of one test then share exactly the same time. */
+  freezeAt(epochMs: number): void {
+    this.frozenAt = epochMs;
+  }
   reset(): void {
     this.offsetMs = 0;
     this.frozenAt = null;
