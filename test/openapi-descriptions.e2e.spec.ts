@@ -35,7 +35,6 @@ describe('the served document describes every schema and property', () => {
       'Thing.bare: no description',
       'Thing.bare: no example',
       'GET /x parameter q: no description',
-      'GET /x parameter q: no example',
       'GET /x response 200 application/json.n: no description',
       'GET /x response 200 application/json.n: no example',
     ]);

@@ -46,7 +46,7 @@ function ApiAudioResponses(extra: Record<string, unknown> = {}) {
   const headers = { ...AUDIO_HEADERS, ...extra };
   return applyDecorators(
     ApiProduces('audio/ogg'),
-    ApiHeader({ name: 'Range', required: false, description: RANGE_DOC, example: 'bytes=0-65535' }),
+    ApiHeader({ name: 'Range', required: false, description: RANGE_DOC }),
     ApiResponse({
       status: 200,
       description: 'The whole recording (Opus in Ogg), streamed. HEAD is not supported: it answers 405 with Allow: GET.',

@@ -52,14 +52,17 @@ export function schemaProblems(s: Schema, where: string, needsDescription = true
   return out;
 }
 
-/** Inline schemas of request bodies, responses and parameters of each operation (paths and webhooks). */
+/**
+ * Inline schemas of request bodies and responses, and parameters, of each operation (paths and webhooks).
+ * A parameter needs a description but no example: Swagger UI's "Try it out" fills every parameter from
+ * its example, so examples on optional filters would send them all at once.
+ */
 function operationProblems(op: Schema, where: string): string[] {
   const out: string[] = [];
   for (const param of Array.isArray(op.parameters) ? (op.parameters as Schema[]) : []) {
     const s = isObject(param.schema) ? param.schema : {};
     const at = `${where} parameter ${String(param.name)}`;
     if (typeof param.description !== 'string' && typeof s.description !== 'string') out.push(`${at}: no description`);
-    if (param.example === undefined && param.examples === undefined && !isReference(s) && !hasExample(s)) out.push(`${at}: no example`);
   }
   const bodies: [string, unknown][] = [['request body', op.requestBody]];
   if (isObject(op.responses)) for (const [status, r] of Object.entries(op.responses)) bodies.push([`response ${status}`, r]);

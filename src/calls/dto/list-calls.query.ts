@@ -23,27 +23,20 @@ function IdList(name: string, max: number) {
 export class ListCallsQuery {
   @QueryDateTime('from', 'Calls that started at or after it.') from?: string;
   @QueryDateTime('to', 'Calls that started before it.') to?: string;
-  @QueryEnum('outcome', OUTCOMES, 'Transfer outcome.', 'connected') outcome?: string;
-  @QueryEnum('category', CATEGORIES, 'Caller category the receptionist chose.', 'new_injury_lead') category?: string;
+  @QueryEnum('outcome', OUTCOMES, 'Transfer outcome.') outcome?: string;
+  @QueryEnum('category', CATEGORIES, 'Caller category the receptionist chose.') category?: string;
   @QueryBoolean('answered', 'false selects calls where the caller hung up before the receptionist spoke.') answered?: 'true' | 'false';
   @QueryDateTime('updated_since', "Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
   updated_since?: string;
   @QueryText(
     'caller_number',
     64,
-    {
-      description: "Matches the call's `from`: E.164, or a 10-digit US number in common formats (no + means US).",
-      example: '+13125550123',
-    },
+    "Matches the call's `from`: E.164, or a 10-digit US number in common formats (no + means US).",
     'caller_number must be a phone number',
   )
   caller_number?: string;
-  @QueryText('reference', 200, { description: "Matches a reference's key (letters and digits, case-insensitive).", example: 'CL-20 4471' })
-  reference?: string;
-  @ApiPropertyOptional({
-    description: 'Up to 50 call_ids, comma-separated; ids matching no call are left out.',
-    example: 'call_01jd5x8m3q0000000000000000,call_01jd5x9a1b0000000000000000',
-  })
+  @QueryText('reference', 200, "Matches a reference's key (letters and digits, case-insensitive).") reference?: string;
+  @ApiPropertyOptional({ description: 'Up to 50 call_ids, comma-separated; ids matching no call are left out.' })
   @IsOptional()
   @IdList('ids', MAX_IDS)
   ids?: string;

@@ -11,13 +11,7 @@ import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
  */
 export function QueryIntRange(name: string, min: number, max: number, dflt: number | undefined, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({
-      type: 'string',
-      pattern: '^[0-9]+$',
-      description,
-      example: String(dflt ?? max),
-      ...(dflt !== undefined ? { default: String(dflt) } : {}),
-    }),
+    ApiPropertyOptional({ type: 'string', pattern: '^[0-9]+$', description, ...(dflt !== undefined ? { default: String(dflt) } : {}) }),
     IsOptional(),
     Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
     IsInt({ message: `${name} must be an integer from ${min} to ${max}` }),
@@ -28,15 +22,15 @@ export function QueryIntRange(name: string, min: number, max: number, dflt: numb
 
 export function QueryDateTime(name: string, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'string', format: 'date-time', description, example: '2026-05-01T00:00:00Z' }),
+    ApiPropertyOptional({ type: 'string', format: 'date-time', description }),
     IsOptional(),
     IsISO8601({ strict: true }, { message: `${name} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z` }),
   );
 }
 
-export function QueryEnum(name: string, values: readonly string[], description: string, example = values[0]) {
+export function QueryEnum(name: string, values: readonly string[], description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ enum: values, description, example }),
+    ApiPropertyOptional({ enum: values, description }),
     IsOptional(),
     IsIn(values as string[], { message: `${name} must be one of ${values.join(', ')}` }),
   );
@@ -44,32 +38,25 @@ export function QueryEnum(name: string, values: readonly string[], description: 
 
 export function QueryBoolean(name: string, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ enum: ['true', 'false'], description, example: 'false' }),
+    ApiPropertyOptional({ enum: ['true', 'false'], description }),
     IsOptional(),
     IsIn(['true', 'false'], { message: `${name} must be true or false` }),
   );
 }
 
 /** A free-text value of at most `max` characters; `message` replaces both refusals when one wording fits (a phone number). */
-export function QueryText(name: string, max: number, doc: { description: string; example: string }, message?: string) {
+export function QueryText(name: string, max: number, description: string, message?: string) {
   return applyDecorators(
-    ApiPropertyOptional({ description: doc.description, example: doc.example }),
+    ApiPropertyOptional({ description }),
     IsOptional(),
     IsString({ message: message ?? `${name} must be a string` }),
     MaxLength(max, { message: message ?? `${name} must be at most ${max} characters` }),
   );
 }
 
-/** An opaque cursor as the service hands them out. */
-export const CURSOR_EXAMPLE = 'WyIyMDI2LTA1LTAxVDE0OjAzOjEyWiIsImNhbGxfMDEiXQ.q3Xv9TfLm2Rk8Wc0NbYpZa';
-
 /** `cursor`: next_cursor from the previous page, with the same filters. */
 export function QueryCursor(description = 'next_cursor from the previous page, with the same filters.') {
-  return applyDecorators(
-    ApiPropertyOptional({ description, example: CURSOR_EXAMPLE }),
-    IsOptional(),
-    IsString({ message: 'cursor must be a string' }),
-  );
+  return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString({ message: 'cursor must be a string' }));
 }
 
 /** An optional query parameter holding an event id (ids.ts isEventId), documented from the same declaration. */

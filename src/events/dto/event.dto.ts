@@ -8,7 +8,7 @@ export class ListEventsQueryDto {
   @QueryEventId('after', 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.')
   after?: string;
 
-  @QueryEnum('type', EVENT_TYPES, 'Only events of this type.', 'lead.created')
+  @QueryEnum('type', EVENT_TYPES, 'Only events of this type.')
   type?: (typeof EVENT_TYPES)[number];
 
   @QueryIntRange('limit', 1, 100, 50, 'Page size, 1 to 100.')

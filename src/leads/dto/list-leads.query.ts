@@ -4,27 +4,15 @@ import { LEAD_STATUSES } from '../lead-model.js';
 const PHONE = 'caller_number must be a phone number';
 
 export class ListLeadsQuery {
-  @QueryEnum('status', LEAD_STATUSES, 'Only leads with this status.', 'new') status?: string;
+  @QueryEnum('status', LEAD_STATUSES, 'Only leads with this status.') status?: string;
   @QueryDateTime('from', 'Captured at or after.') from?: string;
   @QueryDateTime('to', 'Captured before.') to?: string;
   @QueryDateTime('updated_since', "Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
   updated_since?: string;
-  @QueryText('call_id', 128, {
-    description: 'The lead captured on that call (one lead or none).',
-    example: 'call_01jd5x8m3q0000000000000000',
-  })
-  call_id?: string;
-  @QueryText(
-    'caller_number',
-    64,
-    {
-      description: 'Leads whose phone equals it: E.164, or a 10-digit US number in common formats (no + means US).',
-      example: '+13125550123',
-    },
-    PHONE,
-  )
+  @QueryText('call_id', 128, 'The lead captured on that call (one lead or none).') call_id?: string;
+  @QueryText('caller_number', 64, 'Leads whose phone equals it: E.164, or a 10-digit US number in common formats (no + means US).', PHONE)
   caller_number?: string;
-  @QueryText('external_id', 200, { description: 'Exact match, including case and spacing.', example: 'CRM-1042' }) external_id?: string;
+  @QueryText('external_id', 200, 'Exact match, including case and spacing.') external_id?: string;
   @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.') limit?: number;
   @QueryCursor('next_cursor from the previous page, same filters.') cursor?: string;
 }

@@ -8,7 +8,7 @@ export class TranscriptQuery {
   @QueryIntRange('start_turn', 0, MAX_START_TURN, 0, 'Index of the first turn, counting from 0 (within the segment when segment is set).')
   start_turn?: number;
   @QueryIntRange('limit', 1, 500, undefined, 'Turns per page, 1 to 500; unset returns every remaining turn.') limit?: number;
-  @QueryEnum('segment', SEGMENTS, 'Only this part; turn_count, start_turn and next_start_turn then count its turns.', 'intake')
+  @QueryEnum('segment', SEGMENTS, 'Only this part; turn_count, start_turn and next_start_turn then count its turns.')
   segment?: (typeof SEGMENTS)[number];
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { OpenEnum } from '../../common/http/schema.decorators.js';
 import { IsOptional, IsString, IsUUID } from 'class-validator';
-import { CURSOR_EXAMPLE, QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
+import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -114,7 +114,6 @@ export class ListDeliveriesQueryDto {
   @ApiPropertyOptional({
     format: 'uuid',
     description: 'Only deliveries to this webhook endpoint.',
-    example: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
   })
   @IsOptional()
   @IsUUID('all', { message: 'endpoint_id must be a webhook endpoint id (uuid)' })
@@ -123,13 +122,13 @@ export class ListDeliveriesQueryDto {
   @QueryEventId('event_id', 'evt_ id.')
   event_id?: string;
 
-  @QueryEnum('status', DELIVERY_STATUSES, 'Only deliveries with this status.', 'failed')
+  @QueryEnum('status', DELIVERY_STATUSES, 'Only deliveries with this status.')
   status?: (typeof DELIVERY_STATUSES)[number];
 
   @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.')
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor from the previous page, with the same filters.', example: CURSOR_EXAMPLE })
+  @ApiPropertyOptional({ description: 'next_cursor from the previous page, with the same filters.' })
   @IsOptional()
   @IsString({ message: 'cursor must be a string' })
   cursor?: string;
