@@ -57,6 +57,7 @@ describe('application log lines written while handling a request', () => {
       const attempt = await waitFor(
         () => lines.find((l) => l.msg === 'webhook attempt' && l.delivery_id === deliveryId),
         `the attempt line of ${deliveryId}`,
+        20_000,
       );
       expect(attempt.reqId).toBeUndefined();
     }

@@ -126,7 +126,7 @@ describe('webhook delivery metrics', () => {
       expect(attempts(after)).toEqual({ success: 1, http_error: 1, no_response: 1 });
       expect(sample(after, 'webhook_first_attempt_delay_seconds_count')).toBe(3);
       expect(sample(after, 'webhook_first_attempt_delay_seconds_bucket{le="10"}')).toBe(0);
-      expect(sample(after, 'webhook_first_attempt_delay_seconds_bucket{le="30"}')).toBe(3);
+      expect(sample(after, 'webhook_first_attempt_delay_seconds_bucket{le="60"}')).toBe(3);
       // The api process sent nothing: attempts live in the worker's series only.
       expect(attempts(await scrape(api))).toEqual({ success: 0, http_error: 0, no_response: 0 });
 
