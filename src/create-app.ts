@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiKeyService, installEarlyAuth } from './auth/index.js';
@@ -12,6 +12,7 @@ import { compileResponsesFromDocument } from './common/http/compiled-responses.j
 import { installStrictJsonParser } from './common/validation/json-body.js';
 import { registerAccessLog } from './common/logging/access-log.js';
 import { ROOT_LOGGER } from './common/logging/logger.module.js';
+import { bindRequestIdToLogs } from './common/logging/request-context.js';
 import { acceptRequestId } from './common/logging/trace-context.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
@@ -62,6 +63,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  // Before the early auth hooks, so their log lines carry the request id too.
+  bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter());

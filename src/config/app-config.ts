@@ -49,6 +49,8 @@ export class AppConfig {
   rateLimitBurst: number;
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the endpoint is open. */
   metricsToken: string | null;
+  /** A port on which the process also serves GET /metrics alone (METRICS_PORT): how a ROLE=worker process is scraped. */
+  metricsPort: number | null;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -169,5 +171,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
   c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 2 * c.rateLimitPerSecond, 1, 10_000_000);
   c.metricsToken = env.METRICS_TOKEN || null;
+  c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
   return c;
 }

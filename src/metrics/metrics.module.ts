@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
+import { WebhooksModule } from '../webhooks/index.js';
 import { MetricsController } from './metrics.controller.js';
+import { MetricsServer } from './metrics-server.js';
 import { MetricsService } from './metrics.service.js';
 
-@Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })
+@Module({
+  imports: [WebhooksModule],
+  controllers: [MetricsController],
+  providers: [MetricsService, MetricsServer],
+  exports: [MetricsService],
+})
 export class MetricsModule {}

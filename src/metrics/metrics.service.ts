@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { WebhookMetrics } from '../webhooks/index.js';
 
 interface PgPool {
   totalCount: number;
@@ -32,7 +33,9 @@ export class MetricsService implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @InjectDataSource() private readonly dataSource: DataSource,
+    webhooks: WebhookMetrics,
   ) {
+    for (const metric of webhooks.metrics) this.registry.registerMetric(metric);
     const pool = () => (this.dataSource.driver as unknown as { master?: PgPool }).master;
     new Gauge({
       name: 'db_pool_connections',

@@ -9,6 +9,7 @@ import { webhookHeaders } from './signing.js';
 import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { WebhookSender } from './webhook-sender.js';
 import { displayUrl } from './webhook.mapper.js';
+import { WebhookMetrics } from './webhook-metrics.js';
 
 /** One signed POST of a delivery: the body is the event envelope byte for byte, signed with the endpoint's secret. */
 @Injectable()
@@ -21,6 +22,7 @@ export class DeliveryAttempt {
     secrets: SecretBox,
     private readonly clock: Clock,
     config: AppConfig,
+    private readonly metrics: WebhookMetrics,
   ) {
     this.keys = new SigningKeys(secrets, this.logger);
     this.sender = new WebhookSender({ allowPrivateTargets: config.webhookAllowPrivateTargets });
@@ -30,7 +32,9 @@ export class DeliveryAttempt {
   async run(c: ClaimedDelivery, envelope: EventEnvelope | undefined): Promise<DeliveryOutcome> {
     if (c.endpointStatus !== 'enabled') return { kind: 'cancelled', at: this.clock.now(), reason: 'endpoint disabled' };
     if (!envelope) return { kind: 'cancelled', at: this.clock.now(), reason: 'event no longer kept' };
-    return this.send(c, envelope);
+    const outcome = await this.send(c, envelope);
+    if (outcome.kind === 'attempt') this.metrics.attempted(c, outcome.at, outcome.result);
+    return outcome;
   }
 
   close(): Promise<void> {

@@ -25,6 +25,9 @@ export interface ClaimedDelivery {
   previousSecretEnc: string | null;
   previousSecretExpiresAt: Date | null;
   endpointStatus: string;
+  trigger: DeliveryTrigger;
+  /** When the delivery was made: with its event, for the event and test triggers. */
+  createdAt: Date;
 }
 
 /** The recorded result of one claimed delivery. */
@@ -135,10 +138,11 @@ export class WebhookDeliveriesRepository {
                  ORDER BY next_attempt_at
                  LIMIT $2
                  FOR UPDATE SKIP LOCKED)
-         RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token)
+         RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token, d.trigger, d.created_at)
        SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
               c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",
-              e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus"
+              e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus",
+              c.trigger, c.created_at AS "createdAt"
          FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
       [now, limit, leaseSeconds],
     );
@@ -198,6 +202,16 @@ export class WebhookDeliveriesRepository {
       [claimTokens],
     );
     return Number(count);
+  }
+
+  /** Pending deliveries whose time has come (in flight or not), and how long the oldest of them has waited. */
+  async dueStats(now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest
+         FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1`,
+      [now],
+    );
+    return { due: row.due, oldestDueSeconds: row.oldest };
   }
 
   async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
@@ -24,6 +24,8 @@ function requireUuid(value: string, param: string): string {
 /** The deliveries API: list, send a test event, redeliver. */
 @Injectable()
 export class WebhookDeliveriesService {
+  private readonly logger = new Logger('WebhookDeliveries');
+
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -56,7 +58,7 @@ export class WebhookDeliveriesService {
   /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */
   async sendTest(orgId: string, endpointIdParam: string): Promise<WebhookDeliveryDto> {
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
-    return this.dataSource.transaction(async (manager) => {
+    const sent = await this.dataSource.transaction(async (manager) => {
       const endpoint = await this.endpoints.lockForOrg(manager, orgId, endpointId);
       if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
@@ -78,12 +80,13 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(manager);
       return toDeliveryDto(row);
     });
+    return this.queued(sent);
   }
 
   /** A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. */
   async redeliver(orgId: string, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
-    return this.dataSource.transaction(async (manager) => {
+    const sent = await this.dataSource.transaction(async (manager) => {
       const original = await this.deliveries.findForOrg(manager, orgId, deliveryId, this.keptSince());
       if (!original) throw new NotFoundError('The webhook delivery');
       const endpoint = await this.endpoints.lockForOrg(manager, orgId, original.endpointId);
@@ -102,6 +105,13 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(manager);
       return toDeliveryDto(row);
     });
+    return this.queued(sent);
+  }
+
+  /** A request made outbound traffic: say so once it is committed (the line carries the request id). */
+  private queued(d: WebhookDeliveryDto): WebhookDeliveryDto {
+    this.logger.log({ delivery_id: d.id, endpoint_id: d.endpoint_id, event_id: d.event_id, trigger: d.trigger }, 'webhook delivery queued');
+    return d;
   }
 
   /**

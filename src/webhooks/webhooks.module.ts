@@ -17,6 +17,7 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookFanOut } from './webhook-fan-out.service.js';
+import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
 
 /** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
@@ -30,8 +31,16 @@ import { WebhookDeliveriesController, WebhookEndpointsController } from './webho
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookFanOut,
+    WebhookMetrics,
   ],
-  exports: [WebhookEndpointsService, WebhookDeliveriesService, WebhookEndpointsRepository, WebhookDeliveriesRepository, SecretBox],
+  exports: [
+    WebhookEndpointsService,
+    WebhookDeliveriesService,
+    WebhookMetrics,
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    SecretBox,
+  ],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

@@ -24,7 +24,7 @@ export class ListCallsQuery {
   @QueryDateTime('from', 'Calls that started at or after it.') from?: string;
   @QueryDateTime('to', 'Calls that started before it.') to?: string;
   @QueryEnum('outcome', OUTCOMES, 'Transfer outcome.') outcome?: string;
-  @QueryEnum('category', CATEGORIES) category?: string;
+  @QueryEnum('category', CATEGORIES, 'Caller category the receptionist chose.') category?: string;
   @QueryBoolean('answered', 'false selects calls where the caller hung up before the receptionist spoke.') answered?: 'true' | 'false';
   @QueryDateTime('updated_since', "Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
   updated_since?: string;

@@ -28,7 +28,7 @@ export function QueryDateTime(name: string, description: string) {
   );
 }
 
-export function QueryEnum(name: string, values: readonly string[], description?: string) {
+export function QueryEnum(name: string, values: readonly string[], description: string) {
   return applyDecorators(
     ApiPropertyOptional({ enum: values, description }),
     IsOptional(),

@@ -8,7 +8,7 @@ export class ListEventsQueryDto {
   @QueryEventId('after', 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.')
   after?: string;
 
-  @QueryEnum('type', EVENT_TYPES)
+  @QueryEnum('type', EVENT_TYPES, 'Only events of this type.')
   type?: (typeof EVENT_TYPES)[number];
 
   @QueryIntRange('limit', 1, 100, 50, 'Page size, 1 to 100.')
@@ -17,7 +17,8 @@ export class ListEventsQueryDto {
 
 @ApiSchema({ description: 'The firm an event belongs to.' })
 export class EventOrgDto {
-  @ApiProperty({ description: "The firm's stable id (as org.id of GET /v1/account).", example: 'org_01jd5x8m3q' }) id: string;
+  @ApiProperty({ description: "The firm's stable id (as org.id of GET /v1/account).", example: '6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b' })
+  id: string;
 }
 
 @ApiSchema({ description: 'An event, exactly as listed by GET /v1/events and sent to webhook endpoints. `data` depends on `type`.' })

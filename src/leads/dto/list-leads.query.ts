@@ -4,7 +4,7 @@ import { LEAD_STATUSES } from '../lead-model.js';
 const PHONE = 'caller_number must be a phone number';
 
 export class ListLeadsQuery {
-  @QueryEnum('status', LEAD_STATUSES) status?: string;
+  @QueryEnum('status', LEAD_STATUSES, 'Only leads with this status.') status?: string;
   @QueryDateTime('from', 'Captured at or after.') from?: string;
   @QueryDateTime('to', 'Captured before.') to?: string;
   @QueryDateTime('updated_since', "Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of.")

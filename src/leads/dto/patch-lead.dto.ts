@@ -43,7 +43,7 @@ const WhenSent = () => ValidateIf((_o, v) => v !== undefined);
 @RequireOneOf('status', 'external_id', 'status_reason')
 @ApiSchema({ description: 'The changes to a lead: at least one of status, external_id, status_reason; no other members.' })
 export class PatchLeadDto {
-  @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'Cannot be new.' })
+  @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'The new status. Cannot be new.', example: 'contacted' })
   @WhenSent()
   @OneOf('status', SETTABLE_STATUSES, { new: 'status cannot be set back to new; send contacted, signed or rejected' })
   status?: LeadStatus;
@@ -53,13 +53,21 @@ export class PatchLeadDto {
     nullable: true,
     minLength: 1,
     maxLength: 200,
-    description: 'One line. null clears; omitted keeps.',
+    description: "The lead's id in your own system. One line. null clears; omitted keeps.",
+    example: 'CRM-1042',
   })
   @IsOptional()
   @Text('external_id', 200, true)
   external_id?: string | null;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 500, description: 'null clears; omitted keeps.' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    maxLength: 500,
+    description: 'Why the status is what it is. null clears; omitted keeps.',
+    example: 'Signed retainer on May 2.',
+  })
   @IsOptional()
   @Text('status_reason', 500, false)
   status_reason?: string | null;
@@ -68,6 +76,7 @@ export class PatchLeadDto {
     enum: LEAD_STATUSES,
     description:
       'Applies only when status is sent: 409 status_conflict unless the lead is at this status (or already at the requested one).',
+    example: 'new',
   })
   @WhenSent()
   @OneOf('expected_status', LEAD_STATUSES)

@@ -17,6 +17,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { NullableDateTime, NullableString } from '../../common/http/schema.decorators.js';
 
 /**
  * The receptionist settings document: validated when the owner publishes or
@@ -25,12 +26,16 @@ import {
  */
 @ApiSchema({ description: "The firm's public profile, as given to callers." })
 export class ProfileDto {
-  @ApiProperty() @IsString() @IsNotEmpty() city: string;
-  @ApiProperty() @IsString() @IsNotEmpty() state: string;
-  @ApiProperty({ type: 'string', nullable: true }) @IsOptional() @IsString() address: string | null = null;
-  @ApiProperty({ type: 'string', nullable: true }) @IsOptional() @IsString() phone: string | null = null;
-  @ApiProperty({ type: 'string', nullable: true }) @IsOptional() @IsString() fax: string | null = null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Given to callers who ask; null = none.' })
+  @ApiProperty({ description: 'City of the office.', example: 'Chicago' }) @IsString() @IsNotEmpty() city: string;
+  @ApiProperty({ description: 'State or region of the office.', example: 'IL' }) @IsString() @IsNotEmpty() state: string;
+  @NullableString('Street address given to callers; null = none.', '120 N LaSalle St, Suite 2000, Chicago, IL 60602')
+  @IsOptional()
+  @IsString()
+  address: string | null = null;
+  @NullableString('Office phone number given to callers; null = none.', '+13125550100') @IsOptional() @IsString() phone: string | null =
+    null;
+  @NullableString('Fax number given to callers; null = none.', '+13125550101') @IsOptional() @IsString() fax: string | null = null;
+  @NullableString('The email given to callers who ask; null = none.', 'intake@harperlegal.example')
   @IsOptional()
   @IsEmail()
   contact_email: string | null = null;
@@ -38,47 +43,59 @@ export class ProfileDto {
 
 @ApiSchema({ description: 'Office hours.' })
 export class HoursDto {
-  @ApiProperty({ example: 'America/Chicago' })
+  @ApiProperty({ description: 'IANA timezone name the hours are in.', example: 'America/Chicago' })
   @IsTimeZone({ message: '$property must be an IANA timezone name such as America/Chicago' })
   timezone: string;
-  @ApiProperty({ type: [Number], description: '0 = Sunday to 6 = Saturday.' })
+  @ApiProperty({ type: [Number], description: 'Open days: 0 = Sunday to 6 = Saturday.', example: [1, 2, 3, 4, 5] })
   @IsArray()
   @IsInt({ each: true })
   @Min(0, { each: true })
   @Max(6, { each: true })
   days: number[];
-  @ApiProperty({ example: '08:30' })
+  @ApiProperty({ description: 'Opening time, local, HH:MM.', example: '08:30' })
   @IsString()
   @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.start must be HH:MM' })
   start: string;
-  @ApiProperty({ example: '17:30' }) @IsString() @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.end must be HH:MM' }) end: string;
+  @ApiProperty({ description: 'Closing time, local, HH:MM.', example: '17:30' })
+  @IsString()
+  @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'hours.end must be HH:MM' })
+  end: string;
 }
 
 @ApiSchema({ description: 'A team member the receptionist can transfer to.' })
 export class TeamMemberDto {
-  @ApiProperty() @IsString() @Matches(/^[a-z0-9_-]{1,64}$/, { message: 'team key must be lowercase letters, digits, _ or -' }) key: string;
-  @ApiProperty() @IsString() @IsNotEmpty() name: string;
-  @ApiProperty() @IsString() role: string;
-  @ApiProperty() @IsString() @IsNotEmpty() phone: string;
-  @ApiProperty({ example: 'en' }) @IsString() language: string;
-  @ApiProperty({ type: 'string', nullable: true }) @IsOptional() @IsEmail() email: string | null = null;
-  @ApiProperty() @IsBoolean() live_transfers: boolean;
-  @ApiProperty() @IsBoolean() after_hours: boolean;
+  @ApiProperty({ description: 'Stable key of the member, used in routing chains.', example: 'dana' })
+  @IsString()
+  @Matches(/^[a-z0-9_-]{1,64}$/, { message: 'team key must be lowercase letters, digits, _ or -' })
+  key: string;
+  @ApiProperty({ description: 'Full name, as the receptionist says it.', example: 'Dana Harper' }) @IsString() @IsNotEmpty() name: string;
+  @ApiProperty({ description: 'Role at the firm.', example: 'Managing attorney' }) @IsString() role: string;
+  @ApiProperty({ description: 'Number calls are transferred to.', example: '+13125550111' }) @IsString() @IsNotEmpty() phone: string;
+  @ApiProperty({ description: 'Language the member takes calls in.', example: 'en' }) @IsString() language: string;
+  @NullableString('Email for call summaries; null = none.', 'dana@harperlegal.example') @IsOptional() @IsEmail() email: string | null =
+    null;
+  @ApiProperty({ description: 'Whether calls may be transferred to the member live.', example: true }) @IsBoolean() live_transfers: boolean;
+  @ApiProperty({ description: 'Whether the member takes transfers outside office hours.', example: false })
+  @IsBoolean()
+  after_hours: boolean;
 }
 
 @ApiSchema({ description: 'A transfer chain used instead of the default for one caller language.' })
 export class ChainOverrideDto {
-  @ApiProperty({ type: [String] }) @IsArray() @IsString({ each: true }) in_hours_chain: string[];
+  @ApiProperty({ type: [String], description: 'Team keys, rung in order, for callers of this language.', example: ['luis'] })
+  @IsArray()
+  @IsString({ each: true })
+  in_hours_chain: string[];
 }
 
 @ApiSchema({ description: 'Per-language transfer chains; null keeps the default chain.' })
 export class LanguageOverridesDto {
-  @ApiProperty({ type: ChainOverrideDto, nullable: true })
+  @ApiProperty({ type: ChainOverrideDto, nullable: true, description: 'Chain for English-speaking callers; null keeps the default.' })
   @IsOptional()
   @ValidateNested()
   @Type(() => ChainOverrideDto)
   en: ChainOverrideDto | null = null;
-  @ApiProperty({ type: ChainOverrideDto, nullable: true })
+  @ApiProperty({ type: ChainOverrideDto, nullable: true, description: 'Chain for Spanish-speaking callers; null keeps the default.' })
   @IsOptional()
   @ValidateNested()
   @Type(() => ChainOverrideDto)
@@ -87,27 +104,46 @@ export class LanguageOverridesDto {
 
 @ApiSchema({ description: 'How calls of one category are routed.' })
 export class RoutingRuleDto {
-  @ApiProperty({ type: [String], description: 'Team keys, rung in order.' }) @IsArray() @IsString({ each: true }) in_hours_chain: string[];
-  @ApiProperty({ example: 'take_message' }) @IsString() after_hours: string;
-  @ApiProperty({ example: 'normal' }) @IsString() urgency: string;
-  @ApiProperty() @IsBoolean() always_transfer: boolean;
-  @ApiProperty({ type: LanguageOverridesDto }) @ValidateNested() @Type(() => LanguageOverridesDto) language_overrides: LanguageOverridesDto;
+  @ApiProperty({ type: [String], description: 'Team keys, rung in order.', example: ['maya', 'dana'] })
+  @IsArray()
+  @IsString({ each: true })
+  in_hours_chain: string[];
+  @ApiProperty({ description: 'What the receptionist does outside office hours.', example: 'take_message' })
+  @IsString()
+  after_hours: string;
+  @ApiProperty({ description: 'Urgency given to calls of this category.', example: 'high' }) @IsString() urgency: string;
+  @ApiProperty({ description: 'Whether the receptionist always tries a transfer in hours.', example: true })
+  @IsBoolean()
+  always_transfer: boolean;
+  @ApiProperty({ type: LanguageOverridesDto, description: 'Chains used instead of in_hours_chain for a caller language.' })
+  @ValidateNested()
+  @Type(() => LanguageOverridesDto)
+  language_overrides: LanguageOverridesDto;
 }
 
 @ApiSchema({ description: 'A fact read to callers who ask.' })
 export class FactDto {
-  @ApiProperty() @IsString() @IsNotEmpty() key: string;
-  @ApiProperty() @IsString() @IsNotEmpty() label: string;
-  @ApiProperty() @IsString() value: string;
+  @ApiProperty({ description: 'Stable key of the fact.', example: 'fees' }) @IsString() @IsNotEmpty() key: string;
+  @ApiProperty({ description: 'What the fact is about.', example: 'Fees' }) @IsString() @IsNotEmpty() label: string;
+  @ApiProperty({ description: 'The fact as read to callers.', example: 'No fee unless we win; free consultation.' })
+  @IsString()
+  value: string;
 }
 
 @ApiExtraModels(RoutingRuleDto)
 @ApiSchema({ description: 'Receptionist settings.' })
 export class ReceptionistSettingsDto {
-  @ApiProperty({ example: 'Ava' }) @IsString() @IsNotEmpty() @MaxLength(60) agent_name: string;
-  @ApiProperty({ type: ProfileDto }) @ValidateNested() @Type(() => ProfileDto) profile: ProfileDto;
-  @ApiProperty({ type: HoursDto }) @ValidateNested() @Type(() => HoursDto) hours: HoursDto;
-  @ApiProperty({ type: [TeamMemberDto] })
+  @ApiProperty({ description: 'Name the receptionist gives callers.', example: 'Ava' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(60)
+  agent_name: string;
+  @ApiProperty({ type: ProfileDto, description: "The firm's public profile." })
+  @ValidateNested()
+  @Type(() => ProfileDto)
+  profile: ProfileDto;
+  @ApiProperty({ type: HoursDto, description: 'Office hours.' }) @ValidateNested() @Type(() => HoursDto) hours: HoursDto;
+  @ApiProperty({ type: [TeamMemberDto], description: 'Team members the receptionist can transfer to.' })
   @IsArray()
   @ArrayMaxSize(100)
   @ValidateNested({ each: true })
@@ -120,15 +156,31 @@ export class ReceptionistSettingsDto {
   })
   @IsObject()
   routing: Record<string, RoutingRuleDto>;
-  @ApiProperty({ type: [String] }) @IsArray() @IsEmail({}, { each: true }) alert_emails: string[];
-  @ApiProperty({ description: 'Never given to callers.' }) @IsEmail() capture_email: string;
-  @ApiProperty({ type: [FactDto] }) @IsArray() @ValidateNested({ each: true }) @Type(() => FactDto) facts: FactDto[];
-  @ApiProperty({ type: [String] }) @IsArray() @IsString({ each: true }) house_rules: string[];
+  @ApiProperty({ type: [String], description: 'Recipients of call summaries.', example: ['dana@harperlegal.example'] })
+  @IsArray()
+  @IsEmail({}, { each: true })
+  alert_emails: string[];
+  @ApiProperty({ description: 'Where captured leads are emailed. Never given to callers.', example: 'leads@harperlegal.example' })
+  @IsEmail()
+  capture_email: string;
+  @ApiProperty({ type: [FactDto], description: 'Facts read to callers who ask, in order.' })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => FactDto)
+  facts: FactDto[];
+  @ApiProperty({
+    type: [String],
+    description: 'Standing preferences, in order; empty array = none.',
+    example: ['Never quote a settlement amount.'],
+  })
+  @IsArray()
+  @IsString({ each: true })
+  house_rules: string[];
 }
 
 @ApiSchema({ description: 'The published receptionist settings (read-only; changed in the dashboard).' })
 export class PublishedReceptionistDto extends ReceptionistSettingsDto {
-  @ApiProperty({ type: 'integer', description: 'Published settings version.' }) version: number;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) published_at: string | null;
-  @ApiProperty({ description: 'True when drafted changes are not yet applied.' }) draft_pending: boolean;
+  @ApiProperty({ type: 'integer', description: 'Published settings version.', example: 3 }) version: number;
+  @NullableDateTime('When this version was published; null when never published.', '2026-04-02T15:20:00Z') published_at: string | null;
+  @ApiProperty({ description: 'True when drafted changes are not yet applied.', example: false }) draft_pending: boolean;
 }

@@ -2,12 +2,18 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 @ApiSchema({ description: 'A one-hour playback link for the recording of one call. The url is a credential.' })
 export class RecordingLinkDto {
-  @ApiProperty({ description: 'The call whose recording the link plays.' }) call_id: string;
+  @ApiProperty({ description: 'The call whose recording the link plays.', example: 'call_01jd5x8m3q0000000000000000' }) call_id: string;
   @ApiProperty({
     description:
       'Plays the recording with no API key, for this one call, until expires_at. It is a credential: do not log, store or share it. Use it as the src of an audio element; it sends no cross-origin headers.',
     example: 'https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt',
   })
   url: string;
-  @ApiProperty({ type: 'string', format: 'date-time', description: 'ISO 8601 UTC, one hour after creation.' }) expires_at: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601 UTC, one hour after creation.',
+    example: '2026-05-01T15:03:12Z',
+  })
+  expires_at: string;
 }

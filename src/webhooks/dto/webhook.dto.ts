@@ -111,7 +111,10 @@ export class WebhookDeliveryAcceptedDto {
 }
 
 export class ListDeliveriesQueryDto {
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Only deliveries to this webhook endpoint.',
+  })
   @IsOptional()
   @IsUUID('all', { message: 'endpoint_id must be a webhook endpoint id (uuid)' })
   endpoint_id?: string;
@@ -119,7 +122,7 @@ export class ListDeliveriesQueryDto {
   @QueryEventId('event_id', 'evt_ id.')
   event_id?: string;
 
-  @QueryEnum('status', DELIVERY_STATUSES)
+  @QueryEnum('status', DELIVERY_STATUSES, 'Only deliveries with this status.')
   status?: (typeof DELIVERY_STATUSES)[number];
 
   @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.')

@@ -1,0 +1,89 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
+import { Clock } from '../common/clock.js';
+import { isSuccess, type AttemptResult } from './delivery-rules.js';
+import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
+
+/** success: a 2xx answer; http_error: any other answer; no_response: timeout, refused or reset connection, disallowed address. */
+export const ATTEMPT_OUTCOMES = ['success', 'http_error', 'no_response'] as const;
+
+const attemptOutcome = (r: AttemptResult) => (r.statusCode === null ? 'no_response' : isSuccess(r.statusCode) ? 'success' : 'http_error');
+
+/**
+ * The webhook delivery series. Attempts and the delay to a first attempt are
+ * facts of the process that sends (counted where DeliveryAttempt runs, so each
+ * worker process reports its own); deliveries due and the oldest one's age are
+ * facts of the database, read by one query at scrape time, so every process
+ * reports the same true value whatever the roles are. The metrics module
+ * registers these in its registry.
+ */
+@Injectable()
+export class WebhookMetrics {
+  private readonly logger = new Logger('WebhookMetrics');
+  private readonly attempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts sent by this process, by outcome (success, http_error, no_response).',
+    labelNames: ['outcome'],
+    registers: [],
+  });
+  private readonly firstAttemptDelay = new Histogram({
+    name: 'webhook_first_attempt_delay_seconds',
+    help: 'Time from the commit of an event to the first attempt of each of its deliveries (redeliveries excluded).',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+    registers: [],
+  });
+  private readonly due: Gauge;
+  private readonly oldestDue: Gauge;
+  /** One query per scrape, shared by both gauges (prom-client collects them concurrently). */
+  private reading: Promise<{ due: number; oldestDueSeconds: number } | null> | null = null;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly clock: Clock,
+  ) {
+    for (const outcome of ATTEMPT_OUTCOMES) this.attempts.inc({ outcome }, 0);
+    const read = () => this.readDue();
+    this.due = new Gauge({
+      name: 'webhook_deliveries_due',
+      help: 'Pending webhook deliveries whose next attempt time has come (in the database; the same in every process).',
+      registers: [],
+      async collect() {
+        const stats = await read();
+        if (stats) this.set(stats.due);
+      },
+    });
+    this.oldestDue = new Gauge({
+      name: 'webhook_oldest_due_delivery_age_seconds',
+      help: 'How long the longest-waiting due webhook delivery has been due; 0 when none is due.',
+      registers: [],
+      async collect() {
+        const stats = await read();
+        if (stats) this.set(stats.oldestDueSeconds);
+      },
+    });
+  }
+
+  get metrics(): Metric[] {
+    return [this.attempts, this.firstAttemptDelay, this.due, this.oldestDue];
+  }
+
+  /** One attempt was sent (or could not be signed) for this claimed delivery. */
+  attempted(c: ClaimedDelivery, at: Date, result: AttemptResult): void {
+    this.attempts.inc({ outcome: attemptOutcome(result) });
+    if (c.attemptCount === 0 && c.trigger !== 'redelivery') {
+      this.firstAttemptDelay.observe(Math.max(0, at.getTime() - new Date(c.createdAt).getTime()) / 1000);
+    }
+  }
+
+  private readDue(): Promise<{ due: number; oldestDueSeconds: number } | null> {
+    this.reading ??= this.deliveries
+      .dueStats(this.clock.now())
+      .catch((err: unknown) => {
+        // A scrape still answers; the gauges keep their last value.
+        this.logger.warn({ err }, 'could not read due webhook deliveries for metrics');
+        return null;
+      })
+      .finally(() => (this.reading = null));
+    return this.reading;
+  }
+}
