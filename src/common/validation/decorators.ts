@@ -62,7 +62,7 @@ export function QueryCursor(description = 'next_cursor from the previous page, w
 /** An optional query parameter holding an event id (ids.ts isEventId), documented from the same declaration. */
 export function QueryEventId(name: string, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ description, pattern: EVENT_ID_PATTERN.source, example: 'evt_01jd5x8m3q0000000000000000' }),
+    ApiPropertyOptional({ description, pattern: EVENT_ID_PATTERN.source }),
     IsOptional(),
     ValidateBy({ name: 'isEventId', validator: { validate: isEventId, defaultMessage: () => eventIdMessage(name) } }),
   );
