@@ -58,11 +58,14 @@ describe('fuzz findings', () => {
     },
   );
 
-  it.each(['/v1/calls/%/recording', '/v1/recordings/%zz'])('HEAD %s (broken percent-encoding) answers the documented 404', async (target) => {
-    const r = await send({ method: 'HEAD', target, headers: [] });
-    expect({ status: r.status, type: r.headers.get('content-type') }).toEqual({
-      status: 404,
-      type: 'application/problem+json; charset=utf-8',
-    });
-  });
+  it.each(['/v1/calls/%/recording', '/v1/recordings/%zz'])(
+    'HEAD %s (broken percent-encoding) answers the documented 404',
+    async (target) => {
+      const r = await send({ method: 'HEAD', target, headers: [] });
+      expect({ status: r.status, type: r.headers.get('content-type') }).toEqual({
+        status: 404,
+        type: 'application/problem+json; charset=utf-8',
+      });
+    },
+  );
 });

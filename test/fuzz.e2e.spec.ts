@@ -18,9 +18,9 @@ import { startTestApp, type TestApp } from './support/test-app';
  * percent-encoding, unknown and __proto__ members, overlong ids, repeated
  * and array parameters, odd Range and Authorization headers, 1 MB bodies,
  * wrong content types, invalid JSON), sent as raw bytes. Properties: no
- * 5xx; every answer conforms to the document for its status; a refused (4xx)
- * request changes no table (test/support/db-checksum.ts says what
- * "unchanged" means).
+ * 5xx; no answer echoes a credential; every answer conforms to the
+ * document for its status; a refused (4xx) request changes no table
+ * (test/support/db-checksum.ts says what "unchanged" means).
  *
  * The seed is fixed and printed; FUZZ_SEED=<n> replays or varies a run
  * (ids of the seeded firm differ between runs, the shapes do not), and
@@ -88,6 +88,9 @@ describe('fuzz: generated requests for every public operation never break the se
     const statuses = seen.get(`${r.label === 'valid' ? 'valid' : 'hostile'} ${r.op.operationId}`) ?? new Set<number>();
     seen.set(`${r.label === 'valid' ? 'valid' : 'hostile'} ${r.op.operationId}`, statuses.add(res.status));
     if (res.status >= 500) throw new Error(`answered ${res.status}: ${res.text.slice(0, 300)}\n  request: ${where}`);
+    // No answer echoes a credential it was sent (the key, a link token), in its body or its headers.
+    const echoed = ctx.secrets.some((secret) => res.text.includes(secret) || [...res.headers.values()].some((v) => v.includes(secret)));
+    if (echoed) throw new Error(`answered ${res.status} echoing a credential\n  request: ${where}`);
     try {
       const id = conformance.check(r.method, r.path, res);
       if (id) recordExercised(id, res.status);
