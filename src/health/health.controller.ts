@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { PublicRoute } from '../common/http/access.decorators.js';
+import { ApiProblems } from '../common/http/openapi.decorators.js';
 
 @ApiSchema({ description: 'Liveness of the API.' })
 class HealthDto {
@@ -20,6 +21,8 @@ export class HealthController {
   @Get('v1/health')
   @PublicRoute({ id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' })
   @ApiOkResponse({ type: HealthDto, description: 'The API is serving.' })
+  // Extra parameters are tolerated (cache busters), but a target that is not a valid URL (raw non-ASCII bytes) is refused before any route runs.
+  @ApiProblems(400)
   live(): HealthDto {
     return { ok: true };
   }

@@ -39,7 +39,11 @@ const TOKEN = {
   description: 'Exactly as at the end of the url returned by the recording-link endpoint.',
   example: 'Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
 };
-const HEAD_DOC = { summary: 'HEAD is not supported', description: 'Always answers 405 with `Allow: GET`; use GET.' };
+const HEAD_DOC = {
+  summary: 'HEAD is not supported',
+  description:
+    'Answers 405 with `Allow: GET`; use GET. A target that is not a valid URL (raw non-ASCII bytes) is 400, and a path that names no route (an id with broken percent-encoding) is 404, as on every path.',
+};
 
 /** Audio responses in the OpenAPI document: 200 whole file, 206 one range. */
 function ApiAudioResponses(extra: Record<string, unknown> = {}) {
@@ -96,7 +100,7 @@ export class CallRecordingController {
   @Head('recording')
   @PublicRoute({ id: 'headCallRecording', ...HEAD_DOC })
   @ApiParam(CALL_ID)
-  @ApiProblems(405)
+  @ApiProblems(400, 404, 405)
   head(): never {
     throw headNotAllowed();
   }
@@ -158,7 +162,7 @@ export class RecordingLinkController {
   @Head(':token')
   @PublicRoute({ id: 'headRecording', ...HEAD_DOC })
   @ApiParam(TOKEN)
-  @ApiProblems(405)
+  @ApiProblems(400, 404, 405)
   head(): never {
     throw headNotAllowed();
   }

@@ -87,7 +87,7 @@ export interface paths {
         options?: never;
         /**
          * HEAD is not supported
-         * @description Always answers 405 with `Allow: GET`; use GET.
+         * @description Answers 405 with `Allow: GET`; use GET. A target that is not a valid URL (raw non-ASCII bytes) is 400, and a path that names no route (an id with broken percent-encoding) is 404, as on every path.
          */
         head: operations["headCallRecording"];
         patch?: never;
@@ -291,7 +291,7 @@ export interface paths {
         options?: never;
         /**
          * HEAD is not supported
-         * @description Always answers 405 with `Allow: GET`; use GET.
+         * @description Answers 405 with `Allow: GET`; use GET. A target that is not a valid URL (raw non-ASCII bytes) is 400, and a path that names no route (an id with broken percent-encoding) is 404, as on every path.
          */
         head: operations["headRecording"];
         patch?: never;
@@ -3426,6 +3426,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:invalid_request",
+                     *       "title": "The request is not valid.",
+                     *       "status": 400,
+                     *       "detail": "limit must be an integer from 1 to 100.",
+                     *       "code": "invalid_request",
+                     *       "param": "limit",
+                     *       "errors": [
+                     *         {
+                     *           "param": "limit",
+                     *           "message": "limit must be an integer from 1 to 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`); another firm's ids answer the same way. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:not_found",
+                     *       "title": "Not found.",
+                     *       "status": 404,
+                     *       "detail": "The call was not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Method not allowed (`method_not_allowed`); the Allow header lists the methods that are. */
             405: {
                 headers: {
@@ -4344,6 +4391,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:invalid_request",
+                     *       "title": "The request is not valid.",
+                     *       "status": 400,
+                     *       "detail": "limit must be an integer from 1 to 100.",
+                     *       "code": "invalid_request",
+                     *       "param": "limit",
+                     *       "errors": [
+                     *         {
+                     *           "param": "limit",
+                     *           "message": "limit must be an integer from 1 to 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5441,6 +5515,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:invalid_request",
+                     *       "title": "The request is not valid.",
+                     *       "status": 400,
+                     *       "detail": "limit must be an integer from 1 to 100.",
+                     *       "code": "invalid_request",
+                     *       "param": "limit",
+                     *       "errors": [
+                     *         {
+                     *           "param": "limit",
+                     *           "message": "limit must be an integer from 1 to 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`); another firm's ids answer the same way. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:not_found",
+                     *       "title": "Not found.",
+                     *       "status": 404,
+                     *       "detail": "The call was not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Method not allowed (`method_not_allowed`); the Allow header lists the methods that are. */
             405: {
                 headers: {

@@ -1,4 +1,4 @@
-import { findUnsafeString } from './string-safety.js';
+import { MAX_DEPTH, findUnsafeString } from './string-safety.js';
 import { PassThrough } from 'node:stream';
 
 describe('findUnsafeString', () => {
@@ -28,5 +28,18 @@ describe('findUnsafeString', () => {
     expect(findUnsafeString({ x: '\u0000' }, 'doc')?.path).toBe('doc.x');
     expect(findUnsafeString(new PassThrough())).toBeNull();
     expect(findUnsafeString({ n: 1, b: true, z: null })).toBeNull();
+  });
+
+  it('refuses nesting deeper than MAX_DEPTH (20,000 levels used to overflow the stack: a 500), naming where', () => {
+    const deep = (n: number, leaf: unknown = 1): unknown => (n === 0 ? leaf : { a: deep(n - 1, leaf) });
+    expect(findUnsafeString(deep(MAX_DEPTH))).toBeNull();
+    expect(findUnsafeString(deep(MAX_DEPTH + 1))).toEqual({
+      path: Array(MAX_DEPTH).fill('a').join('.'),
+      message: `must not be nested more than ${MAX_DEPTH} levels deep`,
+    });
+    expect(findUnsafeString({ status: JSON.parse('['.repeat(20_000) + ']'.repeat(20_000)) })?.message).toBe(
+      `must not be nested more than ${MAX_DEPTH} levels deep`,
+    );
+    expect(findUnsafeString(JSON.parse('{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)))?.path).toMatch(/^a(\.a)+$/);
   });
 });

@@ -21,6 +21,13 @@ function problemOf(text: string): string | null {
 const isRecord = (v: object): boolean =>
   !ArrayBuffer.isView(v) && !(v instanceof Date) && typeof (v as { pipe?: unknown }).pipe !== 'function';
 
+/**
+ * Deeper than any document the service takes (the internal call document is
+ * under ten levels). A body nested 20,000 levels deep used to overflow the
+ * stack of this walk and answer 500; it is refused as invalid input instead.
+ */
+export const MAX_DEPTH = 32;
+
 const childPath = (parent: string, key: string | number) =>
   typeof key === 'number' ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
 
@@ -29,15 +36,16 @@ const childPath = (parent: string, key: string | number) =>
  * at any depth) that the service refuses, named by its path; null if none.
  * Streams and buffers (an upload) are left alone.
  */
-export function findUnsafeString(value: unknown, path = ''): UnsafeString | null {
+export function findUnsafeString(value: unknown, path = '', depth = 0): UnsafeString | null {
   if (typeof value === 'string') {
     const message = problemOf(value);
     return message ? { path: path || 'body', message } : null;
   }
   if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return { path: path || 'body', message: `must not be nested more than ${MAX_DEPTH} levels deep` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnsafeString(value[i], childPath(path, i));
+      const found = findUnsafeString(value[i], childPath(path, i), depth + 1);
       if (found) return found;
     }
     return null;
@@ -47,7 +55,7 @@ export function findUnsafeString(value: unknown, path = ''): UnsafeString | null
     // A name that is not text is never a known member; it is named without the bytes it carries.
     const nameProblem = problemOf(key);
     if (nameProblem) return { path: path || 'body', message: `has a member name that ${nameProblem}` };
-    const found = findUnsafeString(member, childPath(path, key));
+    const found = findUnsafeString(member, childPath(path, key), depth + 1);
     if (found) return found;
   }
   return null;
