@@ -12,6 +12,8 @@ export const RECORDING_STORES: StoreKind[] = ['fs', 's3'];
 const BUCKET = 'recordings';
 /** s3rver's fixed credentials; the service finds them through the SDK's default chain (the environment). */
 const S3RVER_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+/** The SDK warns once on stderr that its 2027 releases will need Node 22; the tests run on Node 20. */
+const QUIET_SDK = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
 /**
  * One recording store for a test file: the settings to start the service
@@ -65,11 +67,18 @@ export async function startS3Server(): Promise<{ endpoint: string; bucket: strin
   const { port } = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
   // The in-process test app reads credentials from this process's environment, as the SDK's default chain does.
-  Object.assign(process.env, S3RVER_CREDENTIALS, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  Object.assign(process.env, S3RVER_CREDENTIALS, QUIET_SDK);
   return {
     endpoint,
     bucket: BUCKET,
-    env: { RECORDING_STORE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: BUCKET, S3_FORCE_PATH_STYLE: 'true', ...S3RVER_CREDENTIALS },
+    env: {
+      RECORDING_STORE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: BUCKET,
+      S3_FORCE_PATH_STYLE: 'true',
+      ...S3RVER_CREDENTIALS,
+      ...QUIET_SDK,
+    },
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
