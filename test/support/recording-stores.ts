@@ -1,5 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,11 +62,18 @@ function filesystemStore(dataDir: string): StoreUnderTest {
   };
 }
 
-/** A real S3-protocol server on a free port with one bucket; its files live in a temp folder. */
+/**
+ * A real S3-protocol server (s3rver) on a free port with one bucket, in a
+ * child process (its buffers must not count as the service's memory); its
+ * files live in a temp folder. Jest runs from the repository root.
+ */
 export async function startS3Server(): Promise<{ endpoint: string; bucket: string; env: Record<string, string>; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 's3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: BUCKET }] });
-  const { port } = (await server.run()) as { port: number };
+  const child = spawn(process.execPath, [join(process.cwd(), 'test/support/s3rver-process.mjs'), dir, BUCKET], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const { port } = JSON.parse(line) as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
   // The in-process test app reads credentials from this process's environment, as the SDK's default chain does.
   Object.assign(process.env, S3RVER_CREDENTIALS, QUIET_SDK);
@@ -80,7 +89,10 @@ export async function startS3Server(): Promise<{ endpoint: string; bucket: strin
       ...QUIET_SDK,
     },
     close: async () => {
-      await server.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
