@@ -13,7 +13,8 @@ RUN npm run build && npm prune --omit=dev --omit=optional
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
-# Recordings live under DATA_DIR/recordings: mount a volume there (shared by every api replica).
+# With RECORDING_STORE=fs recordings live under DATA_DIR/recordings: mount a volume there (shared by every
+# api replica). With RECORDING_STORE=s3 (docker-compose.yml) nothing needs to be shared.
 RUN mkdir -p /data && chown node:node /data
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

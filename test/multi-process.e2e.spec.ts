@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,22 +8,13 @@ import { fullCallDocument, nextCallId } from './support/call-documents';
 import { runCli } from './support/cli';
 import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
-import { serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
+import { recordingStoreEnv, serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
 import { Receiver, waitFor, type Received } from './support/receiver';
 import { fixture } from './support/recordings';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 
 const LEASE_MS = 15_000;
 const CONCURRENCY = 4;
-
-/**
- * Where the api processes keep recordings. Both api processes get the same
- * settings, so a recording stored through one is readable through the other.
- * The one place to change to run this test on S3 instead of a shared folder.
- */
-function recordingStoreEnv(dataDir: string): Record<string, string> {
-  return { DATA_DIR: dataDir };
-}
 
 /** Every request a receiver got at a path, by webhook-id. */
 const idsAt = (rx: Receiver, path: string) => rx.at(path).map((r) => r.headers['webhook-id'] as string);
@@ -32,6 +23,7 @@ const duplicates = (ids: string[]) => [...new Set(ids.filter((id, i) => ids.inde
 describe('two api and two worker processes behave as one service', () => {
   let databaseUrl: string;
   let dataDir: string;
+  let recordingStore: Awaited<ReturnType<typeof recordingStoreEnv>>;
   let fixtures: TestApp; // in-process, only to create firms and endpoints (dashboard actions have no API)
   let rx: Receiver;
   const apis: ServiceProcess[] = [];
@@ -42,10 +34,12 @@ describe('two api and two worker processes behave as one service', () => {
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'multi-process-'));
+    recordingStore = await recordingStoreEnv();
     rx = await Receiver.start();
     fixtures = await startTestApp({ databaseUrl, env: { ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     env = serviceEnv(databaseUrl, {
-      ...recordingStoreEnv(dataDir),
+      DATA_DIR: dataDir,
+      ...recordingStore.env,
       WEBHOOK_LEASE: `${LEASE_MS / 1000}s`,
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s',
       WEBHOOK_DISPATCH_CONCURRENCY: String(CONCURRENCY),
@@ -65,6 +59,7 @@ describe('two api and two worker processes behave as one service', () => {
     await Promise.all([...apis, ...workers].map((p) => stopService(p)));
     await fixtures?.close();
     await rx?.close();
+    await recordingStore?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -146,6 +141,8 @@ describe('two api and two worker processes behave as one service', () => {
     const played = await client.bytesVia(1, `/v1/recordings/${token}`);
     expect(played.status).toBe(200);
     expect(played.bytes.equals(audio)).toBe(true);
+    // The processes share the S3 server, not a folder: nothing was written under DATA_DIR.
+    expect(existsSync(join(dataDir, 'recordings'))).toBe(false);
   }, 60_000);
 
   it('every event of a few hundred changes reaches each endpoint exactly once while both workers run', async () => {

@@ -5,32 +5,34 @@ import { CliError } from '../src/cli/command';
 import { ApiError } from '../src/common/errors/api-error';
 import { RecordingsService } from '../src/recordings';
 import { createFirm, type TestFirm } from './support/factories';
-import { FIXTURES, fixture, getBytes, insertCall, storedFiles, tempDataDir } from './support/recordings';
+import { FIXTURES, fixture, getBytes, insertCall } from './support/recordings';
+import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
 import { runCli } from './support/cli';
 import { startTestApp, type TestApp } from './support/test-app';
 
-/** The compiled CLI (npm test builds first), on the test's database and DATA_DIR. */
-const cli = (t: TestApp, dataDir: string, args: string[]) => runCli(args, { databaseUrl: t.databaseUrl, env: { DATA_DIR: dataDir } });
+/** The compiled CLI (npm test builds first), on the test's database and recording store. */
+const cli = (t: TestApp, store: StoreUnderTest, args: string[]) => runCli(args, { databaseUrl: t.databaseUrl, env: store.env });
 
-describe('CLI: call recording', () => {
-  const data = tempDataDir();
+describe.each(RECORDING_STORES)('CLI: call recording (%s store)', (kind) => {
+  let store: StoreUnderTest;
   let t: TestApp;
   let firm: TestFirm;
   const callId = 'call_cli_recording';
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { DATA_DIR: data.dir } });
+    store = await startStore(kind);
+    t = await startTestApp({ env: store.env });
     firm = await createFirm(t.app);
     await insertCall(t, firm.orgId, callId);
   });
   afterAll(async () => {
-    await t.close();
-    data.cleanup();
+    await t?.close();
+    await store?.close();
   });
 
   it('--file stores the recording (one JSON object with --json), served by the API', async () => {
     const file = join(FIXTURES, 'spanish-caller.ogg');
-    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', file, '--json']);
+    const r = await cli(t, store, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', file, '--json']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const bytes = fixture('spanish-caller.ogg');
@@ -52,9 +54,9 @@ describe('CLI: call recording', () => {
   });
 
   it('refuses a file that is not Ogg: exit 1 and the reason', async () => {
-    const notOgg = join(data.dir, 'not-ogg.wav');
+    const notOgg = join(store.env.DATA_DIR, 'not-ogg.wav');
     writeFileSync(notOgg, Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(100)]));
-    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', notOgg, '--json']);
+    const r = await cli(t, store, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', notOgg, '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.message).toMatch(/^The body is not an Ogg stream/);
   });
@@ -80,11 +82,11 @@ describe('CLI: call recording', () => {
     await t.app.get(RecordingsService).storeFromFile(firm.orgId, id, join(FIXTURES, 'spanish-caller.ogg'), 'cli');
     return id;
   }
-  const oggFiles = () => storedFiles(data.dir).filter((f) => f.endsWith('.ogg'));
+  const oggFiles = async () => (await store.objects()).filter((f) => f.endsWith('.ogg'));
 
   it('refuses an unknown call with the 404 detail, leaving the stored recording alone', async () => {
     const kept = await callWithRecording('call_cli_kept');
-    const files = oggFiles();
+    const files = await oggFiles();
     const err = await run({ call: 'call_nope', file: join(FIXTURES, 'injury-caller.ogg') }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(404);
@@ -92,18 +94,18 @@ describe('CLI: call recording', () => {
     expect((await getBytes(t, `/v1/calls/${kept}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(
       true,
     );
-    expect(oggFiles()).toEqual(files);
+    expect(await oggFiles()).toEqual(files);
   });
 
   it('--remove removes it (and says so in human form when there is nothing left)', async () => {
     const removed = await callWithRecording('call_cli_removed');
-    const files = oggFiles();
-    const r = await cli(t, data.dir, ['call', 'recording', '--org', firm.orgId, '--call', removed, '--remove', '--json']);
+    const files = await oggFiles();
+    const r = await cli(t, store, ['call', 'recording', '--org', firm.orgId, '--call', removed, '--remove', '--json']);
     expect(r.code).toBe(0);
     expect(r.json).toEqual({ org_id: firm.orgId, call_id: removed, has_recording: false, removed: true });
     expect((await t.get(`/v1/calls/${removed}/recording`, { key: firm.keys.read })).status).toBe(404);
-    expect(oggFiles()).toHaveLength(files.length - 1);
-    const again = await cli(t, data.dir, ['call', 'recording', '--org', firm.slug, '--call', removed, '--remove']);
+    expect(await oggFiles()).toHaveLength(files.length - 1);
+    const again = await cli(t, store, ['call', 'recording', '--org', firm.slug, '--call', removed, '--remove']);
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe(`call ${removed} had no recording`);
   });

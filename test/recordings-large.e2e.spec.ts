@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { createFirm, type TestFirm } from './support/factories';
-import { insertCall, storedFiles, tempDataDir, uploadPath } from './support/recordings';
+import { insertCall, tempDataDir, uploadPath } from './support/recordings';
+import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 
 const MiB = 1024 * 1024;
@@ -91,8 +92,9 @@ async function drain(body: AsyncIterable<Buffer>, meter: MemoryMeter): Promise<{
   return { bytes, sha256: hash.digest('hex') };
 }
 
-describe('a 100 MB recording', () => {
+describe.each(RECORDING_STORES)('a 100 MB recording (%s store)', (kind) => {
   const data = tempDataDir();
+  let store: StoreUnderTest;
   const file = join(data.dir, 'big.ogg');
   let fileSha = '';
   let t: TestApp;
@@ -114,12 +116,14 @@ describe('a 100 MB recording', () => {
     out.end();
     await once(out, 'finish');
     fileSha = hash.digest('hex');
-    t = await startTestApp({ env: { DATA_DIR: join(data.dir, 'data'), INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
+    store = await startStore(kind);
+    t = await startTestApp({ env: { ...store.env, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
     firm = await createFirm(t.app);
     await insertCall(t, firm.orgId, callId);
   });
   afterAll(async () => {
     await t?.close();
+    await store?.close();
     data.cleanup();
   });
 
@@ -150,7 +154,7 @@ describe('a 100 MB recording', () => {
     expect(status).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ size_bytes: SIZE, sha256: fileSha, has_recording: true });
     expectBounded(meter);
-    expect(storedFiles(join(data.dir, 'data')).filter((f) => !f.startsWith('tmp/'))).toHaveLength(1);
+    expect(await store.objects()).toHaveLength(1);
   });
 
   it('streams back whole with bounded memory, byte for byte', async () => {

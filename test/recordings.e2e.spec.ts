@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ApiKeyService } from '../src/auth';
 import { createFirm, type TestFirm } from './support/factories';
-import { fixture, getBytes, headerNames, insertCall, storedFiles, tempDataDir, upload, uploadPath } from './support/recordings';
+import { fixture, getBytes, headerNames, insertCall, upload, uploadPath } from './support/recordings';
+import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 import { waitFor } from './support/receiver';
 
@@ -15,10 +14,11 @@ const HOUR = 60 * 60 * 1000;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
 
 /** Polls a condition the server reaches on its own (no fixed sleeps); fails after 5 s. */
-const until = (condition: () => boolean): Promise<boolean> => waitFor(() => condition(), 'the server to reach the condition');
+const until = (condition: () => Promise<boolean> | boolean): Promise<boolean> =>
+  waitFor(() => condition(), 'the server to reach the condition');
 
-describe('call recordings', () => {
-  const data = tempDataDir();
+describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
+  let store: StoreUnderTest;
   // Every log line the app writes during this whole file, to prove no link token is ever logged.
   const logLines: string[] = [];
   const logStream = new PassThrough();
@@ -33,16 +33,17 @@ describe('call recordings', () => {
   const greeting = fixture('receptionist-greeting.ogg');
 
   beforeAll(async () => {
+    store = await startStore(kind);
     t = await startTestApp({
-      env: { DATA_DIR: data.dir, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, RECORDING_MAX_BYTES: String(MAX_BYTES), LOG_LEVEL: 'debug' },
+      env: { ...store.env, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, RECORDING_MAX_BYTES: String(MAX_BYTES), LOG_LEVEL: 'debug' },
       logStream,
     });
     firm = await createFirm(t.app);
     other = await createFirm(t.app);
   });
   afterAll(async () => {
-    await t.close();
-    data.cleanup();
+    await t?.close();
+    await store?.close();
   });
 
   let n = 0;
@@ -94,8 +95,8 @@ describe('call recordings', () => {
       expect(row.size_bytes).toBe(String(caller.length));
       expect(row.sha256).toEqual(sha256(caller));
       expect(row.storage_key).toMatch(new RegExp(`^${firm.orgId}/[0-9a-f-]{36}\\.ogg$`));
-      expect(readFileSync(join(data.dir, 'recordings', row.storage_key)).equals(caller)).toBe(true);
-      expect(storedFiles(data.dir).filter((f) => f.startsWith('tmp/'))).toEqual([]);
+      expect((await store.read(row.storage_key))?.equals(caller)).toBe(true);
+      expect(await store.incomplete()).toEqual([]);
       expect((await audit('recording.stored')).at(-1)).toEqual({
         actor_type: 'system',
         actor_id: 'internal_api',
@@ -121,20 +122,21 @@ describe('call recordings', () => {
       const [after] = await t.sql('SELECT id, storage_key FROM recordings WHERE call_id = $1', [callId]);
       expect(after.id).toBe(before.id);
       expect(after.storage_key).not.toBe(before.storage_key);
-      expect(existsSync(join(data.dir, 'recordings', before.storage_key))).toBe(false);
+      expect(await store.read(before.storage_key)).toBeNull();
       const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
       expect(got.bytes.equals(greeting)).toBe(true);
     });
 
-    const refusedWritingNothing = async (callId: string, filesBefore: string[]) => {
+    const refusedWritingNothing = async (callId: string, objectsBefore: string[]) => {
       expect(await hasRecording(firm.orgId, callId)).toBe(false);
       expect(await t.sql('SELECT 1 FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId])).toEqual([]);
-      expect(storedFiles(data.dir)).toEqual(filesBefore.filter((f) => !f.startsWith('tmp/')));
+      expect(await store.objects()).toEqual(objectsBefore);
+      expect(await store.incomplete()).toEqual([]);
     };
 
     it('refuses a body that is not Ogg (415), writing nothing', async () => {
       const callId = await newCall();
-      const before = storedFiles(data.dir);
+      const before = await store.objects();
       const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(5000, 1)]);
       const r = await upload(t, firm.orgId, callId, wav);
       expect(r.status).toBe(415);
@@ -146,7 +148,7 @@ describe('call recordings', () => {
 
     it('refuses an empty or too short body as not Ogg', async () => {
       const callId = await newCall();
-      const before = storedFiles(data.dir);
+      const before = await store.objects();
       for (const body of [Buffer.alloc(0), Buffer.from('Ogg')]) {
         const r = await upload(t, firm.orgId, callId, body);
         expect(r.status).toBe(415);
@@ -157,7 +159,7 @@ describe('call recordings', () => {
 
     it('refuses another content type with a 415 that names audio/ogg', async () => {
       const callId = await newCall();
-      const before = storedFiles(data.dir);
+      const before = await store.objects();
       for (const type of ['application/octet-stream', 'application/json']) {
         const r = await upload(t, firm.orgId, callId, caller, { 'content-type': type });
         expect(r.status).toBe(415);
@@ -169,7 +171,7 @@ describe('call recordings', () => {
 
     it('refuses a body over RECORDING_MAX_BYTES (413) by its Content-Length, writing nothing', async () => {
       const callId = await newCall();
-      const before = storedFiles(data.dir);
+      const before = await store.objects();
       const big = Buffer.concat([caller, caller, caller]);
       expect(big.length).toBeGreaterThan(MAX_BYTES);
       const r = await upload(t, firm.orgId, callId, big);
@@ -180,7 +182,7 @@ describe('call recordings', () => {
 
     it('refuses a chunked body that grows past the limit while streaming (413), writing nothing', async () => {
       const callId = await newCall();
-      const before = storedFiles(data.dir);
+      const before = await store.objects();
       const chunks = [caller, caller, caller];
       const body = new ReadableStream({
         pull(controller) {
@@ -242,20 +244,20 @@ describe('call recordings', () => {
 
     it('two first uploads racing leave one recording and one file', async () => {
       const callId = await newCall();
-      const before = new Set(storedFiles(data.dir));
+      const before = new Set(await store.objects());
       const results = await Promise.all([upload(t, firm.orgId, callId, caller), upload(t, firm.orgId, callId, greeting)]);
       expect(results.map((r) => r.status)).toEqual([200, 200]);
       expect(results.map((r) => r.body.replaced).sort()).toEqual([false, true]);
       const rows = await t.sql('SELECT storage_key, size_bytes FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
       expect(rows).toHaveLength(1);
-      expect(storedFiles(data.dir).filter((f) => !before.has(f))).toEqual([rows[0].storage_key]);
+      expect((await store.objects()).filter((f) => !before.has(f))).toEqual([rows[0].storage_key]);
       const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
       expect(got.bytes.equals(Number(rows[0].size_bytes) === caller.length ? caller : greeting)).toBe(true);
     });
 
     it('an upload the client abandons half-way writes nothing', async () => {
       const callId = await newCall();
-      const before = storedFiles(data.dir);
+      const before = await store.objects();
       const req = httpRequest(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
         method: 'PUT',
         headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg', 'content-length': String(caller.length) },
@@ -263,9 +265,9 @@ describe('call recordings', () => {
       req.on('error', () => undefined);
       req.write(caller.subarray(0, 20_000));
       // Wait until the server has started writing the upload, then hang up.
-      await until(() => storedFiles(data.dir).some((f) => f.startsWith('tmp/')));
+      await until(() => store.writing());
       req.destroy();
-      await until(() => !storedFiles(data.dir).some((f) => f.startsWith('tmp/')));
+      await until(async () => (await store.incomplete()).length === 0);
       await refusedWritingNothing(callId, before);
     });
 
@@ -276,7 +278,7 @@ describe('call recordings', () => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ org_id: firm.orgId, call_id: callId, has_recording: false, removed: true });
       expect(await hasRecording(firm.orgId, callId)).toBe(false);
-      expect(existsSync(join(data.dir, 'recordings', row.storage_key))).toBe(false);
+      expect(await store.read(row.storage_key)).toBeNull();
       expect((await audit('recording.removed')).at(-1)).toMatchObject({
         actor_type: 'system',
         actor_id: 'internal_api',

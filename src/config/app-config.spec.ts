@@ -37,8 +37,26 @@ describe('loadConfig', () => {
     [{ INTERNAL_API_TOKEN: 'tiny' }, /INTERNAL_API_TOKEN must be at least 16 characters/],
     [{ DATABASE_STATEMENT_TIMEOUT: '100ms' }, /DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m/],
     [{ DATABASE_STATEMENT_TIMEOUT: 'forever' }, /DATABASE_STATEMENT_TIMEOUT must be a duration/],
+    [{ RECORDING_STORE: 'ftp' }, /RECORDING_STORE must be fs or s3/],
+    [{ RECORDING_STORE: 's3' }, /S3_BUCKET is required when RECORDING_STORE=s3/],
+    [{ RECORDING_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT must be an http or https URL/],
+    [{ RECORDING_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE must be true or false/],
+    [{ RECORDING_SWEEP_GRACE: '5s' }, /RECORDING_SWEEP_GRACE must be a duration from 1m to 30d/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+
+  it('keeps recordings on the filesystem unless RECORDING_STORE=s3 names a bucket', () => {
+    expect(loadConfig(base).recordingStore).toEqual({ kind: 'fs' });
+    expect(loadConfig(base).recordingSweepGraceMs).toBe(3_600_000);
+    const env = { RECORDING_STORE: 'S3', S3_BUCKET: 'recordings', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' };
+    expect(loadConfig({ ...base, ...env }).recordingStore).toEqual({
+      kind: 's3',
+      bucket: 'recordings',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+    });
   });
 
   it('generates the at-rest key once into DATA_DIR when embedded', () => {

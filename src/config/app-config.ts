@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { recordingStoreConfig, type RecordingStoreConfig } from './recording-store-config.js';
 
 export type Role = 'all' | 'api' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'worker'];
@@ -42,6 +43,10 @@ export class AppConfig {
   httpIdleTimeoutMs: number;
   /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
   recordingMaxBytes: number;
+  /** RECORDING_STORE and the S3_* settings. */
+  recordingStore: RecordingStoreConfig;
+  /** How old a stored object with no recording row must be before the sweep deletes it (RECORDING_SWEEP_GRACE). */
+  recordingSweepGraceMs: number;
   /** Longest one SQL statement may take (DATABASE_STATEMENT_TIMEOUT): bounds a request on a stalled database. */
   databaseStatementTimeoutMs: number;
   /** General per-key limit: requests per second (RATE_LIMIT_PER_SECOND) and bucket size (RATE_LIMIT_BURST). */
@@ -163,6 +168,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
   c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
+  c.recordingStore = recordingStoreConfig(env, (message) => {
+    throw new ConfigError(message);
+  });
+  const grace = parseDuration(env.RECORDING_SWEEP_GRACE || '1h');
+  if (grace === null || grace < 60_000 || grace > 30 * 86_400_000) {
+    throw new ConfigError(`RECORDING_SWEEP_GRACE must be a duration from 1m to 30d, got "${env.RECORDING_SWEEP_GRACE}"`);
+  }
+  c.recordingSweepGraceMs = grace;
   const statementTimeout = parseDuration(env.DATABASE_STATEMENT_TIMEOUT || '10s');
   if (statementTimeout === null || statementTimeout < 500 || statementTimeout > 600_000) {
     throw new ConfigError(`DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m, got "${env.DATABASE_STATEMENT_TIMEOUT}"`);

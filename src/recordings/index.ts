@@ -5,5 +5,6 @@ export { RecordingLinksService, LINK_LIFETIME_MS } from './recording-links.servi
 export { RECORDING_STORE } from './store/recording-store.js';
 export type { ByteRange, RecordingStore, StoredObject } from './store/recording-store.js';
 export { FilesystemRecordingStore } from './store/filesystem-recording-store.js';
+export { RecordingSweeper, type SweepRun } from './recording-sweeper.js';
 export { configureRecordingsHttp } from './recordings.http.js';
 export { parseRange } from './byte-range.js';

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { join } from 'node:path';
 import { AuditModule } from '../audit/index.js';
 import { AuthModule } from '../auth/index.js';
 import { CallsModule } from '../calls/index.js';
@@ -9,23 +8,20 @@ import { RecordingLinksService } from './recording-links.service.js';
 import { CallRecordingController, RecordingLinkController } from './recordings.controller.js';
 import { RecordingsRepository } from './recordings.repository.js';
 import { RecordingsService } from './recordings.service.js';
-import { FilesystemRecordingStore } from './store/filesystem-recording-store.js';
+import { RecordingSweeper } from './recording-sweeper.js';
+import { createRecordingStore } from './store/create-recording-store.js';
 import { RECORDING_STORE } from './store/recording-store.js';
 
 @Module({
   imports: [CallsModule, AuthModule, AuditModule],
   controllers: [CallRecordingController, RecordingLinkController, InternalRecordingsController],
   providers: [
-    // The one place that picks the store; an object store is another factory branch here.
-    {
-      provide: RECORDING_STORE,
-      useFactory: (config: AppConfig) => new FilesystemRecordingStore(join(config.dataDir, 'recordings')),
-      inject: [AppConfig],
-    },
+    { provide: RECORDING_STORE, useFactory: createRecordingStore, inject: [AppConfig] },
     RecordingsRepository,
     RecordingsService,
     RecordingLinksService,
+    RecordingSweeper,
   ],
-  exports: [RecordingsService, RecordingLinksService, RECORDING_STORE],
+  exports: [RecordingsService, RecordingLinksService, RecordingSweeper, RECORDING_STORE],
 })
 export class RecordingsModule {}

@@ -86,6 +86,13 @@ export class RecordingsRepository {
     return rows.length ? rows[0].storage_key : null;
   }
 
+  /** Which of these storage keys a recording row points to (the sweep keeps those objects). */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const rows = await this.dataSource.query(`SELECT storage_key FROM recordings WHERE storage_key = ANY($1::text[])`, [keys]);
+    return new Set(rows.map((r: { storage_key: string }) => r.storage_key));
+  }
+
   /** The recording a new link will point to, locked against removal until the link is committed. */
   async lockForLink(manager: EntityManager, orgId: string, callId: string): Promise<{ id: string } | null> {
     const rows = await manager.query(`SELECT id FROM recordings WHERE org_id = $1 AND call_id = $2 FOR KEY SHARE`, [orgId, callId]);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './net';
 import { waitFor } from './receiver';
 import { requestAt, type HttpResult, type RequestOptions } from './http';
+import { startS3Server } from './recording-stores';
 import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './test-app';
 
 export type Role = 'api' | 'worker';
@@ -29,6 +30,17 @@ export function serviceEnv(databaseUrl: string, extra: Record<string, string> = 
     BASE_URL: 'http://api.test',
     ...extra,
   };
+}
+
+/**
+ * Where the processes of one test keep recordings: one S3-protocol server
+ * (s3rver, in this process) that every api process shares, with no shared
+ * folder, so a recording stored through one is readable through the other.
+ * The one place that picks the store for the multi-process test.
+ */
+export async function recordingStoreEnv(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const s3 = await startS3Server();
+  return { env: s3.env, close: s3.close };
 }
 
 const isRunning = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;

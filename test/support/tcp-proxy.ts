@@ -2,12 +2,15 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut and restore, to
- * show what the service does while its database is unreachable.
+ * show what the service does while its database is unreachable; or in front
+ * of an S3 server, counting what the service reads from it.
  */
 export class TcpProxy {
   private server: Server | null = null;
   private sockets = new Set<Socket>();
   port = 0;
+  /** Bytes the target has sent back through the proxy (to show how much a client really read). */
+  bytesFromTarget = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -22,6 +25,7 @@ export class TcpProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => s.destroy());
       }
+      upstream.on('data', (chunk: Buffer) => (this.bytesFromTarget += chunk.length));
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, opendir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertStorageKey, type ByteRange, type RecordingStore, type StoredObject } from './recording-store.js';
+import { assertStorageKey, type ByteRange, type ListedObject, type RecordingStore, type StoredObject } from './recording-store.js';
 
 /**
  * Recordings as files under one root (DATA_DIR/recordings by default).
@@ -54,6 +54,29 @@ export class FilesystemRecordingStore implements RecordingStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Walks the tree a directory entry at a time; tmp/ parts of writes a crash interrupted are listed too. */
+  list(): AsyncIterable<ListedObject> {
+    return this.walk(this.root, []);
+  }
+
+  private async *walk(dir: string, prefix: string[]): AsyncGenerator<ListedObject> {
+    let entries;
+    try {
+      entries = await opendir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for await (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) yield* this.walk(path, [...prefix, entry.name]);
+      else if (entry.isFile()) {
+        const info = await stat(path).catch(() => null); // gone meanwhile (renamed into place or removed)
+        if (info) yield { key: [...prefix, entry.name].join('/'), lastModified: info.mtime };
+      }
+    }
   }
 
   private pathOf(key: string): string {

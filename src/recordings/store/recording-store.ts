@@ -18,9 +18,8 @@ export interface StoredObject {
 /**
  * Where recording audio lives. Keys are opaque, slash-separated and never
  * reused (every upload gets a fresh key), so an object is written once and
- * never changed in place. An S3-compatible store is one more class: put =
- * multipart upload from the stream, open = HeadObject (+ GetObject with Range
- * in `stream`), remove = DeleteObject.
+ * never changed in place. Two implementations: files under DATA_DIR and an
+ * S3-compatible bucket (RECORDING_STORE).
  */
 export interface RecordingStore {
   /**
@@ -33,6 +32,18 @@ export interface RecordingStore {
   open(key: string): Promise<StoredObject | null>;
   /** Idempotent: removing a missing object is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * Every object in the store, one page at a time (never the whole listing in
+   * memory), in no particular order. Includes leftovers of writes that never
+   * completed where the store keeps them as objects (the filesystem's tmp/).
+   */
+  list(): AsyncIterable<ListedObject>;
+}
+
+export interface ListedObject {
+  key: string;
+  /** When the object was last written: the sweep leaves younger objects alone. */
+  lastModified: Date;
 }
 
 /** Nest injection token for the configured RecordingStore. */
