@@ -22,13 +22,10 @@
  * Not part of `npm test`.
  */
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.mjs';
+import { benchDatabase } from './bench-database.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
@@ -155,25 +152,8 @@ async function main() {
   const { default: autocannon } = await import('autocannon');
   require('reflect-metadata');
 
-  // 1. A database: BENCH_DATABASE_URL's server, or an embedded one.
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  let stopPg = async () => undefined;
-  if (!adminUrl) {
-    const { startEmbeddedPostgres } = require(dist('database/embedded-postgres.js'));
-    const dir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
-    chmodSync(dir, 0o777);
-    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
-    adminUrl = db.url;
-    stopPg = db.stop;
-  }
-  const dbName = `bench_calls_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  // A database: BENCH_DATABASE_URL's server, or an embedded one.
+  const { databaseUrl, stop: stopPg } = await benchDatabase('bench-calls');
   const children = [];
   try {
     const { runMigrations } = require(dist('database/migrate.js'));
@@ -368,7 +348,7 @@ async function main() {
     const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
     const label = (name) => (pageSize.get(name) === 100 ? name : `${name} (${pageSize.get(name)} calls)`);
     const lines = [
-      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after 1 s warm-up; PostgreSQL ${adminUrl === process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after 1 s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
       '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -22,7 +22,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
@@ -32,6 +32,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.mjs';
+import { benchDatabase } from './bench-database.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
@@ -194,24 +195,8 @@ async function runStore(store, ctx) {
 async function main() {
   const { default: pg } = await import('pg');
   require('reflect-metadata');
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  let stopPg = async () => undefined;
-  if (!adminUrl) {
-    const { startEmbeddedPostgres } = require(dist('database/embedded-postgres.js'));
-    const dir = mkdtempSync(join(tmpdir(), 'bench-rss-pg-'));
-    chmodSync(dir, 0o777);
-    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
-    adminUrl = db.url;
-    stopPg = db.stop;
-  }
-  const dbName = `bench_rss_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  // A database: BENCH_DATABASE_URL's server, or an embedded one.
+  const { databaseUrl, stop: stopPg } = await benchDatabase('bench-rss');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   try {
     const { runMigrations } = require(dist('database/migrate.js'));

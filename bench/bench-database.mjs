@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.mjs';
+
+/**
+ * A fresh, empty database for one benchmark run: on BENCH_DATABASE_URL's server when set, else on an embedded
+ * PostgreSQL started for the run (the compiled service's own starter). `stop()` stops that server, if any.
+ */
+export async function benchDatabase(prefix) {
+  const { default: pg } = await import('pg');
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  let stop = async () => undefined;
+  if (!adminUrl) {
+    const { startEmbeddedPostgres } = await import(new URL('../dist/src/database/embedded-postgres.js', import.meta.url).href);
+    const dir = mkdtempSync(join(tmpdir(), `${prefix}-pg-`));
+    // The embedded server runs as the unprivileged postgres user when started by root.
+    chmodSync(dir, 0o777);
+    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
+    adminUrl = db.url;
+    stop = db.stop;
+  }
+  const name = `${prefix.replace(/-/g, '_')}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { databaseUrl: url.toString(), stop };
+}
