@@ -686,7 +686,7 @@ describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
     const play = doc.paths['/v1/recordings/{token}'];
     expect(play.get.security).toEqual([]);
     expect(Object.keys(play.get.responses)).toEqual(expect.arrayContaining(['200', '206', '404']));
-    expect(Object.keys(play.head.responses)).toEqual(['405']);
+    expect(Object.keys(play.head.responses).sort()).toEqual(['400', '404', '405']);
     expect(Object.keys(play.get.responses)).toContain('400');
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/internal'))).toEqual([]);
   });
