@@ -65,7 +65,8 @@ describe('quick start on the embedded database', () => {
     } finally {
       first.child.kill('SIGTERM');
     }
-    expect(await first.exited).toBe(0);
+    // The output's tail rides along so a failed shutdown shows its cause.
+    expect({ code: await first.exited, tail: first.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
 
     // A later start reuses the data and prints no key.
     const second = startService(env);
@@ -77,6 +78,6 @@ describe('quick start on the embedded database', () => {
     } finally {
       second.child.kill('SIGTERM');
     }
-    expect(await second.exited).toBe(0);
+    expect({ code: await second.exited, tail: second.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
   });
 });
