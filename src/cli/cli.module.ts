@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { coreModules, type AppModuleOptions } from '../app.module.js';
+import { coreModules, type AppModuleOptions } from '../core-modules.js';
 
 /** The same services as the API, without HTTP: the dashboard's stand-in. */
 @Module({})
