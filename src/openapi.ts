@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './common/http/access.decorators.js';
+import { documentResponseExamples } from './common/http/openapi-examples.js';
 import { documentResponseHeaders } from './common/http/openapi-headers.js';
 import { EndpointDisabledProblem, Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
 import type { AppConfig } from './config/app-config.js';
@@ -50,6 +51,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     extraModels: [Problem, ProblemFieldError, EndpointDisabledProblem, ...Object.values(EVENT_DATA_MODELS)],
   });
   documentResponseHeaders(doc);
+  documentResponseExamples(doc);
   return { ...doc, webhooks: eventWebhooks() } as OpenAPIObject;
 }
 

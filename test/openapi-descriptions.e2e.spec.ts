@@ -13,6 +13,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the served document describes every schema and property', () => {
+  it('every status of every operation has its own example (errors written by hand, JSON successes composed)', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths as object)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
+          for (const [type, media] of Object.entries<any>(response.content ?? {})) {
+            // Audio bodies are bytes: their schema (format binary) is the whole story.
+            if (type.startsWith('audio/')) continue;
+            if (media.example === undefined && !media.examples) missing.push(`${method.toUpperCase()} ${path} ${status} ${type}`);
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('each schema and property, in components and inline, has a description and, where it is a value, an example', () => {
     expect(undocumentedSchemas(doc)).toEqual([]);
   });

@@ -2564,6 +2564,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_org": true,
+                     *       "org": {
+                     *         "id": "6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+                     *         "slug": "harper-legal",
+                     *         "display_name": "Harper Legal",
+                     *         "status": "live",
+                     *         "timezone": "America/Chicago",
+                     *         "vertical": "law"
+                     *       },
+                     *       "plan": "trial",
+                     *       "billing_status": "trialing",
+                     *       "trial_ends_at": "2026-05-15T00:00:00Z",
+                     *       "trial_days_left": 14,
+                     *       "number": "+13125550199",
+                     *       "setup": {
+                     *         "receptionist_configured": true,
+                     *         "config_valid": true,
+                     *         "published": true,
+                     *         "team_added": true,
+                     *         "number_provisioned": true,
+                     *         "org_live": true,
+                     *         "first_call_received": true,
+                     *         "payment_method_on_file": true
+                     *       },
+                     *       "next_step": {
+                     *         "code": "make_test_call",
+                     *         "message": "Call your receptionist number to hear it answer.",
+                     *         "dashboard_url": "https://app.example.com/calls"
+                     *       },
+                     *       "api_key": {
+                     *         "id": "3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f",
+                     *         "name": "CRM sync",
+                     *         "prefix": "k7Qm2x",
+                     *         "last4": "r9Tz",
+                     *         "scopes": [
+                     *           "org:read",
+                     *           "calls:read",
+                     *           "leads:read",
+                     *           "leads:write"
+                     *         ],
+                     *         "expires_at": null,
+                     *         "created_at": "2026-04-01T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountDto"];
                 };
             };
@@ -2792,6 +2839,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "timezone": "America/Chicago",
+                     *       "caller_data": "full",
+                     *       "calls": [
+                     *         {
+                     *           "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *           "started_at": "2026-05-01T14:03:12Z",
+                     *           "duration_s": 184,
+                     *           "answered": true,
+                     *           "category": "new_injury_lead",
+                     *           "urgency": "normal",
+                     *           "language": "en",
+                     *           "outcome": "not_attempted",
+                     *           "lead_captured": true,
+                     *           "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *           "from_masked": "***-***-4567",
+                     *           "from": "+15125550123",
+                     *           "callback_number": "+15125550188",
+                     *           "callback_extension": "204",
+                     *           "updated_at": "2026-05-01T14:03:12Z",
+                     *           "processing_complete": true,
+                     *           "dashboard_url": "https://app.example.com/calls/call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *           "has_recording": true,
+                     *           "untrusted": {
+                     *             "summary": {
+                     *               "reason": "Rear-ended on I-35 yesterday, neck pain.",
+                     *               "message": "Please call back after 3 pm."
+                     *             },
+                     *             "caller_name": "Maria Lopez",
+                     *             "details": {
+                     *               "about": [
+                     *                 {
+                     *                   "name": "Maria Lopez",
+                     *                   "relation": "injured_party"
+                     *                 }
+                     *               ],
+                     *               "caller_organization": "Acme Insurance",
+                     *               "asked_for": "Dana Smith",
+                     *               "message_for": "Dana Smith",
+                     *               "best_time": "after 3 pm",
+                     *               "references": [
+                     *                 {
+                     *                   "kind": "claim_number",
+                     *                   "value": "CL-20 4471",
+                     *                   "key": "CL204471",
+                     *                   "for_name": "Maria Lopez"
+                     *                 }
+                     *               ],
+                     *               "generated_at": "2026-05-01T14:03:12Z"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "as_of": "2026-05-01T14:03:12Z",
+                     *       "truncated": false,
+                     *       "note": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallListDto"];
                 };
             };
@@ -2970,6 +3078,119 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "timezone": "America/Chicago",
+                     *       "caller_data": "full",
+                     *       "call": {
+                     *         "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "started_at": "2026-05-01T14:03:12Z",
+                     *         "duration_s": 184,
+                     *         "answered": true,
+                     *         "category": "new_injury_lead",
+                     *         "urgency": "normal",
+                     *         "language": "en",
+                     *         "outcome": "not_attempted",
+                     *         "lead_captured": true,
+                     *         "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "from_masked": "***-***-4567",
+                     *         "from": "+15125550123",
+                     *         "callback_number": "+15125550188",
+                     *         "callback_extension": "204",
+                     *         "updated_at": "2026-05-01T14:03:12Z",
+                     *         "processing_complete": true,
+                     *         "dashboard_url": "https://app.example.com/calls/call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "has_recording": true,
+                     *         "untrusted": {
+                     *           "summary": {
+                     *             "reason": "Rear-ended on I-35 yesterday, neck pain.",
+                     *             "message": "Please call back after 3 pm."
+                     *           },
+                     *           "caller_name": "Maria Lopez",
+                     *           "details": {
+                     *             "about": [
+                     *               {
+                     *                 "name": "Maria Lopez",
+                     *                 "relation": "injured_party"
+                     *               }
+                     *             ],
+                     *             "caller_organization": "Acme Insurance",
+                     *             "asked_for": "Dana Smith",
+                     *             "message_for": "Dana Smith",
+                     *             "best_time": "after 3 pm",
+                     *             "references": [
+                     *               {
+                     *                 "kind": "claim_number",
+                     *                 "value": "CL-20 4471",
+                     *                 "key": "CL204471",
+                     *                 "for_name": "Maria Lopez"
+                     *               }
+                     *             ],
+                     *             "generated_at": "2026-05-01T14:03:12Z"
+                     *           },
+                     *           "conversation_summary": {
+                     *             "covers": [
+                     *               "intake",
+                     *               "conversation"
+                     *             ],
+                     *             "conversation_status": "complete",
+                     *             "staff_name": "Dana Smith",
+                     *             "summary": "Intake scheduled for Monday.",
+                     *             "outcome": "Consultation booked.",
+                     *             "key_points": [
+                     *               "Client was rear-ended"
+                     *             ],
+                     *             "confirmed_details": [
+                     *               {
+                     *                 "label": "Date of accident",
+                     *                 "value": "April 30",
+                     *                 "said_by": "caller"
+                     *               }
+                     *             ],
+                     *             "next_steps": [
+                     *               "Send intake forms"
+                     *             ],
+                     *             "generated_at": "2026-05-01T14:03:12Z"
+                     *           }
+                     *         },
+                     *         "handling": {
+                     *           "trace_version": 2,
+                     *           "config_version": 7,
+                     *           "transfer_tool_fired": true,
+                     *           "fires": 1,
+                     *           "business_hours": true,
+                     *           "category": "new_injury_lead",
+                     *           "rule": "new_injury_lead",
+                     *           "eligible": true,
+                     *           "ineligible_reason": null,
+                     *           "requested_person": "none",
+                     *           "requested_person_name": null,
+                     *           "gate": null,
+                     *           "chain": [
+                     *             "Dana Smith"
+                     *           ],
+                     *           "rung": [
+                     *             {
+                     *               "name": "Dana Smith",
+                     *               "outcome": "connected"
+                     *             }
+                     *           ],
+                     *           "connected": true,
+                     *           "transfer_reason": null
+                     *         },
+                     *         "explanation": [
+                     *           "The office was open.",
+                     *           "Dana Smith was rung and answered."
+                     *         ],
+                     *         "config_version": 7,
+                     *         "transcript_covers": [
+                     *           "intake",
+                     *           "briefing",
+                     *           "conversation"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallResponseDto"];
                 };
             };
@@ -3522,6 +3743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01jd5x8m3q0000000000000000",
+                     *       "url": "https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt",
+                     *       "expires_at": "2026-05-01T15:03:12Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecordingLinkDto"];
                 };
             };
@@ -3797,6 +4025,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *       "turn_count": 24,
+                     *       "start_turn": 0,
+                     *       "has_more": false,
+                     *       "next_start_turn": null,
+                     *       "covers": [
+                     *         "intake",
+                     *         "briefing",
+                     *         "conversation"
+                     *       ],
+                     *       "conversation_status": "complete",
+                     *       "connected_name": "Dana Smith",
+                     *       "briefings": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "name": "Dana Smith",
+                     *           "outcome": "connected",
+                     *           "start_turn": 12,
+                     *           "turn_count": 3
+                     *         }
+                     *       ],
+                     *       "notice": null,
+                     *       "untrusted": {
+                     *         "turns": [
+                     *           {
+                     *             "speaker": "caller",
+                     *             "speaker_name": null,
+                     *             "segment": "intake",
+                     *             "text": "I was rear-ended yesterday and my neck hurts.",
+                     *             "start_s": 4.2
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TranscriptDto"];
                 };
             };
@@ -4009,6 +4274,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_01jd5x8m3q0000000000000000",
+                     *           "type": "call.completed",
+                     *           "timestamp": "2026-05-01T14:06:40Z",
+                     *           "org": {
+                     *             "id": "6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *           },
+                     *           "test": false,
+                     *           "data": {
+                     *             "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *             "occurred_at": "2026-05-01T14:03:12Z",
+                     *             "answered": true,
+                     *             "duration_s": 184,
+                     *             "category": "new_injury_lead",
+                     *             "urgency": "normal",
+                     *             "outcome": "connected",
+                     *             "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *             "has_recording": true,
+                     *             "url": "https://api.example.com/v1/calls/call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *             "dashboard_url": "https://app.example.com/calls/call_01jd5x8m3q7k2w9n4b6c8d0f2h"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_after": "evt_01jd5x8m3q0000000000000000"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
@@ -4187,6 +4482,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01jd5x8m3q0000000000000000",
+                     *       "type": "call.completed",
+                     *       "timestamp": "2026-05-01T14:06:40Z",
+                     *       "org": {
+                     *         "id": "6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *       },
+                     *       "test": false,
+                     *       "data": {
+                     *         "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "occurred_at": "2026-05-01T14:03:12Z",
+                     *         "answered": true,
+                     *         "duration_s": 184,
+                     *         "category": "new_injury_lead",
+                     *         "urgency": "normal",
+                     *         "outcome": "connected",
+                     *         "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "has_recording": true,
+                     *         "url": "https://api.example.com/v1/calls/call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "dashboard_url": "https://app.example.com/calls/call_01jd5x8m3q7k2w9n4b6c8d0f2h"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventDto"];
                 };
             };
@@ -4390,6 +4709,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
@@ -4459,6 +4783,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "timezone": "America/Chicago",
+                     *       "caller_data": "full",
+                     *       "leads": [
+                     *         {
+                     *           "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *           "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *           "captured_at": "2026-05-01T14:03:12Z",
+                     *           "status": "new",
+                     *           "status_updated_at": null,
+                     *           "updated_at": "2026-05-01T14:03:12Z",
+                     *           "category": "new_injury_lead",
+                     *           "urgency": "normal",
+                     *           "language": "en",
+                     *           "intake_completeness": 0.8,
+                     *           "phone": "+15125550188",
+                     *           "phone_extension": "204",
+                     *           "email": "maria@example.com",
+                     *           "external_id": "CRM-1042",
+                     *           "status_reason": "Signed retainer on May 2.",
+                     *           "untrusted": {
+                     *             "name": "Maria Lopez",
+                     *             "incident_date": "2026-04-30"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null,
+                     *       "as_of": "2026-05-01T14:03:12Z",
+                     *       "truncated": false,
+                     *       "note": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadListDto"];
                 };
             };
@@ -4637,6 +4995,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "timezone": "America/Chicago",
+                     *       "lead": {
+                     *         "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "captured_at": "2026-05-01T14:03:12Z",
+                     *         "status": "new",
+                     *         "status_updated_at": null,
+                     *         "updated_at": "2026-05-01T14:03:12Z",
+                     *         "category": "new_injury_lead",
+                     *         "urgency": "normal",
+                     *         "language": "en",
+                     *         "intake_completeness": 0.8,
+                     *         "phone": "+15125550188",
+                     *         "phone_extension": "204",
+                     *         "email": "maria@example.com",
+                     *         "external_id": "CRM-1042",
+                     *         "status_reason": "Signed retainer on May 2.",
+                     *         "untrusted": {
+                     *           "name": "Maria Lopez",
+                     *           "incident_date": "2026-04-30"
+                     *         }
+                     *       },
+                     *       "intake": {
+                     *         "extracted_at": "2026-05-01T14:03:12Z",
+                     *         "completeness": 0.8,
+                     *         "untrusted": {
+                     *           "caller_name": "Maria Lopez",
+                     *           "caller_phone": "512 555 0188",
+                     *           "caller_email": "maria@example.com",
+                     *           "referral_source": "A friend",
+                     *           "relationship_to_injured": "self",
+                     *           "incident_date": "2026-04-30",
+                     *           "incident_location": "I-35 at 6th Street, Austin",
+                     *           "incident_description": "Rear-ended at a red light.",
+                     *           "fault_belief": "The other driver",
+                     *           "injuries": "Neck pain",
+                     *           "treatment": "Urgent care visit",
+                     *           "police_report_number": "26-041187",
+                     *           "insurance_carrier": "Acme Insurance",
+                     *           "adverse_party_name": "John Doe",
+                     *           "narrative_summary": "Caller was rear-ended and has neck pain.",
+                     *           "hospitalized": false,
+                     *           "surgery": false,
+                     *           "police_report_filed": true,
+                     *           "gave_recorded_statement": false,
+                     *           "commercial_vehicle_involved": false,
+                     *           "missed_work": true,
+                     *           "currently_represented": false,
+                     *           "conflict_flag": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadResponseDto"];
                 };
             };
@@ -4850,6 +5263,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "timezone": "America/Chicago",
+                     *       "caller_data": "full",
+                     *       "lead": {
+                     *         "lead_id": "lead_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *         "captured_at": "2026-05-01T14:03:12Z",
+                     *         "status": "new",
+                     *         "status_updated_at": null,
+                     *         "updated_at": "2026-05-01T14:03:12Z",
+                     *         "category": "new_injury_lead",
+                     *         "urgency": "normal",
+                     *         "language": "en",
+                     *         "intake_completeness": 0.8,
+                     *         "phone": "+15125550188",
+                     *         "phone_extension": "204",
+                     *         "email": "maria@example.com",
+                     *         "external_id": "CRM-1042",
+                     *         "status_reason": "Signed retainer on May 2.",
+                     *         "untrusted": {
+                     *           "name": "Maria Lopez",
+                     *           "incident_date": "2026-04-30"
+                     *         }
+                     *       },
+                     *       "changed": true,
+                     *       "next_step": "Tell the user the lead is marked contacted."
+                     *     }
+                     */
                     "application/json": components["schemas"]["PatchLeadResponseDto"];
                 };
             };
@@ -5167,6 +5609,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent_name": "Ava",
+                     *       "profile": {
+                     *         "city": "Chicago",
+                     *         "state": "IL",
+                     *         "address": "120 N LaSalle St, Suite 2000, Chicago, IL 60602",
+                     *         "phone": "+13125550100",
+                     *         "fax": "+13125550101",
+                     *         "contact_email": "intake@harperlegal.example"
+                     *       },
+                     *       "hours": {
+                     *         "timezone": "America/Chicago",
+                     *         "days": [
+                     *           1,
+                     *           2,
+                     *           3,
+                     *           4,
+                     *           5
+                     *         ],
+                     *         "start": "08:30",
+                     *         "end": "17:30"
+                     *       },
+                     *       "team": [
+                     *         {
+                     *           "key": "dana",
+                     *           "name": "Dana Harper",
+                     *           "role": "Managing attorney",
+                     *           "phone": "+13125550111",
+                     *           "language": "en",
+                     *           "email": "dana@harperlegal.example",
+                     *           "live_transfers": true,
+                     *           "after_hours": false
+                     *         }
+                     *       ],
+                     *       "routing": {},
+                     *       "alert_emails": [
+                     *         "dana@harperlegal.example"
+                     *       ],
+                     *       "capture_email": "leads@harperlegal.example",
+                     *       "facts": [
+                     *         {
+                     *           "key": "fees",
+                     *           "label": "Fees",
+                     *           "value": "No fee unless we win; free consultation."
+                     *         }
+                     *       ],
+                     *       "house_rules": [
+                     *         "Never quote a settlement amount."
+                     *       ],
+                     *       "version": 3,
+                     *       "published_at": "2026-04-02T15:20:00Z",
+                     *       "draft_pending": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["PublishedReceptionistDto"];
                 };
             };
@@ -5614,6 +6111,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
+                     *           "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
+                     *           "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *           "event_type": "call.completed",
+                     *           "trigger": "event",
+                     *           "status": "succeeded",
+                     *           "attempt_count": 1,
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-05-01T14:06:40Z",
+                     *               "status_code": 200,
+                     *               "duration_ms": 184,
+                     *               "error": null,
+                     *               "response_body": "ok"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": null,
+                     *           "completed_at": "2026-05-01T14:06:41Z",
+                     *           "created_at": "2026-05-01T14:06:40Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryListDto"];
                 };
             };
@@ -5792,6 +6318,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
+                     *         "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
+                     *         "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *         "event_type": "call.completed",
+                     *         "trigger": "event",
+                     *         "status": "succeeded",
+                     *         "attempt_count": 1,
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-05-01T14:06:40Z",
+                     *             "status_code": 200,
+                     *             "duration_ms": 184,
+                     *             "error": null,
+                     *             "response_body": "ok"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "completed_at": "2026-05-01T14:06:41Z",
+                     *         "created_at": "2026-05-01T14:06:40Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryAcceptedDto"];
                 };
             };
@@ -6088,6 +6639,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
+                     *           "url": "https://hooks.example.com/receptionist",
+                     *           "description": "CRM sync",
+                     *           "event_types": [
+                     *             "call.completed",
+                     *             "lead.created"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabled_reason": null,
+                     *           "secret_last4": "x7Qa",
+                     *           "last_success_at": "2026-05-01T14:06:41Z",
+                     *           "last_failure_at": null,
+                     *           "failing_since": null,
+                     *           "created_at": "2026-04-01T09:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointListDto"];
                 };
             };
@@ -6266,6 +6839,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
+                     *         "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
+                     *         "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *         "event_type": "call.completed",
+                     *         "trigger": "event",
+                     *         "status": "succeeded",
+                     *         "attempt_count": 1,
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-05-01T14:06:40Z",
+                     *             "status_code": 200,
+                     *             "duration_ms": 184,
+                     *             "error": null,
+                     *             "response_body": "ok"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "completed_at": "2026-05-01T14:06:41Z",
+                     *         "created_at": "2026-05-01T14:06:40Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryAcceptedDto"];
                 };
             };
