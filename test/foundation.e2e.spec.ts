@@ -288,16 +288,25 @@ describe('database outage', () => {
     const uncaught: unknown[] = [];
     const onUncaught = (err: unknown) => uncaught.push(err);
     process.on('uncaughtException', onUncaught);
+    // A statement that stays on the wire until the cut: it waits for an advisory lock this test holds.
+    const holder = new pg.Client({ connectionString: direct.toString() });
+    await holder.connect();
+    await holder.query('SELECT pg_advisory_lock(4242)');
     try {
-      const slow = t.app.get(PoolSql).query('SELECT pg_sleep(5)');
-      const outcome = slow.then(
-        () => 'finished',
-        (err: Error) => err.message,
-      );
-      // The statement is on the wire once the server reports it running.
+      const outcome = t.app
+        .get(PoolSql)
+        .query('SELECT pg_advisory_lock(4242)')
+        .then(
+          () => 'finished',
+          (err: Error) => err.message,
+        );
       await waitFor(
-        async () => (await admin(direct, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)'")) > 0,
-        'the statement to run',
+        async () =>
+          (await admin(
+            direct,
+            "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_advisory_lock(4242)' AND wait_event_type = 'Lock'",
+          )) > 0,
+        'the statement to wait on the lock',
         5_000,
       );
       await proxy.cut();
@@ -308,6 +317,7 @@ describe('database outage', () => {
       expect(await waitFor(async () => (await t.get('/health/ready')).status === 200, 'readiness again', 10_000)).toBe(true);
     } finally {
       process.off('uncaughtException', onUncaught);
+      await holder.end();
       await proxy.cut().catch(() => undefined);
       await t.close();
     }
