@@ -1,15 +1,14 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Get, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { AccountService } from './account.service.js';
 import { AccountDto } from './dto/account.dto.js';
 import { GET_ACCOUNT } from './account.operations.js';
 
-@ApiTags('Account')
-@Controller('v1/account')
+@TaggedController('Account', 'v1/account')
 export class AccountController {
   constructor(private readonly account: AccountService) {}
 

@@ -1,15 +1,14 @@
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiParam } from '@nestjs/swagger';
 import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
 import { EventsService } from './events.service.js';
 import { LIST_EVENTS, GET_EVENT } from './events.operations.js';
 
-@ApiTags('Events')
-@Controller('v1/events')
+@TaggedController('Events', 'v1/events')
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 

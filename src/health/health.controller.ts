@@ -1,16 +1,15 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
+import { Get } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { PublicRoute } from '../common/http/access.decorators.js';
-import { ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
 
 @ApiSchema({ description: 'Liveness of the API.' })
 class HealthDto {
   @ApiProperty({ description: 'Always true while the API serves requests.', example: true }) ok: boolean;
 }
 
-@ApiTags('Health')
-@Controller()
+@TaggedController('Health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

@@ -1,15 +1,14 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Get, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiConflict, ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiConflict, ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PublishedReceptionistDto } from './dto/receptionist-settings.dto.js';
 import { ReceptionistService } from './receptionist.service.js';
 import { GET_RECEPTIONIST } from './receptionist.operations.js';
 
-@ApiTags('Receptionist')
-@Controller('v1/receptionist')
+@TaggedController('Receptionist', 'v1/receptionist')
 export class ReceptionistController {
   constructor(private readonly receptionist: ReceptionistService) {}
 

@@ -1,15 +1,15 @@
-import { applyDecorators, Controller, Get, Head, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Get, Head, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PublicRoute, RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RecordingLinkDto } from './dto/recording-link.dto.js';
 import { RecordingLinksService } from './recording-links.service.js';
 import { headNotAllowed, sendAudio } from './recordings.http.js';
 import { RecordingsService } from './recordings.service.js';
-import { PathIdPipe } from '../common/validation/path-id.pipe.js';
+import { PathId } from '../common/validation/path-id.pipe.js';
 
 const RANGE_DOC =
   'One byte range: bytes=N-, bytes=N-M or bytes=-N. A range the file can satisfy answers 206 with just that part; any other value (several ranges, garbage, unsatisfiable) is ignored and the whole file is returned with 200.';
@@ -66,8 +66,7 @@ function ApiAudioResponses(extra: Record<string, unknown> = {}) {
   );
 }
 
-@ApiTags('Recordings')
-@Controller('v1/calls/:call_id')
+@TaggedController('Recordings', 'v1/calls/:call_id')
 export class CallRecordingController {
   constructor(
     private readonly recordings: RecordingsService,
@@ -81,12 +80,11 @@ export class CallRecordingController {
     description:
       "The caller's call as audio/ogg (Opus in Ogg), streamed; a transferred call's briefing to staff is not included. Intended for servers holding a key; browsers use a recording link.",
   })
-  @ApiParam(CALL_ID)
   @ApiAudioResponses()
   @ApiProblems(400, 404)
   async get(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @Param('call_id', new PathIdPipe('The call')) callId: string,
+    @PathId('call_id', 'The call', CALL_ID) callId: string,
     @Query() _query: NoQueryDto,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
@@ -113,7 +111,6 @@ export class CallRecordingController {
     description:
       'The url plays the recording with no API key, for that one call, for one hour; it stops sooner when the creating key is revoked or the recording is removed. It is a credential: never log, store or share it. Create a new link each time playback is needed.',
   })
-  @ApiParam(CALL_ID)
   @ApiCreatedResponse({
     type: RecordingLinkDto,
     description: 'A new link (201 Created: every call creates a new link). The url is a credential, so the answer is not cached.',
@@ -122,7 +119,7 @@ export class CallRecordingController {
   @ApiProblems(400, 404, 413, 415)
   async createLink(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @Param('call_id', new PathIdPipe('The call')) callId: string,
+    @PathId('call_id', 'The call', CALL_ID) callId: string,
     @Query() _query: NoQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordingLinkDto> {
@@ -132,8 +129,7 @@ export class CallRecordingController {
   }
 }
 
-@ApiTags('Recordings')
-@Controller('v1/recordings')
+@TaggedController('Recordings', 'v1/recordings')
 export class RecordingLinkController {
   constructor(private readonly links: RecordingLinksService) {}
 

@@ -1,15 +1,14 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiParam } from '@nestjs/swagger';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiEndpointDisabled, ApiProblems } from '../common/http/openapi.decorators.js';
+import { ApiEndpointDisabled, ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { ListDeliveriesQueryDto, WebhookDeliveryAcceptedDto, WebhookDeliveryListDto, WebhookEndpointListDto } from './dto/webhook.dto.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 
-@ApiTags('Webhooks')
-@Controller('v1/webhook-endpoints')
+@TaggedController('Webhooks', 'v1/webhook-endpoints')
 export class WebhookEndpointsController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
@@ -50,8 +49,7 @@ export class WebhookEndpointsController {
   }
 }
 
-@ApiTags('Webhooks')
-@Controller('v1/webhook-deliveries')
+@TaggedController('Webhooks', 'v1/webhook-deliveries')
 export class WebhookDeliveriesController {
   constructor(private readonly deliveries: WebhookDeliveriesService) {}
 

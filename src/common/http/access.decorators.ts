@@ -1,4 +1,4 @@
-import { applyDecorators, SetMetadata, type Type } from '@nestjs/common';
+import { applyDecorators, Get, SetMetadata, type Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiProblems } from './openapi.decorators.js';
 import type { Scope } from './scopes.js';
@@ -32,9 +32,9 @@ export function RequireScope(scope: Scope, op: OperationDoc) {
 /** An operation's document entry plus the description of its success answer. */
 export type KeyedReadDoc = OperationDoc & { ok: string };
 
-/** A keyed read answering 200 with `ok`: its scope and security, its success schema and the problems it can answer, in one. */
-export function KeyedRead(scope: Scope, op: KeyedReadDoc, type: Type<unknown>, ...problems: number[]) {
-  return applyDecorators(RequireScope(scope, op), ApiOkResponse({ type, description: op.ok }), ApiProblems(...problems));
+/** A keyed GET of `path` answering 200 with `ok`: its route, scope and security, its success schema and the problems it can answer, in one. */
+export function KeyedRead(path: string, scope: Scope, op: KeyedReadDoc, type: Type<unknown>, ...problems: number[]) {
+  return applyDecorators(Get(path), RequireScope(scope, op), ApiOkResponse({ type, description: op.ok }), ApiProblems(...problems));
 }
 
 /** No API key (health, the OpenAPI document, recording links whose token is the credential). */

@@ -1,5 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { applyDecorators, Controller } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EXAMPLES } from './problem.schema.js';
 
 export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
@@ -54,4 +54,9 @@ export function ApiEndpointDisabled() {
       ENDPOINT_DISABLED_EXAMPLE,
     ),
   );
+}
+
+/** A controller of the public document: the tag its operations are listed under and its route prefix, in one. */
+export function TaggedController(tag: string, prefix = ''): ClassDecorator {
+  return applyDecorators(ApiTags(tag), Controller(prefix));
 }
