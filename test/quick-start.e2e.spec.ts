@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from './support/cli';
 import { freePort } from './support/net';
+import { promisify } from 'node:util';
 
 /** `npm start` as a user runs it: the compiled service on the embedded database, nothing else. */
 function startService(env: Record<string, string>): {
@@ -79,5 +80,54 @@ describe('quick start on the embedded database', () => {
       second.child.kill('SIGTERM');
     }
     expect({ code: await second.exited, tail: second.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
+  });
+});
+
+/** The README's tour block, pointed at this service, its key and a free receiver port. */
+function readmeTour(base: string, key: string, hookPort: number): string {
+  const readme = readFileSync(resolve(process.cwd(), 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## A five-minute tour'));
+  const block = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n') + 6));
+  const pointed = block.replace(/^export API=.*$/m, `export API=${base} KEY=${key}`).replace(/^HOOK_PORT=4000$/m, `HOOK_PORT=${hookPort}`);
+  // Both lines must have been found: a tour rewritten without them would otherwise run against port 3000.
+  expect(pointed).toContain(`KEY=${key}`);
+  expect(pointed).toContain(`HOOK_PORT=${hookPort}`);
+  return pointed;
+}
+
+describe("the README's five-minute tour", () => {
+  it('runs as written: lists, reads a transcript, marks a lead contacted, and a receiver verifies a signed webhook', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'readme-tour-'));
+    chmodSync(dataDir, 0o777);
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    };
+    const base = `http://localhost:${env.PORT}`;
+    const service = startService(env);
+    try {
+      await service.ready;
+      const key = service.output().match(/svc_live_[A-Za-z0-9_-]{43,}/)![0];
+      const script = readmeTour(base, key, await freePort());
+      const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, EMBEDDED_PG_PORT: env.EMBEDDED_PG_PORT },
+        timeout: 120_000,
+      });
+      // The PATCH changed the lead; the test delivery was queued; the receiver handled it, which it does only after
+      // standardwebhooks verified the signature with the secret the CLI printed.
+      expect(stdout).toMatch(/"changed": true,\s*"status": "contacted"/);
+      expect(stdout).toContain('"pending"');
+      const handled = stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{"id":"evt_'))
+        .map((l) => JSON.parse(l));
+      expect(handled).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'webhook.test', via: 'webhook', action: 'handled' }]);
+    } finally {
+      service.child.kill('SIGTERM');
+    }
+    expect({ code: await service.exited, tail: service.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
   });
 });
