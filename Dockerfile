@@ -1,7 +1,7 @@
 # One image, three roles (ROLE=all|api|worker). Production runs on DATABASE_URL:
 # the image carries neither dev dependencies nor the embedded PostgreSQL binaries
 # (an optional dependency, installed by `npm ci` on a developer machine only).
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -10,7 +10,7 @@ COPY src ./src
 COPY migrations ./migrations
 RUN npm run build && npm prune --omit=dev --omit=optional
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 # With RECORDING_STORE=fs recordings live under DATA_DIR/recordings: mount a volume there (shared by every
