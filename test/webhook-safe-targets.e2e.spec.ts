@@ -35,6 +35,7 @@ describe('safe webhook targets', () => {
     await refused('ftp://hooks.example.com/x', /https/);
     await refused('https://127.0.0.1/x', /not public/);
     await refused('https://[::1]/x', /not public/);
+    await refused('https://localhost/x', /not public/);
     await refused('https://10.0.0.8/x', /not public/);
     await refused('https://169.254.169.254/latest/meta-data', /not public/);
     await refused('https://user:pw@hooks.example.com/x', /user name or password/);
@@ -42,12 +43,14 @@ describe('safe webhook targets', () => {
   });
 
   it('resolves before connecting and records a private target as "disallowed address", never connecting', async () => {
-    // Allowed at creation (a host name), refused at delivery: localhost resolves to loopback.
+    // A name that was public when the endpoint was created and resolves to loopback now (DNS rebinding):
+    // only the lookup at send time can catch it. localhost stands in for it (creation refuses it by name).
     const { endpoint } = await svc().create({
       orgId: firm.orgId,
-      url: `https://localhost:${target.port}/hook`,
+      url: `https://hooks.example.com:${target.port}/hook`,
       eventTypes: 'lead.created',
     });
+    await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, `https://localhost:${target.port}/hook`]);
     const e = await t.app
       .get(DataSource)
       .transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));

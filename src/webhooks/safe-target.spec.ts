@@ -1,4 +1,4 @@
-import { isPublicAddress, literalAddressAllowed, safeLookup } from './safe-target';
+import { isLoopbackName, isPublicAddress, literalAddressAllowed, safeLookup } from './safe-target';
 
 describe('safe webhook targets', () => {
   it.each([
@@ -61,6 +61,14 @@ describe('safe webhook targets', () => {
     expect(literalAddressAllowed(new URL('https://[::127.0.0.1]/h').hostname)).toBe(false);
     expect(literalAddressAllowed('8.8.8.8')).toBe(true);
     expect(literalAddressAllowed('hooks.example.com')).toBeNull();
+  });
+
+  it.each(['localhost', 'LOCALHOST', 'localhost.', 'api.localhost'])('knows %s is loopback without DNS', (host) => {
+    expect(isLoopbackName(host)).toBe(true);
+  });
+
+  it.each(['localhost.example.com', 'mylocalhost', 'hooks.example.com'])('leaves %s to the lookup', (host) => {
+    expect(isLoopbackName(host)).toBe(false);
   });
 
   it('a host resolving only to loopback is refused by the lookup', async () => {

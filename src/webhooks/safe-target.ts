@@ -79,3 +79,13 @@ export function literalAddressAllowed(hostname: string): boolean | null {
   const bare = hostname.replace(/^\[|\]$/g, '');
   return isIP(bare) ? isPublicAddress(bare) : null;
 }
+
+/**
+ * `localhost` names are loopback by definition (RFC 6761), so an endpoint is refused one when it is
+ * created, like an IP literal, rather than only when a delivery fails. At send time every name,
+ * these included, goes through `safeLookup`.
+ */
+export function isLoopbackName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}

@@ -9,7 +9,7 @@ import { AppConfig } from '../config/app-config.js';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/index.js';
 import type { WebhookEndpointDto } from './dto/webhook.dto.js';
 import { SecretBox, newSigningSecret } from './secret-box.js';
-import { literalAddressAllowed } from './safe-target.js';
+import { isLoopbackName, literalAddressAllowed } from './safe-target.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
 import { toEndpointDto } from './webhook.mapper.js';
@@ -213,7 +213,7 @@ export class WebhookEndpointsService {
     if (u.username || u.password) throw new InvalidInputError('url', 'must not contain a user name or password');
     if (u.hash) throw new InvalidInputError('url', 'must not contain a #fragment');
     if (u.href.length > 2000) throw new InvalidInputError('url', 'must be at most 2000 characters');
-    if (!allowPrivate && literalAddressAllowed(u.hostname) === false) {
+    if (!allowPrivate && (literalAddressAllowed(u.hostname) === false || isLoopbackName(u.hostname))) {
       throw new InvalidInputError(
         'url',
         'points at an address that is not public (loopback, private, link-local, ...); WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows it',

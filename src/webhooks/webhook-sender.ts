@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { AttemptResult } from './delivery-rules.js';
 import { literalAddressAllowed, safeLookup } from './safe-target.js';
@@ -58,6 +59,8 @@ async function readPrefix(body: Dispatcher.ResponseData['body']): Promise<string
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  private readonly logger = new Logger(WebhookSender.name);
+  private hinted = false;
 
   constructor(private readonly opts: { allowPrivateTargets: boolean; timeoutMs?: number }) {
     const timeout = opts.timeoutMs ?? SEND_TIMEOUT_MS;
@@ -70,6 +73,25 @@ export class WebhookSender {
   }
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+    const result = await this.attempt(url, headers, body);
+    if (result.error === 'disallowed address') this.hintPrivateTargets();
+    return result;
+  }
+
+  /**
+   * The attempt's error text stays the spec's `disallowed address`; the operator who pointed an
+   * endpoint at a local receiver learns the setting from the log, once per process.
+   */
+  private hintPrivateTargets(): void {
+    if (this.hinted) return;
+    this.hinted = true;
+    this.logger.warn(
+      'a webhook delivery was refused: its target is not a public https address (disallowed address); ' +
+        'WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows http:// and private targets, for local testing only',
+    );
+  }
+
+  private async attempt(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const refused = (error: string): AttemptResult => ({ statusCode: null, durationMs: null, error, responseBody: null });
