@@ -87,7 +87,7 @@ describe('reference integrations (examples/)', () => {
     const { endpoint, secret } = await t.app
       .get(WebhookEndpointsService)
       .create({ orgId: f.orgId, url: `http://127.0.0.1:${port}/hook`, eventTypes: 'lead.created,lead.updated' });
-    expect(endpoint.id).toBeTruthy();
+    expect(endpoint.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const dir = mkdtempSync(join(tmpdir(), 'webhook-receiver-'));
     const ownKey = f.keys['read-update-leads'];
     const otherKey = f.keys['read-no-transcripts-update-leads'];
@@ -146,7 +146,7 @@ describe('reference integrations (examples/)', () => {
     const before = handled().length;
     const [lead] = handled().filter((h) => h.type === 'lead.created');
     const leadRow = (await t.sql(`SELECT lead_id FROM leads WHERE org_id = $1`, [f.orgId]))[0];
-    expect(lead).toBeTruthy();
+    expect(lead).toEqual({ id: expect.stringMatching(/^evt_/), type: 'lead.created', via: 'webhook', action: 'handled' });
     expect((await patch(leadRow.lead_id, otherKey, 'rejected')).status).toBe(200);
     rx = await startReceiver(env);
     try {
