@@ -20,7 +20,8 @@ const QUIET_SDK = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 /**
  * One recording store for a test file: the settings to start the service
  * with, and a look inside the store from the outside (files under DATA_DIR,
- * or the bucket of a real S3-protocol server, s3rver, run in this process).
+ * or the bucket of a real S3-protocol server, s3rver, run in a child process:
+ * test/support/s3rver-process.mjs).
  */
 export interface StoreUnderTest {
   kind: StoreKind;
