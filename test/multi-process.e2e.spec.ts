@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { MIGRATIONS_LOCK_KEY } from '../src/database/migrate';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, nextCallId } from './support/call-documents';
-import { runCli } from './support/cli';
+import { runCli, type CliResult } from './support/cli';
 import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
 import { recordingStoreEnv, serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
@@ -254,33 +255,62 @@ describe('two api and two worker processes behave as one service', () => {
   }, 30_000);
 });
 
-describe('migrations started by two processes at once', () => {
-  it('run once: both succeed and each migration is recorded exactly once', async () => {
-    // A fresh empty database on the test server (not cloned from the migrated template).
-    const admin = new URL(process.env.TEST_PG_ADMIN_URL!);
-    const name = `mp_${process.pid}_${Date.now().toString(36)}`;
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    admin.pathname = `/${name}`;
-    const url = admin.toString();
+/** A fresh empty database on the test server (not cloned from the migrated template). */
+async function emptyDatabase(): Promise<string> {
+  const admin = new URL(process.env.TEST_PG_ADMIN_URL!);
+  const name = `mp_${process.pid}_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  admin.pathname = `/${name}`;
+  return admin.toString();
+}
 
-    const [a, b] = await Promise.all([
-      runCli(['migrate', '--json'], { databaseUrl: url }),
-      runCli(['migrate', '--json'], { databaseUrl: url }),
-    ]);
-    expect({ a: a.code, b: b.code }).toEqual({ a: 0, b: 0 });
-    const ran: string[] = [...a.json.migrations_ran, ...b.json.migrations_ran];
+/** Sessions of this database queued, not granted, on the migrations advisory lock (a bigint key: classid 0, objsubid 1). */
+const lockWaiters = async (db: pg.Client) =>
+  (
+    await db.query(
+      `SELECT count(*)::int AS n FROM pg_locks
+        WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND classid = 0 AND objid = $1 AND objsubid = 1 AND NOT granted`,
+      [MIGRATIONS_LOCK_KEY],
+    )
+  ).rows[0].n as number;
+
+describe('migrations started by two processes at once', () => {
+  it('run once: both wait on one lock, then both succeed and each migration is recorded exactly once', async () => {
+    const url = await emptyDatabase();
+    // The test holds the migrations lock itself, so both processes are certain to start while the
+    // other is also unable to migrate: without the lock they would both migrate now, unordered.
     const db = new pg.Client({ connectionString: url });
     await db.connect();
+    let runs: Promise<CliResult>[] = [];
     try {
+      await db.query('SELECT pg_advisory_lock($1)', [MIGRATIONS_LOCK_KEY]);
+      const finished: boolean[] = [false, false];
+      runs = [0, 1].map((i) => runCli(['migrate', '--json'], { databaseUrl: url }).finally(() => (finished[i] = true)));
+      await waitFor(
+        async () => {
+          if (finished.some(Boolean)) throw new Error('a migrate process ended while the test held the migrations lock');
+          return (await lockWaiters(db)) === 2;
+        },
+        'both migrate processes to queue on the migrations lock',
+        60_000,
+      );
+      expect((await db.query(`SELECT to_regclass('migrations') AS t`)).rows[0].t).toBeNull(); // nothing migrated yet
+      await db.query('SELECT pg_advisory_unlock($1)', [MIGRATIONS_LOCK_KEY]);
+
+      const [a, b] = await Promise.all(runs);
+      expect({ a: a.code, b: b.code }).toEqual({ a: 0, b: 0 });
+      const ran: string[] = [...a.json.migrations_ran, ...b.json.migrations_ran];
       const rows = (await db.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name')).rows as { name: string; n: number }[];
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.filter((r) => r.n !== 1)).toEqual([]);
       expect(ran.sort()).toEqual(rows.map((r) => r.name).sort()); // between them they ran each one, once
     } finally {
-      await db.end();
+      await db.end(); // releases the lock if an assertion failed while it was held
+      await Promise.all(runs);
     }
-  }, 60_000);
+  }, 90_000);
 });
