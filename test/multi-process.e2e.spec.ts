@@ -9,6 +9,7 @@ import { fullCallDocument, nextCallId } from './support/call-documents';
 import { runCli, type CliResult } from './support/cli';
 import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
+import { freePort } from './support/net';
 import { recordingStoreEnv, serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
 import { Receiver, waitFor, type Received } from './support/receiver';
 import { fixture } from './support/recordings';
@@ -20,6 +21,7 @@ const CONCURRENCY = 4;
 /** Every request a receiver got at a path, by webhook-id. */
 const idsAt = (rx: Receiver, path: string) => rx.at(path).map((r) => r.headers['webhook-id'] as string);
 const duplicates = (ids: string[]) => [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+const SUCCESSES = 'webhook_delivery_attempts_total{outcome="success"} ';
 
 describe('two api and two worker processes behave as one service', () => {
   let databaseUrl: string;
@@ -31,6 +33,21 @@ describe('two api and two worker processes behave as one service', () => {
   const workers: ServiceProcess[] = [];
   let client: SpreadClient;
   let env: Record<string, string>;
+  /** Each worker's own GET /metrics (METRICS_PORT): what it sent is counted in the process that sent it. */
+  const metricsUrl = new Map<ServiceProcess, string>();
+  const startWorker = async () => {
+    const port = await freePort();
+    const worker = await startService('worker', { ...env, METRICS_PORT: String(port) });
+    metricsUrl.set(worker, `http://127.0.0.1:${port}/metrics`);
+    return worker;
+  };
+  /** Successful delivery attempts a worker has counted since it started. */
+  const successes = async (worker: ServiceProcess) => {
+    const text = await (await fetch(metricsUrl.get(worker)!)).text();
+    const line = text.split('\n').find((l) => l.startsWith(SUCCESSES));
+    if (line === undefined) throw new Error(`no ${SUCCESSES}series in the worker's metrics`);
+    return Number(line.slice(SUCCESSES.length));
+  };
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
@@ -45,12 +62,7 @@ describe('two api and two worker processes behave as one service', () => {
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s',
       WEBHOOK_DISPATCH_CONCURRENCY: String(CONCURRENCY),
     });
-    const started = await Promise.all([
-      startService('api', env),
-      startService('api', env),
-      startService('worker', env),
-      startService('worker', env),
-    ]);
+    const started = await Promise.all([startService('api', env), startService('api', env), startWorker(), startWorker()]);
     apis.push(started[0], started[1]);
     workers.push(started[2], started[3]);
     client = new SpreadClient(apis);
@@ -150,10 +162,13 @@ describe('two api and two worker processes behave as one service', () => {
     const f = await createFirm(fixtures.app);
     await endpoint(f, '/all-a');
     await endpoint(f, '/all-b');
+    const before = await Promise.all(workers.map(successes));
     const leads: string[] = [];
-    const CALLS = 80;
+    const CALLS = 150;
     for (let i = 0; i < CALLS; i += 8) {
-      const batch = Array.from({ length: 8 }, (_, j) => ingest((i + j) % 2, f, nextCallId('call_mp'), fullCallDocument()));
+      const batch = Array.from({ length: Math.min(8, CALLS - i) }, (_, j) =>
+        ingest((i + j) % 2, f, nextCallId('call_mp'), fullCallDocument()),
+      );
       for (const r of await Promise.all(batch)) leads.push(r.lead_id!);
     }
     for (let i = 0; i < leads.length; i += 8) {
@@ -177,6 +192,11 @@ describe('two api and two worker processes behave as one service', () => {
       expect(new Set(got)).toEqual(new Set(events));
     }
     expect(workers.every((w) => w.child.exitCode === null)).toBe(true); // both ran throughout
+    // ...and both sent: each worker counted a share of the successful attempts, which add up to at least
+    // this test's deliveries (a delivery of another test still in flight can only add to them).
+    const sent = (await Promise.all(workers.map(successes))).map((n, i) => n - before[i]);
+    expect({ sent, each: sent.every((n) => n > 0) }).toEqual({ sent, each: true });
+    expect(sent[0] + sent[1]).toBeGreaterThanOrEqual(CALLS * 6);
   }, 120_000);
 
   it('a worker killed with SIGKILL mid-batch loses nothing: the other sends its deliveries once the lease runs out', async () => {
@@ -227,7 +247,7 @@ describe('two api and two worker processes behave as one service', () => {
     }
     expect(await deliveries(`event_id = ANY($1) AND (attempt_count <> 1 OR locked_until IS NOT NULL)`, [events])).toBe(0);
     // Two workers again, so the other tests run against the full service in any order.
-    workers[0] = await startService('worker', env);
+    workers[0] = await startWorker();
   }, 120_000);
 
   it('the limit of 5 test events and resends per minute holds across both api processes', async () => {
