@@ -3,11 +3,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { MIGRATIONS_LOCK_KEY } from '../src/database/migrate';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, nextCallId } from './support/call-documents';
-import { runCli } from './support/cli';
+import { runCli, type CliResult } from './support/cli';
 import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
+import { freePort } from './support/net';
 import { recordingStoreEnv, serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
 import { Receiver, waitFor, type Received } from './support/receiver';
 import { fixture } from './support/recordings';
@@ -19,6 +21,7 @@ const CONCURRENCY = 4;
 /** Every request a receiver got at a path, by webhook-id. */
 const idsAt = (rx: Receiver, path: string) => rx.at(path).map((r) => r.headers['webhook-id'] as string);
 const duplicates = (ids: string[]) => [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+const SUCCESSES = 'webhook_delivery_attempts_total{outcome="success"} ';
 
 describe('two api and two worker processes behave as one service', () => {
   let databaseUrl: string;
@@ -30,6 +33,21 @@ describe('two api and two worker processes behave as one service', () => {
   const workers: ServiceProcess[] = [];
   let client: SpreadClient;
   let env: Record<string, string>;
+  /** Each worker's own GET /metrics (METRICS_PORT): what it sent is counted in the process that sent it. */
+  const metricsUrl = new Map<ServiceProcess, string>();
+  const startWorker = async () => {
+    const port = await freePort();
+    const worker = await startService('worker', { ...env, METRICS_PORT: String(port) });
+    metricsUrl.set(worker, `http://127.0.0.1:${port}/metrics`);
+    return worker;
+  };
+  /** Successful delivery attempts a worker has counted since it started. */
+  const successes = async (worker: ServiceProcess) => {
+    const text = await (await fetch(metricsUrl.get(worker)!)).text();
+    const line = text.split('\n').find((l) => l.startsWith(SUCCESSES));
+    if (line === undefined) throw new Error(`no ${SUCCESSES}series in the worker's metrics`);
+    return Number(line.slice(SUCCESSES.length));
+  };
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
@@ -44,12 +62,7 @@ describe('two api and two worker processes behave as one service', () => {
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s',
       WEBHOOK_DISPATCH_CONCURRENCY: String(CONCURRENCY),
     });
-    const started = await Promise.all([
-      startService('api', env),
-      startService('api', env),
-      startService('worker', env),
-      startService('worker', env),
-    ]);
+    const started = await Promise.all([startService('api', env), startService('api', env), startWorker(), startWorker()]);
     apis.push(started[0], started[1]);
     workers.push(started[2], started[3]);
     client = new SpreadClient(apis);
@@ -149,10 +162,13 @@ describe('two api and two worker processes behave as one service', () => {
     const f = await createFirm(fixtures.app);
     await endpoint(f, '/all-a');
     await endpoint(f, '/all-b');
+    const before = await Promise.all(workers.map(successes));
     const leads: string[] = [];
-    const CALLS = 80;
+    const CALLS = 150;
     for (let i = 0; i < CALLS; i += 8) {
-      const batch = Array.from({ length: 8 }, (_, j) => ingest((i + j) % 2, f, nextCallId('call_mp'), fullCallDocument()));
+      const batch = Array.from({ length: Math.min(8, CALLS - i) }, (_, j) =>
+        ingest((i + j) % 2, f, nextCallId('call_mp'), fullCallDocument()),
+      );
       for (const r of await Promise.all(batch)) leads.push(r.lead_id!);
     }
     for (let i = 0; i < leads.length; i += 8) {
@@ -176,6 +192,11 @@ describe('two api and two worker processes behave as one service', () => {
       expect(new Set(got)).toEqual(new Set(events));
     }
     expect(workers.every((w) => w.child.exitCode === null)).toBe(true); // both ran throughout
+    // ...and both sent: each worker counted a share of the successful attempts, which add up to at least
+    // this test's deliveries (a delivery of another test still in flight can only add to them).
+    const sent = (await Promise.all(workers.map(successes))).map((n, i) => n - before[i]);
+    expect({ sent, each: sent.every((n) => n > 0) }).toEqual({ sent, each: true });
+    expect(sent[0] + sent[1]).toBeGreaterThanOrEqual(CALLS * 6);
   }, 120_000);
 
   it('a worker killed with SIGKILL mid-batch loses nothing: the other sends its deliveries once the lease runs out', async () => {
@@ -226,12 +247,13 @@ describe('two api and two worker processes behave as one service', () => {
     }
     expect(await deliveries(`event_id = ANY($1) AND (attempt_count <> 1 OR locked_until IS NOT NULL)`, [events])).toBe(0);
     // Two workers again, so the other tests run against the full service in any order.
-    workers[0] = await startService('worker', env);
+    workers[0] = await startWorker();
   }, 120_000);
 
   it('the limit of 5 test events and resends per minute holds across both api processes', async () => {
     const f = await createFirm(fixtures.app);
     const ep = await endpoint(f, '/limited');
+    const servedBefore = [...client.served];
     const answers: number[] = [];
     let first: string | undefined;
     for (let i = 0; i < 4; i++) {
@@ -242,8 +264,8 @@ describe('two api and two worker processes behave as one service', () => {
     const redeliver = await client.request('POST', `/v1/webhook-deliveries/${first}/redeliver`, { key: f.keys.read });
     answers.push(redeliver.status);
     expect(answers).toEqual([202, 202, 202, 202, 202]);
-    expect(client.served[0]).toBeGreaterThan(0);
-    expect(client.served[1]).toBeGreaterThan(0);
+    // These five, not earlier tests' requests, went to both processes: the count is shared, not per process.
+    expect(client.served.map((n, i) => n - servedBefore[i] > 0)).toEqual([true, true]);
     for (const i of [0, 1]) {
       const refused = await client.via(i, 'POST', `/v1/webhook-endpoints/${ep.id}/test`, { key: f.keys.read });
       expect(refused.status).toBe(429);
@@ -254,33 +276,62 @@ describe('two api and two worker processes behave as one service', () => {
   }, 30_000);
 });
 
-describe('migrations started by two processes at once', () => {
-  it('run once: both succeed and each migration is recorded exactly once', async () => {
-    // A fresh empty database on the test server (not cloned from the migrated template).
-    const admin = new URL(process.env.TEST_PG_ADMIN_URL!);
-    const name = `mp_${process.pid}_${Date.now().toString(36)}`;
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    admin.pathname = `/${name}`;
-    const url = admin.toString();
+/** A fresh empty database on the test server (not cloned from the migrated template). */
+async function emptyDatabase(): Promise<string> {
+  const admin = new URL(process.env.TEST_PG_ADMIN_URL!);
+  const name = `mp_${process.pid}_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  admin.pathname = `/${name}`;
+  return admin.toString();
+}
 
-    const [a, b] = await Promise.all([
-      runCli(['migrate', '--json'], { databaseUrl: url }),
-      runCli(['migrate', '--json'], { databaseUrl: url }),
-    ]);
-    expect({ a: a.code, b: b.code }).toEqual({ a: 0, b: 0 });
-    const ran: string[] = [...a.json.migrations_ran, ...b.json.migrations_ran];
+/** Sessions of this database queued, not granted, on the migrations advisory lock (a bigint key: classid 0, objsubid 1). */
+const lockWaiters = async (db: pg.Client) =>
+  (
+    await db.query(
+      `SELECT count(*)::int AS n FROM pg_locks
+        WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND classid = 0 AND objid = $1 AND objsubid = 1 AND NOT granted`,
+      [MIGRATIONS_LOCK_KEY],
+    )
+  ).rows[0].n as number;
+
+describe('migrations started by two processes at once', () => {
+  it('run once: both wait on one lock, then both succeed and each migration is recorded exactly once', async () => {
+    const url = await emptyDatabase();
+    // The test holds the migrations lock itself, so both processes are certain to start while the
+    // other is also unable to migrate: without the lock they would both migrate now, unordered.
     const db = new pg.Client({ connectionString: url });
     await db.connect();
+    let runs: Promise<CliResult>[] = [];
     try {
+      await db.query('SELECT pg_advisory_lock($1)', [MIGRATIONS_LOCK_KEY]);
+      const finished: boolean[] = [false, false];
+      runs = [0, 1].map((i) => runCli(['migrate', '--json'], { databaseUrl: url }).finally(() => (finished[i] = true)));
+      await waitFor(
+        async () => {
+          if (finished.some(Boolean)) throw new Error('a migrate process ended while the test held the migrations lock');
+          return (await lockWaiters(db)) === 2;
+        },
+        'both migrate processes to queue on the migrations lock',
+        60_000,
+      );
+      expect((await db.query(`SELECT to_regclass('migrations') AS t`)).rows[0].t).toBeNull(); // nothing migrated yet
+      await db.query('SELECT pg_advisory_unlock($1)', [MIGRATIONS_LOCK_KEY]);
+
+      const [a, b] = await Promise.all(runs);
+      expect({ a: a.code, b: b.code }).toEqual({ a: 0, b: 0 });
+      const ran: string[] = [...a.json.migrations_ran, ...b.json.migrations_ran];
       const rows = (await db.query('SELECT name, count(*)::int AS n FROM migrations GROUP BY name')).rows as { name: string; n: number }[];
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.filter((r) => r.n !== 1)).toEqual([]);
       expect(ran.sort()).toEqual(rows.map((r) => r.name).sort()); // between them they ran each one, once
     } finally {
-      await db.end();
+      await db.end(); // releases the lock if an assertion failed while it was held
+      await Promise.all(runs);
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -5,7 +5,7 @@ import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
 import { OwnPostgres } from './support/own-postgres';
 import { Receiver, waitFor } from './support/receiver';
-import { startService } from './support/service-process';
+import { serviceEnv, startService } from './support/processes';
 import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type TestApp } from './support/test-app';
 
 /**
@@ -195,7 +195,7 @@ describe('api process signals', () => {
   });
 
   it('SIGTERM: stops listening, finishes the request in flight with its full answer, exits 0', async () => {
-    const svc = await startService({ role: 'api', databaseUrl: t.databaseUrl });
+    const svc = await startService('api', serviceEnv(t.databaseUrl));
     const lock = new pg.Client({ connectionString: t.databaseUrl });
     await lock.connect();
     try {
@@ -229,7 +229,7 @@ describe('api process signals', () => {
       expect(((await answer.json()) as { calls: unknown }).calls).toEqual(expect.any(Array));
       // Promptly: the kept-alive socket of that answer must not hold the process up for its 72 s timeout.
       await waitFor(() => svc.child.exitCode !== null || svc.child.signalCode !== null, 'the process to exit', 10_000);
-      expect(await svc.exited).toEqual({ code: 0, signal: null });
+      expect(await svc.exited()).toEqual({ code: 0, signal: null });
     } finally {
       await lock.end();
       if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
@@ -237,7 +237,7 @@ describe('api process signals', () => {
   });
 
   it('SIGKILL mid-ingestion loses nothing acknowledged and leaves no half-written call', async () => {
-    const svc = await startService({ role: 'api', databaseUrl: t.databaseUrl, env: { INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
+    const svc = await startService('api', serviceEnv(t.databaseUrl));
     const callIds = Array.from({ length: 40 }, () => nextCallId('call_kill'));
     const acknowledged: string[] = [];
     const put = async (callId: string) => {
@@ -256,7 +256,7 @@ describe('api process signals', () => {
         for (let id = queue.shift(); id; id = queue.shift()) await put(id);
       }),
     );
-    expect((await svc.exited).signal).toBe('SIGKILL');
+    expect((await svc.exited()).signal).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThanOrEqual(10);
     expect(acknowledged.length).toBeLessThan(40);
 

@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { RECORDING_STORE, RecordingSweeper, type RecordingStore } from '../src/recordings';
@@ -59,5 +60,47 @@ describe.each(RECORDING_STORES)('the sweep of stored recordings no row points to
     expect(Buffer.from(await got.arrayBuffer()).equals(fixture('injury-caller.ogg'))).toBe(true);
     // A second pass finds nothing more to do.
     expect((await sweeper.sweep()).deleted).toBe(0);
+  });
+});
+
+describe('the schedule of the recording sweep', () => {
+  let store: StoreUnderTest;
+  beforeAll(async () => {
+    store = await startStore('fs'); // the schedule does not depend on the store
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  /** The Node timer behind a registered @Interval: its period, and the callback the timer fires. */
+  interface IntervalTimer {
+    _repeat: number | null;
+    _onTimeout(): Promise<void>;
+  }
+
+  it.each([
+    ['api', false],
+    ['worker', true],
+    ['all', true],
+  ] as const)('is registered every 15 minutes and, on ROLE=%s, sweeps when it fires: %s', async (role, sweeps) => {
+    const t = await startTestApp({ env: { ...store.env, ROLE: role, RECORDING_SWEEP_GRACE: '10m' } });
+    try {
+      const timer = t.app.get(SchedulerRegistry).getInterval('recording-sweep') as unknown as IntervalTimer;
+      expect(timer._repeat).toBe(15 * 60_000);
+      // An object no row points to, past the grace period on the application clock.
+      const orphan = `${randomUUID()}/${randomUUID()}.ogg`;
+      await t.app.get<RecordingStore>(RECORDING_STORE).put(orphan, Readable.from([fixture('receptionist-greeting.ogg')]));
+      t.clock.advance(GRACE_MS + 60_000);
+
+      await timer._onTimeout(); // exactly what the timer runs every 15 minutes
+      expect((await store.objects()).includes(orphan)).toBe(!sweeps);
+      // On api it was the role that kept it: a sweep called directly would have removed it.
+      if (!sweeps) {
+        expect((await t.app.get(RecordingSweeper).sweep()).deleted).toBeGreaterThanOrEqual(1);
+        expect(await store.objects()).not.toContain(orphan);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,21 +1,19 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ApiKeyService } from '../src/auth';
 import { createFirm, type TestFirm } from './support/factories';
+import { serviceEnv, startService, stopService } from './support/processes';
 import { fixture, getBytes, headerNames, insertCall, upload, uploadPath } from './support/recordings';
 import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 import { waitFor } from './support/receiver';
 
 const MAX_BYTES = 100_000;
+const MiB = 1024 * 1024;
 const HOUR = 60 * 60 * 1000;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
-
-/** Polls a condition the server reaches on its own (no fixed sleeps); fails after 5 s. */
-const until = (condition: () => Promise<boolean> | boolean): Promise<boolean> =>
-  waitFor(() => condition(), 'the server to reach the condition');
 
 describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
   let store: StoreUnderTest;
@@ -255,20 +253,29 @@ describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
       expect(got.bytes.equals(Number(rows[0].size_bytes) === caller.length ? caller : greeting)).toBe(true);
     });
 
-    it('an upload the client abandons half-way writes nothing', async () => {
-      const callId = await newCall();
-      const before = await store.objects();
-      const req = httpRequest(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg', 'content-length': String(caller.length) },
-      });
-      req.on('error', () => undefined);
-      req.write(caller.subarray(0, 20_000));
-      // Wait until the server has started writing the upload, then hang up.
-      await until(() => store.writing());
-      req.destroy();
-      await until(async () => (await store.incomplete()).length === 0);
-      await refusedWritingNothing(callId, before);
+    it('an upload the client abandons half-way, a 5 MiB part in, writes nothing and leaves nothing pending', async () => {
+      // This file's limit is 100 KB: an api process of its own (same database and store) has the default, 256 MiB.
+      // A second app in this process would log into this file's checked log.
+      const big = await startService('api', serviceEnv(t.databaseUrl, store.env));
+      try {
+        const callId = await newCall();
+        const before = await store.objects();
+        const body = Buffer.concat([caller, randomBytes(12 * MiB)]);
+        const req = httpRequest(new URL(uploadPath(firm.orgId, callId), big.baseUrl!), {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg', 'content-length': String(body.length) },
+        });
+        req.on('error', () => undefined);
+        // Past one 5 MiB part: fs has a tmp/ file, s3 a multipart upload with a part on its way.
+        req.write(body.subarray(0, 6 * MiB));
+        await waitFor(() => store.writing(), 'the store to show the upload under way', 30_000);
+        req.destroy();
+        // fs removes its tmp/ part; s3 aborts the multipart upload, so no part is left stored.
+        await waitFor(async () => (await store.incomplete()).length === 0, 'the abandoned write to be cleaned up', 30_000);
+        await refusedWritingNothing(callId, before);
+      } finally {
+        await stopService(big, 'SIGTERM');
+      }
     });
 
     it('DELETE removes the recording (has_recording false, file gone) and is idempotent', async () => {

@@ -13,6 +13,9 @@ export function migrationDataSource(url: string): DataSource {
   });
 }
 
+/** The advisory lock (one bigint key, per database) that serialises migration runs. */
+export const MIGRATIONS_LOCK_KEY = 727274;
+
 /**
  * Runs pending migrations under an advisory lock, so an `api` and a `worker`
  * starting together against one PostgreSQL do not both migrate.
@@ -22,11 +25,11 @@ export async function runMigrations(url: string): Promise<string[]> {
   await ds.initialize();
   const runner = ds.createQueryRunner();
   try {
-    await runner.query('SELECT pg_advisory_lock(727274)');
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATIONS_LOCK_KEY]);
     const ran = await ds.runMigrations({ transaction: 'each' });
     return ran.map((m) => m.name);
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(727274)').catch(() => undefined);
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATIONS_LOCK_KEY]).catch(() => undefined);
     await runner.release();
     await ds.destroy();
   }

@@ -3,17 +3,21 @@ import { freePort } from './net';
 import { waitFor } from './receiver';
 import { requestAt, type HttpResult, type RequestOptions } from './http';
 import { startS3Server } from './recording-stores';
+import { keepChildLog } from './run-log';
 import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './test-app';
 
-export type Role = 'api' | 'worker';
+export type Role = 'api' | 'worker' | 'all';
 
-/** A compiled service process (node dist/src/main.js), started exactly as an operator would. */
+/**
+ * A compiled service process (node dist/src/main.js), started exactly as an
+ * operator would. The one way tests run the service as a process of its own.
+ */
 export interface ServiceProcess {
   role: Role;
   child: ChildProcess;
-  /** Everything it wrote to stdout and stderr, for failure messages. */
+  /** Everything it wrote to stdout and stderr, for failure messages; kept for the run's secret scan once it ends. */
   output: string[];
-  /** http://127.0.0.1:PORT for an api process; null for a worker. */
+  /** http://127.0.0.1:PORT for a process that serves HTTP (api, all); null for a worker. */
   baseUrl: string | null;
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -26,7 +30,8 @@ export function serviceEnv(databaseUrl: string, extra: Record<string, string> = 
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
     INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    LOG_LEVEL: 'warn',
+    // Info, as the in-process test apps log: every line goes to the end-of-run secret scan.
+    LOG_LEVEL: 'info',
     BASE_URL: 'http://api.test',
     ...extra,
   };
@@ -34,9 +39,9 @@ export function serviceEnv(databaseUrl: string, extra: Record<string, string> = 
 
 /**
  * Where the processes of one test keep recordings: one S3-protocol server
- * (s3rver, in this process) that every api process shares, with no shared
- * folder, so a recording stored through one is readable through the other.
- * The one place that picks the store for the multi-process test.
+ * (s3rver, in a child process of its own) that every api process shares, with
+ * no shared folder, so a recording stored through one is readable through the
+ * other. The one place that picks the store for the multi-process test.
  */
 export async function recordingStoreEnv(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
   const s3 = await startS3Server();
@@ -45,9 +50,14 @@ export async function recordingStoreEnv(): Promise<{ env: Record<string, string>
 
 const isRunning = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 
-/** Starts one process with the given role and waits until it serves (api) or has started its dispatcher (worker). */
+/**
+ * Starts one process with the given role (environment from serviceEnv) and
+ * waits until it serves (api, all) or has started its dispatcher (worker).
+ * Its output goes to the run's log folder when it ends, however it ends.
+ */
 export async function startService(role: Role, env: Record<string, string>): Promise<ServiceProcess> {
-  const port = role === 'api' ? await freePort() : 0;
+  const serves = role !== 'worker';
+  const port = serves ? await freePort() : 0;
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     env: { ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,13 +65,15 @@ export async function startService(role: Role, env: Record<string, string>): Pro
   const output: string[] = [];
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
+  // 'close' comes after the last output chunk, so the kept log is whole.
+  child.once('close', () => keepChildLog(`service-${role}`, output.join('')));
   const exited = () =>
     new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       if (!isRunning(child)) return resolve({ code: child.exitCode, signal: child.signalCode });
       child.once('exit', (code, signal) => resolve({ code, signal }));
     });
-  const baseUrl = role === 'api' ? `http://127.0.0.1:${port}` : null;
-  // main.js prints its banner once it listens (api) or has initialised (worker).
+  const baseUrl = serves ? `http://127.0.0.1:${port}` : null;
+  // main.js prints its banner once it listens (api, all) or has initialised (worker).
   await waitFor(
     () => {
       if (!isRunning(child)) throw new Error(`${role} process exited while starting:\n${output.join('')}`);
