@@ -6,7 +6,11 @@ import { runCli } from './support/cli';
 import { freePort } from './support/net';
 import { promisify } from 'node:util';
 
-/** `npm start` as a user runs it: the compiled service on the embedded database, nothing else. */
+/**
+ * `npm start` as a user runs it: the compiled service on the embedded database, nothing else. Not
+ * test/support/processes.ts: that helper keeps every child's output for the run's secret scan, and
+ * this output holds the demo key that the first start prints by design (the scan would rightly flag it).
+ */
 function startService(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
