@@ -2814,7 +2814,7 @@ export interface operations {
                 /** @description Up to 50 call_ids, comma-separated; ids matching no call are left out. */
                 ids?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Transfer outcome. */
                 outcome?: "connected" | "declined" | "caller_gone" | "no_answer" | "not_attempted";
                 /** @description Matches a reference's key (letters and digits, case-insensitive). */
@@ -4001,11 +4001,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Turns per page, 1 to 500; unset returns every remaining turn. */
-                limit?: string;
+                limit?: number;
                 /** @description Only this part; turn_count, start_turn and next_start_turn then count its turns. */
                 segment?: "intake" | "briefing" | "conversation";
                 /** @description Index of the first turn, counting from 0 (within the segment when segment is set). */
-                start_turn?: string;
+                start_turn?: number;
             };
             header?: never;
             path: {
@@ -4255,7 +4255,7 @@ export interface operations {
                 /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. */
                 after?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Only events of this type. */
                 type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test";
             };
@@ -4760,7 +4760,7 @@ export interface operations {
                 /** @description Captured at or after. */
                 from?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Only leads with this status. */
                 status?: "new" | "contacted" | "signed" | "rejected";
                 /** @description Captured before. */
@@ -6092,7 +6092,7 @@ export interface operations {
                 /** @description evt_ id. */
                 event_id?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Only deliveries with this status. */
                 status?: "pending" | "succeeded" | "failed";
             };
