@@ -52,7 +52,8 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   });
   documentResponseHeaders(doc);
   documentResponseExamples(doc);
-  return { ...doc, webhooks: eventWebhooks() } as OpenAPIObject;
+  // The webhooks section repeats the event envelope per type, from the one schema the DTO produced.
+  return { ...doc, webhooks: eventWebhooks(doc.components!.schemas!.EventDto as Parameters<typeof eventWebhooks>[0]) } as OpenAPIObject;
 }
 
 export function mountOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {

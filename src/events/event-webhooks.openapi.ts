@@ -1,6 +1,6 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import { EVENT_DATA_MODELS } from './dto/event-data.dto.js';
-import { EVENT_TYPES } from './event-types.js';
+import { EVENT_TYPES, type EventType } from './event-types.js';
 
 const SIGNATURE_HEADERS = [
   {
@@ -21,42 +21,47 @@ const SIGNATURE_HEADERS = [
   },
 ].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
 
-const SUMMARIES: Record<(typeof EVENT_TYPES)[number], string> = {
+const SUMMARIES: Record<EventType, string> = {
   'call.completed': 'A call has ended and processing has finished (sent for every call, answered or not).',
   'lead.created': 'A call produced a lead.',
   'lead.updated': "A lead's status, external_id or status_reason changed.",
   'webhook.test': 'A test was requested; sent to that one endpoint only, attempted once.',
 };
 
-/** The envelope schema of one event type, its `data` typed. */
-function envelopeSchema(type: (typeof EVENT_TYPES)[number]) {
+type Schema = { properties?: Record<string, unknown>; required?: string[] };
+
+/**
+ * The envelope schema of one event type: the members of EventDto (the one
+ * declaration of the envelope), with `type`, `test` and `data` narrowed to this
+ * type's. Written out rather than an allOf over EventDto, so a generated client
+ * gets one object per event type whose `data` is this type's alone, and can
+ * narrow a payload on `type`.
+ */
+function envelopeSchema(type: EventType, envelope: Schema) {
   return {
+    type: 'object',
     description: `The ${type} event as POSTed to an endpoint.`,
-    allOf: [
-      { $ref: '#/components/schemas/EventDto' },
-      {
-        type: 'object',
-        properties: {
-          type: { const: type, description: 'The event type.', example: type },
-          test: {
-            type: 'boolean',
-            const: type === 'webhook.test',
-            description: 'True only on webhook.test.',
-            example: type === 'webhook.test',
-          },
-          data: { $ref: getSchemaPath(EVENT_DATA_MODELS[type]) },
-        },
+    required: envelope.required ?? [],
+    properties: {
+      ...envelope.properties,
+      type: { type: 'string', const: type, description: 'The event type.', example: type },
+      test: {
+        type: 'boolean',
+        const: type === 'webhook.test',
+        description: 'True only on webhook.test.',
+        example: type === 'webhook.test',
       },
-    ],
+      data: { $ref: getSchemaPath(EVENT_DATA_MODELS[type]) },
+    },
   };
 }
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one POST per event type with its typed
  * payload and the Standard Webhooks signature headers, so generated clients
- * can type a receiver.
+ * can type a receiver. `envelope` is EventDto's schema in the built document.
  */
-export function eventWebhooks(): Record<string, unknown> {
+export function eventWebhooks(envelope: Schema): Record<string, unknown> {
   return Object.fromEntries(
     EVENT_TYPES.map((type) => [
       type,
@@ -68,7 +73,7 @@ export function eventWebhooks(): Record<string, unknown> {
           tags: ['Webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: envelopeSchema(type) } } },
+          requestBody: { required: true, content: { 'application/json': { schema: envelopeSchema(type, envelope) } } },
           responses: {
             '200': { description: 'Received (any 2xx counts).' },
             '410': { description: 'Gone: the endpoint is turned off at once.' },

@@ -7167,20 +7167,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["CallCompletedData"];
+                "application/json": {
+                    data: components["schemas"]["CallCompletedData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example false
                      * @constant
                      */
-                    test?: false;
+                    test: false;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example call.completed
                      * @constant
                      */
-                    type?: "call.completed";
+                    type: "call.completed";
                 };
             };
         };
@@ -7226,20 +7239,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["LeadCreatedData"];
+                "application/json": {
+                    data: components["schemas"]["LeadCreatedData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example false
                      * @constant
                      */
-                    test?: false;
+                    test: false;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example lead.created
                      * @constant
                      */
-                    type?: "lead.created";
+                    type: "lead.created";
                 };
             };
         };
@@ -7285,20 +7311,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["LeadUpdatedData"];
+                "application/json": {
+                    data: components["schemas"]["LeadUpdatedData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example false
                      * @constant
                      */
-                    test?: false;
+                    test: false;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example lead.updated
                      * @constant
                      */
-                    type?: "lead.updated";
+                    type: "lead.updated";
                 };
             };
         };
@@ -7344,20 +7383,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["WebhookTestData"];
+                "application/json": {
+                    data: components["schemas"]["WebhookTestData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example true
                      * @constant
                      */
-                    test?: true;
+                    test: true;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example webhook.test
                      * @constant
                      */
-                    type?: "webhook.test";
+                    type: "webhook.test";
                 };
             };
         };
