@@ -1876,7 +1876,7 @@ export interface components {
             /** @description Who made the change. */
             changed_by: components["schemas"]["LeadChangedByData"];
             /**
-             * @description Names of the fields that changed: status, external_id, status_reason; more may be added.
+             * @description Names of the fields that changed. Known values: status, external_id, status_reason; more may be added.
              * @example [
              *       "status"
              *     ]
@@ -2439,13 +2439,13 @@ export interface components {
              */
             disabled_reason: "owner" | "failing" | "gone" | null;
             /**
-             * @description The event types it receives.
+             * @description The event types it receives. New event types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated; more may be added.
              * @example [
              *       "call.completed",
              *       "lead.created"
              *     ]
              */
-            event_types: ("call.completed" | "lead.created" | "lead.updated")[];
+            event_types: string[];
             /**
              * Format: date-time
              * @description Start of the current run of failed deliveries; null while succeeding.
