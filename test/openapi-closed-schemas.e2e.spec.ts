@@ -70,6 +70,7 @@ describe('the conformance check reads every object schema closed', () => {
     expect(check({ ...event, surprise: 1 })).toThrow(/unevaluated properties/);
     expect(check({ ...event, test: false })).toThrow(/\/test must be equal to constant/);
     expect(check({ ...event, type: 'call.transcribed' })).toThrow(/no entry in the document's webhooks section/);
+    expect(check(event, { ...headers, 'webhook-signature': 'v2,abc' })).toThrow(/header webhook-signature does not match/);
     const { 'webhook-timestamp': _omitted, ...noTimestamp } = headers;
     expect(check(event, noTimestamp)).toThrow(/webhook-timestamp is missing/);
   });

@@ -1,25 +1,46 @@
 import { getSchemaPath } from '@nestjs/swagger';
+import { EVENT_ID_PATTERN } from '../common/ids.js';
 import { EVENT_DATA_MODELS } from './dto/event-data.dto.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
+const BASE64_SIGNATURE = 'v1,[A-Za-z0-9+/]+={0,2}';
+const header = (name: string, description: string, pattern: string, examples: Record<string, { summary: string; value: string }>) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', pattern },
+  examples,
+});
+const one = (value: string) => ({ delivery: { summary: 'A delivery', value } });
+
 const SIGNATURE_HEADERS = [
-  {
-    name: 'webhook-id',
-    description: "The event's id (evt_...); identical on every retry: store handled ids and skip repeats.",
-    example: 'evt_01jd5x8m3q0000000000000000',
-  },
-  {
-    name: 'webhook-timestamp',
-    description: 'When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.',
-    example: '1777644400',
-  },
-  {
-    name: 'webhook-signature',
-    description:
-      '`v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.',
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  },
-].map(({ name, description, example }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
+  header(
+    'webhook-id',
+    "The event's id (evt_...); identical on every retry: store handled ids and skip repeats.",
+    EVENT_ID_PATTERN.source,
+    one('evt_01jd5x8m3q0000000000000000'),
+  ),
+  header(
+    'webhook-timestamp',
+    'When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.',
+    '^[0-9]+$',
+    one('1777644400'),
+  ),
+  // During a signing-secret rotation (CLI `endpoint rotate-secret`) each delivery is signed with both secrets.
+  header(
+    'webhook-signature',
+    "`v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several).",
+    `^${BASE64_SIGNATURE}( ${BASE64_SIGNATURE})*$`,
+    {
+      delivery: { summary: 'One secret', value: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
+      rotation: {
+        summary: 'During a secret rotation: one signature per secret, newest first',
+        value: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE= v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+      },
+    },
+  ),
+];
 
 const SUMMARIES: Record<EventType, string> = {
   'call.completed': 'A call has ended and processing has finished (sent for every call, answered or not).',

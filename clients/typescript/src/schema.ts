@@ -7146,20 +7146,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7218,20 +7209,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7290,20 +7272,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7362,20 +7335,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
