@@ -3399,10 +3399,10 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description Changes when the recording is replaced; usable in If-Range. */
@@ -3410,10 +3410,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3427,10 +3427,10 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description bytes first-last/size */
@@ -3440,10 +3440,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3733,10 +3733,10 @@ export interface operations {
             201: {
                 headers: {
                     /**
-                     * @description Always `no-store`.
+                     * @description Always `no-store`: the url is a credential.
                      * @example no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "no-store";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "x-request-id": components["headers"]["RequestId"];
@@ -5872,24 +5872,24 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description Changes when the recording is replaced; usable in If-Range. */
                     ETag?: string;
                     /**
-                     * @description Always `no-referrer`: the link is a credential.
+                     * @description Always `no-referrer`: the link is a credential, kept out of Referer headers.
                      * @example no-referrer
                      */
-                    "Referrer-Policy"?: string;
+                    "Referrer-Policy": "no-referrer";
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5903,10 +5903,10 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description bytes first-last/size */
@@ -5914,15 +5914,15 @@ export interface operations {
                     /** @description Changes when the recording is replaced; usable in If-Range. */
                     ETag?: string;
                     /**
-                     * @description Always `no-referrer`: the link is a credential.
+                     * @description Always `no-referrer`: the link is a credential, kept out of Referer headers.
                      * @example no-referrer
                      */
-                    "Referrer-Policy"?: string;
+                    "Referrer-Policy": "no-referrer";
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
