@@ -2517,12 +2517,12 @@ export interface components {
          */
         Allow: string;
         /**
-         * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-         * @example "default";r=199;t=0
+         * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+         * @example "default";r=99;t=0
          */
         RateLimit: string;
         /**
-         * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+         * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
          * @example "default";q=100;w=1
          */
         RateLimitPolicy: string;
@@ -2618,12 +2618,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2676,12 +2676,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2707,12 +2707,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2733,16 +2733,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2769,12 +2769,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2907,12 +2907,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2965,12 +2965,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2992,16 +2992,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3028,12 +3028,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3198,12 +3198,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3256,12 +3256,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3287,12 +3287,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3313,16 +3313,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3349,12 +3349,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3455,12 +3455,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3513,12 +3513,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3544,12 +3544,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3570,16 +3570,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3606,12 +3606,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3757,12 +3757,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3815,12 +3815,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3846,12 +3846,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3876,12 +3876,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3906,12 +3906,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3932,16 +3932,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3968,12 +3968,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4069,12 +4069,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4127,12 +4127,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4158,12 +4158,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4184,16 +4184,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4220,12 +4220,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4311,12 +4311,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4369,12 +4369,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4396,16 +4396,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4432,12 +4432,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4513,12 +4513,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4571,12 +4571,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4602,12 +4602,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4628,16 +4628,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4664,12 +4664,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4824,12 +4824,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4882,12 +4882,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4909,16 +4909,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4945,12 +4945,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5057,12 +5057,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5115,12 +5115,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5146,12 +5146,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5172,16 +5172,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5208,12 +5208,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5299,12 +5299,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5357,12 +5357,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5388,12 +5388,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5418,12 +5418,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5470,12 +5470,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5500,12 +5500,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5526,16 +5526,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5562,12 +5562,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5671,12 +5671,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5729,12 +5729,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5760,12 +5760,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5786,16 +5786,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5822,12 +5822,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6147,12 +6147,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6205,12 +6205,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6232,16 +6232,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6268,12 +6268,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6350,12 +6350,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6408,12 +6408,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6439,12 +6439,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6469,12 +6469,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6500,12 +6500,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6530,12 +6530,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6556,16 +6556,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6592,12 +6592,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6668,12 +6668,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6726,12 +6726,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6753,16 +6753,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6789,12 +6789,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6871,12 +6871,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6929,12 +6929,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6960,12 +6960,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6990,12 +6990,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7021,12 +7021,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7051,12 +7051,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7077,16 +7077,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7113,12 +7113,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
