@@ -54,6 +54,15 @@ describe('from ingestion to a verified webhook', () => {
       10_000,
     );
 
+    // Each delivery, headers and body, fits its event type's entry in the document's webhooks section, strictly.
+    const conformance = await t.conformance();
+    expect(
+      rx
+        .at('/hooks')
+        .map((r) => conformance.checkWebhook(r.headers, r.body))
+        .sort(),
+    ).toEqual(['call.completed', 'lead.created', 'lead.updated']);
+
     const wh = new Webhook(secret);
     await firmEventsListable(t, firm.orgId);
     const log = await t.get('/v1/events', { key: firm.keys.read, query: { limit: 100 } });
@@ -112,6 +121,19 @@ describe('from ingestion to a verified webhook', () => {
       expect(d).toMatchObject({ status: 'succeeded', attempt_count: 1, trigger: 'event', next_attempt_at: null });
       expect(d.attempts[0]).toMatchObject({ status_code: 200, error: null });
     }
+  });
+
+  it('a test delivery fits the webhooks entry of webhook.test, and verifies', async () => {
+    const before = received('webhook.test').length;
+    const sent = await t.request('POST', `/v1/webhook-endpoints/${endpointId}/test`, { key: firm.keys.read });
+    expect(sent.status).toBe(202);
+    await waitFor(() => received('webhook.test').length === before + 1, 'the test delivery', 10_000);
+    const got = received('webhook.test').at(-1)!;
+    expect((await t.conformance()).checkWebhook(got.headers, got.body)).toBe('webhook.test');
+    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
+      test: true,
+      data: { endpoint_id: endpointId },
+    });
   });
 
   it('a re-processing that was already complete emits no second call.completed', async () => {

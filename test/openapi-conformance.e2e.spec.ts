@@ -40,6 +40,39 @@ describe('recordings through the conformance-checked helper', () => {
     expect(r.headers.get('content-range')).toMatch(/^bytes 10-19\/\d+$/);
   });
 
+  it('audio answers carry the fixed headers the document marks required, with the one value it documents', async () => {
+    const doc = (await t.get('/v1/openapi.json')).body;
+    const link = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read });
+    const linkHeaders = doc.paths['/v1/calls/{call_id}/recording-link'].post.responses['201'].headers;
+    expect(linkHeaders['Cache-Control']).toMatchObject({ required: true, schema: { const: 'no-store' } });
+    expect(link.headers.get('cache-control')).toBe('no-store');
+
+    const audio = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' };
+    const routes: [string, string, Record<string, string>, string | undefined][] = [
+      ['/v1/calls/{call_id}/recording', `/v1/calls/${callId}/recording`, audio, firm.keys.read],
+      ['/v1/recordings/{token}', new URL(link.body.url as string).pathname, { ...audio, 'Referrer-Policy': 'no-referrer' }, undefined],
+    ];
+    for (const [template, path, fixed, key] of routes) {
+      for (const [status, range] of [
+        ['200', undefined],
+        ['206', 'bytes=0-9'],
+      ] as const) {
+        const documented = doc.paths[template].get.responses[status].headers;
+        const r = await t.get(path, { key, headers: range ? { range } : {} });
+        expect(String(r.status)).toBe(status);
+        for (const [name, value] of Object.entries(fixed)) {
+          expect([template, status, name, documented[name]]).toEqual([
+            template,
+            status,
+            name,
+            expect.objectContaining({ required: true, schema: { type: 'string', const: value } }),
+          ]);
+          expect([template, status, name, r.headers.get(name)]).toEqual([template, status, name, value]);
+        }
+      }
+    }
+  });
+
   it('HEAD on both recording routes answers 405 with Allow: GET', async () => {
     const own = await t.request('HEAD', `/v1/calls/${callId}/recording`, { key: firm.keys.read });
     const link = await t.request('HEAD', '/v1/recordings/any-token');

@@ -5,7 +5,8 @@ let t: TestApp;
 let doc: Record<string, unknown>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // BASE_URL unset, as on a fresh start: the document's server must then be relative.
+  t = await startTestApp({ env: { BASE_URL: '' } });
   const r = await t.get<Record<string, unknown>>('/v1/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body;
@@ -54,5 +55,32 @@ describe('the served document describes every schema and property', () => {
       'GET /x response 200 application/json.n: no description',
       'GET /x response 200 application/json.n: no example',
     ]);
+  });
+});
+
+describe('the security scheme, the tags and the server', () => {
+  it('no security scheme claims a JWT: keys are opaque svc_live_ strings', () => {
+    const schemes = Object.entries<any>((doc.components as any).securitySchemes ?? {});
+    expect(schemes.length).toBeGreaterThan(0);
+    for (const [name, scheme] of schemes) {
+      expect([name, scheme.bearerFormat]).not.toEqual([name, 'JWT']);
+      expect([name, String(scheme.bearerFormat)]).not.toEqual([name, expect.stringMatching(/jwt/i)]);
+    }
+  });
+
+  it('top-level tags are listed, each described, and every tag an operation uses is among them', () => {
+    const tags = doc.tags as { name: string; description?: string }[];
+    expect(Array.isArray(tags) && tags.length > 0).toBe(true);
+    for (const tag of tags) expect(tag.description).toEqual(expect.stringMatching(/\S/));
+    const used = new Set<string>();
+    for (const section of [doc.paths, doc.webhooks] as Record<string, any>[])
+      for (const item of Object.values(section)) for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
+    expect([...used].filter((name) => !tags.some((tag) => tag.name === name))).toEqual([]);
+  });
+
+  it('with BASE_URL unset the server is relative, so Swagger UI works from any host name', () => {
+    const servers = doc.servers as { url: string }[];
+    expect(servers[0].url).toMatch(/^\//);
+    expect(servers[0].url).not.toMatch(/^[a-z][a-z0-9+.-]*:/i);
   });
 });

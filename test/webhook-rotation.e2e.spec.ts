@@ -81,6 +81,14 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
     expect(verifies(newSecret, got)).toBe(true);
     expect(verifies(oldSecret, got)).toBe(true);
     expect(verifies(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, got)).not.toBe(true);
+
+    // The document says so: the header's schema admits the two values, its description and rotation example show them.
+    const doc = (await t.get('/v1/openapi.json')).body;
+    const header = doc.webhooks['lead.updated'].post.parameters.find((p: any) => p.name === 'webhook-signature');
+    expect(got.headers['webhook-signature']).toMatch(new RegExp(header.schema.pattern as string));
+    expect(header.description).toMatch(/rotat.*two .*space-separated/);
+    expect(String(header.examples.rotation.value).split(' ')).toHaveLength(2);
+    expect(String(header.examples.rotation.value)).toMatch(new RegExp(header.schema.pattern as string));
   });
 
   it('after the overlap only the new secret signs: the old one no longer verifies', async () => {

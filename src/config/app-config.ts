@@ -73,6 +73,10 @@ export const DEFAULT_RECORDING_MAX_BYTES = 256 * 1024 * 1024;
 
 export const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 
+/** The general per-key limit when RATE_LIMIT_PER_SECOND is unset (the burst defaults to twice it); the OpenAPI document states it. */
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
+export const defaultRateLimitBurst = (perSecond: number) => 2 * perSecond;
+
 export function parseDuration(text: string): number | null {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
   if (!m) return null;
@@ -181,8 +185,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m, got "${env.DATABASE_STATEMENT_TIMEOUT}"`);
   }
   c.databaseStatementTimeoutMs = statementTimeout;
-  c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
-  c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 2 * c.rateLimitPerSecond, 1, 10_000_000);
+  c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMIT_PER_SECOND, 1, 1_000_000);
+  c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
   c.metricsToken = env.METRICS_TOKEN || null;
   c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
   return c;

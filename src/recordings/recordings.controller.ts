@@ -15,20 +15,21 @@ const RANGE_DOC =
   'One byte range: bytes=N-, bytes=N-M or bytes=-N. A range the file can satisfy answers 206 with just that part; any other value (several ranges, garbage, unsatisfiable) is ignored and the whole file is returned with 200.';
 
 const AUDIO = { 'audio/ogg': { schema: { type: 'string', format: 'binary', contentMediaType: 'audio/ogg' } } };
+/** A header sent on every such answer, always with this one value. */
+const fixedHeader = (value: string, why: string) => ({
+  description: `Always \`${value}\`${why}`,
+  required: true,
+  schema: { type: 'string', const: value },
+  example: value,
+});
 const AUDIO_HEADERS = {
   'Accept-Ranges': { description: 'Always `bytes`.', schema: { type: 'string' } },
   'Content-Length': { description: 'Bytes in this response.', schema: { type: 'integer' } },
   ETag: { description: 'Changes when the recording is replaced; usable in If-Range.', schema: { type: 'string' } },
-  'Cache-Control': {
-    description: 'Always `private, no-store`: the audio is confidential.',
-    schema: { type: 'string' },
-    example: 'private, no-store',
-  },
-  'X-Content-Type-Options': { description: 'Always `nosniff`.', schema: { type: 'string' }, example: 'nosniff' },
+  'Cache-Control': fixedHeader('private, no-store', ': the audio is confidential, so no shared or stored copy.'),
+  'X-Content-Type-Options': fixedHeader('nosniff', ': browsers take the audio as the audio/ogg it is.'),
 };
-const LINK_HEADERS = {
-  'Referrer-Policy': { description: 'Always `no-referrer`: the link is a credential.', schema: { type: 'string' }, example: 'no-referrer' },
-};
+const LINK_HEADERS = { 'Referrer-Policy': fixedHeader('no-referrer', ': the link is a credential, kept out of Referer headers.') };
 const CONTENT_RANGE = {
   'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } },
 };
@@ -114,7 +115,7 @@ export class CallRecordingController {
   @ApiCreatedResponse({
     type: RecordingLinkDto,
     description: 'A new link (201 Created: every call creates a new link). The url is a credential, so the answer is not cached.',
-    headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' }, example: 'no-store' } },
+    headers: { 'Cache-Control': fixedHeader('no-store', ': the url is a credential.') },
   })
   @ApiProblems(400, 404, 413, 415)
   async createLink(

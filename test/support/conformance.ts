@@ -2,12 +2,16 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { closedSchemas } from './closed-schemas';
 
 /**
  * Every response the e2e helper receives is checked against the OpenAPI
  * document the server serves: the status is documented for the operation,
  * the content type is the documented one, the body matches the schema and
- * the required documented headers are present. A mismatch throws, failing
+ * the required documented headers are present. Object schemas are read
+ * closed (closed-schemas.ts): a member the document does not list fails the
+ * check, while the served document leaves clients free to ignore new ones.
+ * A mismatch throws, failing
  * the test that made the request. Exercised (operationId, status) pairs are
  * appended to the run folder for the coverage report of global-teardown.
  */
@@ -35,7 +39,7 @@ export class Conformance {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     (addFormats as unknown as (a: unknown) => void)(this.ajv);
     this.ajv.addFormat('binary', true);
-    this.ajv.addSchema(doc, DOC_ID);
+    this.ajv.addSchema(closedSchemas(doc), DOC_ID);
     this.routes = Object.entries<Json>(doc.paths)
       .flatMap(([template, item]) =>
         METHODS.filter((m) => item[m]).map((method) => ({
@@ -72,6 +76,38 @@ export class Conformance {
     return id;
   }
 
+  /**
+   * Checks one webhook delivery as a receiver got it: its event type has an entry in the document's
+   * `webhooks` section, each documented header is present and matches its schema, and the body matches
+   * that entry's payload schema (closed, like every answer). Returns the event type.
+   */
+  checkWebhook(headers: Record<string, string | string[] | undefined>, rawBody: string): string {
+    const body = JSON.parse(rawBody) as Json;
+    const type = String(body.type);
+    const where = `webhook delivery of ${type}`;
+    const op = (this.doc.webhooks as Json | undefined)?.[type]?.post as Json | undefined;
+    if (!op) throw new ConformanceError(`${where}: the event type has no entry in the document's webhooks section`);
+    (op.parameters as Json[]).forEach((p, i) => {
+      const value = headers[p.name as string];
+      if (value === undefined && p.required) throw new ConformanceError(`${where}: documented header ${p.name} is missing`);
+      if (value !== undefined)
+        this.validate(`${where}: header ${p.name}`, ['webhooks', type, 'post', 'parameters', String(i), 'schema'], value);
+    });
+    this.validate(`${where}: body`, ['webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'], body);
+    return type;
+  }
+
+  /** Validates `value` against the schema at `at` (a path of keys into the document). */
+  private validate(where: string, at: string[], value: unknown): void {
+    const path = `#/${pointer(...at)}`;
+    const validate = this.ajv.getSchema(`${DOC_ID}${path}`);
+    if (!validate) throw new ConformanceError(`${where}: no schema at ${path}`);
+    if (!validate(value)) {
+      const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(value)'} ${e.message} [schema ${e.schemaPath}]`);
+      throw new ConformanceError(`${where} does not match ${path}:\n  ${errs.join('\n  ')}`);
+    }
+  }
+
   private checkHeaders(where: string, response: Json, headers: Headers): void {
     for (const [name, h] of Object.entries<Json>(response.headers ?? {})) {
       const header = this.resolve(h);
@@ -93,13 +129,7 @@ export class Conformance {
     if (!(type in content))
       throw new ConformanceError(`${where}: content type "${type}" is not documented (${Object.keys(content).join(', ')})`);
     if (!/json/.test(type) || !content[type].schema) return;
-    const path = `#/${pointer('paths', template, method, 'responses', status, 'content', type, 'schema')}`;
-    const validate = this.ajv.getSchema(`${DOC_ID}${path}`);
-    if (!validate) throw new ConformanceError(`${where}: no schema at ${path}`);
-    if (!validate(res.body)) {
-      const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message} [schema ${e.schemaPath}]`);
-      throw new ConformanceError(`${where}: body does not match ${path}:\n  ${errs.join('\n  ')}`);
-    }
+    this.validate(`${where}: body`, ['paths', template, method, 'responses', status, 'content', type, 'schema'], res.body);
   }
 
   private resolve(obj: Json | undefined): Json | undefined {

@@ -26,6 +26,8 @@ export interface TestApp {
   sql(text: string, params?: unknown[]): Promise<any[]>;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
   get<T = any>(path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
+  /** The checker built from the document this app serves (for what request() does not see, such as webhook deliveries). */
+  conformance(): Promise<Conformance>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startTestApp(
     sql: async (text, params) => (await pool.query(text, params as unknown[])).rows,
     request,
     get: (path, o) => request('GET', path, o),
+    conformance,
     close: async () => {
       await app.close();
       await pool.end();

@@ -4,7 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.js';
 
 export type { paths, components } from './schema.js';
-export type { WebhookEvent, WebhookEventType } from './webhooks.js';
+export type { EventLogEntry, WebhookEvent, WebhookEventType, WebhookPayload } from './webhooks.js';
 
 export type ReceptionistClient = Client<paths>;
 /** The JSON body of a path's 200 answer. */

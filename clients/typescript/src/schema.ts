@@ -1876,7 +1876,7 @@ export interface components {
             /** @description Who made the change. */
             changed_by: components["schemas"]["LeadChangedByData"];
             /**
-             * @description Names of the fields that changed: status, external_id, status_reason; more may be added.
+             * @description Names of the fields that changed. Known values: status, external_id, status_reason; more may be added.
              * @example [
              *       "status"
              *     ]
@@ -2439,13 +2439,13 @@ export interface components {
              */
             disabled_reason: "owner" | "failing" | "gone" | null;
             /**
-             * @description The event types it receives.
+             * @description The event types it receives. New event types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated; more may be added.
              * @example [
              *       "call.completed",
              *       "lead.created"
              *     ]
              */
-            event_types: ("call.completed" | "lead.created" | "lead.updated")[];
+            event_types: string[];
             /**
              * Format: date-time
              * @description Start of the current run of failed deliveries; null while succeeding.
@@ -2517,12 +2517,12 @@ export interface components {
          */
         Allow: string;
         /**
-         * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-         * @example "default";r=199;t=0
+         * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+         * @example "default";r=99;t=0
          */
         RateLimit: string;
         /**
-         * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+         * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
          * @example "default";q=100;w=1
          */
         RateLimitPolicy: string;
@@ -2618,12 +2618,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2676,12 +2676,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2707,12 +2707,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2733,16 +2733,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2769,12 +2769,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2814,7 +2814,7 @@ export interface operations {
                 /** @description Up to 50 call_ids, comma-separated; ids matching no call are left out. */
                 ids?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Transfer outcome. */
                 outcome?: "connected" | "declined" | "caller_gone" | "no_answer" | "not_attempted";
                 /** @description Matches a reference's key (letters and digits, case-insensitive). */
@@ -2907,12 +2907,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2965,12 +2965,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -2992,16 +2992,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3028,12 +3028,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3198,12 +3198,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3256,12 +3256,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3287,12 +3287,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3313,16 +3313,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3349,12 +3349,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3399,10 +3399,10 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description Changes when the recording is replaced; usable in If-Range. */
@@ -3410,10 +3410,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3427,10 +3427,10 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description bytes first-last/size */
@@ -3440,10 +3440,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3455,12 +3455,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3513,12 +3513,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3544,12 +3544,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3570,16 +3570,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3606,12 +3606,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3733,10 +3733,10 @@ export interface operations {
             201: {
                 headers: {
                     /**
-                     * @description Always `no-store`.
+                     * @description Always `no-store`: the url is a credential.
                      * @example no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "no-store";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "x-request-id": components["headers"]["RequestId"];
@@ -3757,12 +3757,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3815,12 +3815,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3846,12 +3846,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3876,12 +3876,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3906,12 +3906,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3932,16 +3932,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -3968,12 +3968,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4001,11 +4001,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Turns per page, 1 to 500; unset returns every remaining turn. */
-                limit?: string;
+                limit?: number;
                 /** @description Only this part; turn_count, start_turn and next_start_turn then count its turns. */
                 segment?: "intake" | "briefing" | "conversation";
                 /** @description Index of the first turn, counting from 0 (within the segment when segment is set). */
-                start_turn?: string;
+                start_turn?: number;
             };
             header?: never;
             path: {
@@ -4069,12 +4069,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4127,12 +4127,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4158,12 +4158,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4184,16 +4184,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4220,12 +4220,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4255,7 +4255,7 @@ export interface operations {
                 /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. */
                 after?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Only events of this type. */
                 type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test";
             };
@@ -4311,12 +4311,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4369,12 +4369,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4396,16 +4396,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4432,12 +4432,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4513,12 +4513,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4571,12 +4571,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4602,12 +4602,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4628,16 +4628,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4664,12 +4664,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4760,7 +4760,7 @@ export interface operations {
                 /** @description Captured at or after. */
                 from?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Only leads with this status. */
                 status?: "new" | "contacted" | "signed" | "rejected";
                 /** @description Captured before. */
@@ -4824,12 +4824,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4882,12 +4882,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4909,16 +4909,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -4945,12 +4945,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5057,12 +5057,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5115,12 +5115,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5146,12 +5146,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5172,16 +5172,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5208,12 +5208,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5299,12 +5299,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5357,12 +5357,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5388,12 +5388,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5418,12 +5418,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5470,12 +5470,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5500,12 +5500,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5526,16 +5526,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5562,12 +5562,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5671,12 +5671,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5729,12 +5729,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5760,12 +5760,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5786,16 +5786,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5822,12 +5822,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -5872,24 +5872,24 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description Changes when the recording is replaced; usable in If-Range. */
                     ETag?: string;
                     /**
-                     * @description Always `no-referrer`: the link is a credential.
+                     * @description Always `no-referrer`: the link is a credential, kept out of Referer headers.
                      * @example no-referrer
                      */
-                    "Referrer-Policy"?: string;
+                    "Referrer-Policy": "no-referrer";
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5903,10 +5903,10 @@ export interface operations {
                     /** @description Always `bytes`. */
                     "Accept-Ranges"?: string;
                     /**
-                     * @description Always `private, no-store`: the audio is confidential.
+                     * @description Always `private, no-store`: the audio is confidential, so no shared or stored copy.
                      * @example private, no-store
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control": "private, no-store";
                     /** @description Bytes in this response. */
                     "Content-Length"?: number;
                     /** @description bytes first-last/size */
@@ -5914,15 +5914,15 @@ export interface operations {
                     /** @description Changes when the recording is replaced; usable in If-Range. */
                     ETag?: string;
                     /**
-                     * @description Always `no-referrer`: the link is a credential.
+                     * @description Always `no-referrer`: the link is a credential, kept out of Referer headers.
                      * @example no-referrer
                      */
-                    "Referrer-Policy"?: string;
+                    "Referrer-Policy": "no-referrer";
                     /**
-                     * @description Always `nosniff`.
+                     * @description Always `nosniff`: browsers take the audio as the audio/ogg it is.
                      * @example nosniff
                      */
-                    "X-Content-Type-Options"?: string;
+                    "X-Content-Type-Options": "nosniff";
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6092,7 +6092,7 @@ export interface operations {
                 /** @description evt_ id. */
                 event_id?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: string;
+                limit?: number;
                 /** @description Only deliveries with this status. */
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -6147,12 +6147,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6205,12 +6205,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6232,16 +6232,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6268,12 +6268,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6350,12 +6350,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6408,12 +6408,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6439,12 +6439,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6469,12 +6469,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6500,12 +6500,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6530,12 +6530,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6556,16 +6556,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6592,12 +6592,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6668,12 +6668,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6726,12 +6726,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6753,16 +6753,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6789,12 +6789,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6871,12 +6871,12 @@ export interface operations {
             400: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6929,12 +6929,12 @@ export interface operations {
             403: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6960,12 +6960,12 @@ export interface operations {
             404: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -6990,12 +6990,12 @@ export interface operations {
             409: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7021,12 +7021,12 @@ export interface operations {
             413: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7051,12 +7051,12 @@ export interface operations {
             415: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7077,16 +7077,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
             429: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7113,12 +7113,12 @@ export interface operations {
             503: {
                 headers: {
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).
-                     * @example "default";r=199;t=0
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
@@ -7146,20 +7146,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7167,20 +7158,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["CallCompletedData"];
+                "application/json": {
+                    data: components["schemas"]["CallCompletedData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example false
                      * @constant
                      */
-                    test?: false;
+                    test: false;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example call.completed
                      * @constant
                      */
-                    type?: "call.completed";
+                    type: "call.completed";
                 };
             };
         };
@@ -7205,20 +7209,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7226,20 +7221,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["LeadCreatedData"];
+                "application/json": {
+                    data: components["schemas"]["LeadCreatedData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example false
                      * @constant
                      */
-                    test?: false;
+                    test: false;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example lead.created
                      * @constant
                      */
-                    type?: "lead.created";
+                    type: "lead.created";
                 };
             };
         };
@@ -7264,20 +7272,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7285,20 +7284,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["LeadUpdatedData"];
+                "application/json": {
+                    data: components["schemas"]["LeadUpdatedData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example false
                      * @constant
                      */
-                    test?: false;
+                    test: false;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example lead.updated
                      * @constant
                      */
-                    type?: "lead.updated";
+                    type: "lead.updated";
                 };
             };
         };
@@ -7323,20 +7335,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats.
-                 * @example evt_01jd5x8m3q0000000000000000
-                 */
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time.
-                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
-                 */
+                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
                 "webhook-signature": string;
-                /**
-                 * @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock.
-                 * @example 1777644400
-                 */
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
             };
             path?: never;
@@ -7344,20 +7347,33 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EventDto"] & {
-                    data?: components["schemas"]["WebhookTestData"];
+                "application/json": {
+                    data: components["schemas"]["WebhookTestData"];
+                    /**
+                     * @description evt_ id; also the webhook-id header of its deliveries.
+                     * @example evt_01jd5x8m3q0000000000000000
+                     */
+                    id: string;
+                    /** @description The firm. */
+                    org: components["schemas"]["EventOrgDto"];
                     /**
                      * @description True only on webhook.test.
                      * @example true
                      * @constant
                      */
-                    test?: true;
+                    test: true;
+                    /**
+                     * Format: date-time
+                     * @description When it happened, ISO 8601 UTC.
+                     * @example 2026-05-01T14:06:40Z
+                     */
+                    timestamp: string;
                     /**
                      * @description The event type.
                      * @example webhook.test
                      * @constant
                      */
-                    type?: "webhook.test";
+                    type: "webhook.test";
                 };
             };
         };

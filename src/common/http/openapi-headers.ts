@@ -1,8 +1,15 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../../config/app-config.js';
 
 type Schema = Record<string, unknown>;
 type Response = { headers?: Record<string, unknown>; [k: string]: unknown };
 type Operation = { security?: unknown[]; responses?: Record<string, Response> };
+
+const Q = DEFAULT_RATE_LIMIT_PER_SECOND;
+const BURST = defaultRateLimitBurst(Q);
+
+/** The general limit as the document states it: the defaults, since the document is the same for every deployment. */
+export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process; the operator can change both).`;
 
 const header = (description: string, schema: Schema, example: unknown, required = true) => ({ description, required, schema, example });
 
@@ -14,14 +21,14 @@ export const RESPONSE_HEADERS = {
     '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
   ),
   RateLimitPolicy: header(
-    'The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds, e.g. `"default";q=100;w=1`.',
+    `The per-key quota (IETF draft httpapi-ratelimit-headers-09): \`q\` requests per \`w\` seconds; by default \`"default";q=${Q};w=1\`.`,
     { type: 'string' },
-    '"default";q=100;w=1',
+    `"default";q=${Q};w=1`,
   ),
   RateLimit: header(
-    'What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0).',
+    `What remains of the quota (IETF draft httpapi-ratelimit-headers-09): \`r\` whole requests left now, \`t\` seconds until one is back (0 while \`r\` > 0). After a pause \`r\` can exceed \`q\`, up to the burst (${BURST} by default).`,
     { type: 'string' },
-    '"default";r=199;t=0',
+    `"default";r=${Q - 1};t=0`,
   ),
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, 30),
   WwwAuthenticate: header('The authentication scheme to use: `Bearer`.', { type: 'string' }, 'Bearer'),

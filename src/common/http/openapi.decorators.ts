@@ -1,5 +1,6 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { RATE_LIMIT_TEXT } from './openapi-headers.js';
 import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EXAMPLES } from './problem.schema.js';
 
 export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
@@ -13,7 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict.',
   413: 'Body too large (`payload_too_large`).',
   415: 'Wrong content type (`unsupported_media_type`).',
-  429: 'Rate limited (`rate_limited`); wait for Retry-After seconds.',
+  429: `Rate limited (\`rate_limited\`); wait for Retry-After seconds. ${RATE_LIMIT_TEXT}`,
   503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds.',
 };
 

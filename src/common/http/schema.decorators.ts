@@ -16,6 +16,17 @@ export function OpenEnum(values: readonly string[], o: { description: string; nu
   return ApiProperty(options as ApiPropertyOptions);
 }
 
+/** An array of open-enumeration strings (see OpenEnum): each item's known values in `x-extensible-enum`, none refused. */
+export function OpenEnumList(values: readonly string[], o: { description: string; example: string[] }) {
+  const options = {
+    type: 'array',
+    items: { type: 'string', 'x-extensible-enum': [...values] },
+    description: `${o.description} Known values: ${values.join(', ')}; more may be added.`,
+    example: o.example,
+  };
+  return ApiProperty(options as ApiPropertyOptions);
+}
+
 /** A string that is always present and may be null. */
 export const NullableString = (description: string, example: string | null = null, extra: ApiPropertyOptions = {}) =>
   ApiProperty({ type: 'string', nullable: true, description, example, ...extra } as ApiPropertyOptions);

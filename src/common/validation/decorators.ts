@@ -8,10 +8,14 @@ import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
  * Query parameters arrive as strings. These decorators validate the string
  * form (so `limit=abc` names `limit` in the 400) and document it in OpenAPI
  * from the same declaration.
+ *
+ * An integer is documented as OpenAPI means it (`type: integer`, its bounds,
+ * a numeric default: the query text is its decimal form), while only plain
+ * digits are read as a number, so `limit=abc`, `1e2` or `-1` stay 400s.
  */
 export function QueryIntRange(name: string, min: number, max: number, dflt: number | undefined, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'string', pattern: '^[0-9]+$', description, ...(dflt !== undefined ? { default: String(dflt) } : {}) }),
+    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: max, description, ...(dflt !== undefined ? { default: dflt } : {}) }),
     IsOptional(),
     Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
     IsInt({ message: `${name} must be an integer from ${min} to ${max}` }),

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { CATEGORIES, OUTCOMES, URGENCIES } from '../../calls/index.js';
-import { NullableBoolean, NullableDateTime, NullableString, OpenEnum } from '../../common/http/schema.decorators.js';
+import { NullableBoolean, NullableDateTime, NullableString, OpenEnum, OpenEnumList } from '../../common/http/schema.decorators.js';
 
 // The leads context depends on this one (it records lead events), so its status list cannot be imported here.
 const LEAD_STATUS_VALUES = ['new', 'contacted', 'signed', 'rejected'];
@@ -53,12 +53,7 @@ export class LeadUpdatedData {
   @ApiProperty({ enum: LEAD_STATUS_VALUES, description: 'Status after the change.', example: 'contacted' }) status: string;
   @ApiProperty({ enum: LEAD_STATUS_VALUES, description: 'Status before; equals status when status did not change.', example: 'new' })
   previous_status: string;
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', 'x-extensible-enum': ['status', 'external_id', 'status_reason'] } as object,
-    description: 'Names of the fields that changed: status, external_id, status_reason; more may be added.',
-    example: ['status'],
-  })
+  @OpenEnumList(['status', 'external_id', 'status_reason'], { description: 'Names of the fields that changed.', example: ['status'] })
   changes: string[];
   @ApiProperty({ type: LeadChangedByData, description: 'Who made the change.' }) changed_by: LeadChangedByData;
   @ApiProperty({ description: 'The lead on the REST API.', example: `https://api.example.com/v1/leads/${LEAD_ID}` }) url: string;

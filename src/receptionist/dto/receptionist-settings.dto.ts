@@ -46,7 +46,12 @@ export class HoursDto {
   @ApiProperty({ description: 'IANA timezone name the hours are in.', example: 'America/Chicago' })
   @IsTimeZone({ message: '$property must be an IANA timezone name such as America/Chicago' })
   timezone: string;
-  @ApiProperty({ type: [Number], description: 'Open days: 0 = Sunday to 6 = Saturday.', example: [1, 2, 3, 4, 5] })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', minimum: 0, maximum: 6 },
+    description: 'Open days: 0 = Sunday to 6 = Saturday.',
+    example: [1, 2, 3, 4, 5],
+  })
   @IsArray()
   @IsInt({ each: true })
   @Min(0, { each: true })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { OpenEnum } from '../../common/http/schema.decorators.js';
+import { OpenEnum, OpenEnumList } from '../../common/http/schema.decorators.js';
 import { IsOptional, IsString, IsUUID } from 'class-validator';
 import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
@@ -13,10 +13,8 @@ export class WebhookEndpointDto {
   @ApiProperty({ description: 'Cannot be changed; use a new endpoint for a new URL.', example: 'https://hooks.example.com/receptionist' })
   url: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'Label.', example: 'CRM sync' }) description: string | null;
-  @ApiProperty({
-    enum: SUBSCRIBABLE_EVENT_TYPES,
-    isArray: true,
-    description: 'The event types it receives.',
+  @OpenEnumList(SUBSCRIBABLE_EVENT_TYPES, {
+    description: 'The event types it receives. New event types may appear; ignore unknown ones.',
     example: ['call.completed', 'lead.created'],
   })
   event_types: string[];

@@ -1,0 +1,49 @@
+/**
+ * Compiled, never run: `npm run typecheck` (in `npm test`) proves that the
+ * client's webhook payloads narrow on `type`. Each `@ts-expect-error` marks
+ * code that must not compile; if it ever compiles (a payload type that no
+ * longer narrows, a `data` that became a free map), the unused directive is
+ * itself a type error and the typecheck fails.
+ */
+import type { WebhookEvent, WebhookEventType, WebhookPayload } from '../clients/typescript/src/index';
+
+/** What a receiver does with a verified body: branch on `type`, then use that event's fields only. */
+export function describeDelivery(e: WebhookEvent): string {
+  if (e.type === 'lead.updated') {
+    const changed: string[] = e.data.changes;
+    const by: string = e.data.changed_by.id;
+    // @ts-expect-error has_recording is a call.completed field, not a lead.updated one
+    void e.data.has_recording;
+    return `${e.data.lead_id} ${e.data.previous_status}->${e.data.status} (${changed.join(',')}) by ${by}`;
+  }
+  if (e.type === 'call.completed') {
+    const recorded: boolean = e.data.has_recording;
+    // @ts-expect-error changes is a lead.updated field, not a call.completed one
+    void e.data.changes;
+    return `${e.data.call_id} recorded=${recorded}`;
+  }
+  if (e.type === 'webhook.test') {
+    const test: true = e.test;
+    return `${e.data.endpoint_id} test=${test}`;
+  }
+  // Only lead.created is left once the others are handled.
+  const created: WebhookPayload<'lead.created'> = e;
+  return created.data.status;
+}
+
+/** The discriminant is the document's event types, no wider and no narrower. */
+export const KNOWN_TYPES: Record<WebhookEventType, true> = {
+  'call.completed': true,
+  'lead.created': true,
+  'lead.updated': true,
+  'webhook.test': true,
+};
+
+// @ts-expect-error an unknown event type is not a WebhookEventType
+export const UNKNOWN_TYPE: WebhookEventType = 'call.deleted';
+
+export function wrongPayload(e: WebhookPayload<'lead.created'>): void {
+  // @ts-expect-error a lead.created payload is never a test
+  const test: true = e.test;
+  void test;
+}

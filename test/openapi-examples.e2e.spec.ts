@@ -1,0 +1,97 @@
+import { ApiError } from '../src/common/errors/api-error';
+import * as problems from '../src/common/errors/problems';
+import { walkDocument } from './support/doc-walk';
+import { escapePointer, servedDocument, type ServedDocument } from './support/served-document';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * Every example of the served document fits: each error example carries its
+ * response's status and the code documented for it, and every example
+ * (bodies, parameters, headers, properties) validates against its schema.
+ */
+type Json = Record<string, any>;
+
+let t: TestApp;
+let served: ServedDocument;
+let doc: Json;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  served = await servedDocument(t);
+  doc = served.doc;
+});
+afterAll(() => t.close());
+
+/** status of each problem code, from the problem classes themselves (one per code). */
+function problemStatuses(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const value of Object.values(problems)) {
+    if (typeof value !== 'function' || !(value.prototype instanceof ApiError)) continue;
+    const instance = new (value as unknown as new (...a: unknown[]) => ApiError)('x', 'x');
+    out[instance.code] = instance.status;
+  }
+  return out;
+}
+
+describe('every example fits', () => {
+  it('each error example carries its response status and the code documented for that status', () => {
+    const statusOf = problemStatuses();
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const { label, op } of served.operations()) {
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        const media = response.content?.['application/problem+json'];
+        if (!/^[45]/.test(status) || !media) continue;
+        checked++;
+        const { example } = media;
+        const named = [...String(response.description).matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((c) => c in statusOf);
+        if (example?.status !== Number(status)) wrong.push(`${label} ${status}: example status ${example?.status}`);
+        if (statusOf[example?.code] !== Number(status))
+          wrong.push(`${label} ${status}: code ${example?.code} is a ${statusOf[example?.code]}`);
+        if (!named.includes(example?.code))
+          wrong.push(`${label} ${status}: code ${example?.code} is not the one described (${named.join(', ')})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('every example validates against its schema: bodies, parameters, headers and each property', () => {
+    const failures: string[] = [];
+    let checked = 0;
+    const check = (schemaAt: string, value: unknown) => {
+      checked++;
+      failures.push(...served.validateAt(schemaAt, value));
+    };
+    const resolve = (h: Json) => (h.$ref ? doc.components.headers[String(h.$ref).split('/').pop()!] : h);
+    const sections = [
+      ...served.operations(),
+      ...Object.entries<Json>(doc.webhooks).map(([type, item]) => ({ at: `#/webhooks/${escapePointer(type)}/post`, op: item.post })),
+    ];
+    for (const { at, op } of sections) {
+      (op.parameters ?? []).forEach((p: Json, i: number) => {
+        if (p.example !== undefined) check(`${at}/parameters/${i}/schema`, p.example);
+        if (p.schema?.example !== undefined) check(`${at}/parameters/${i}/schema`, p.schema.example);
+        for (const e of Object.values<Json>(p.examples ?? {})) check(`${at}/parameters/${i}/schema`, e.value);
+      });
+      for (const [type, media] of Object.entries<Json>(op.requestBody?.content ?? {}))
+        if (media.example !== undefined) check(`${at}/requestBody/content/${escapePointer(type)}/schema`, media.example);
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        for (const [type, media] of Object.entries<Json>(response.content ?? {}))
+          if (media.example !== undefined) check(`${at}/responses/${status}/content/${escapePointer(type)}/schema`, media.example);
+        for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
+          // A shared header is checked where it is declared (components.headers), once per use.
+          const declared = header.$ref
+            ? `#/components/headers/${String(header.$ref).split('/').pop()}`
+            : `${at}/responses/${status}/headers/${escapePointer(name)}`;
+          if (resolve(header).example !== undefined) check(`${declared}/schema`, resolve(header).example);
+        }
+      }
+    }
+    walkDocument(doc.components.schemas, ({ pointer, node }) => {
+      if (node.example !== undefined) check(pointer.replace(/^#/, '#/components/schemas'), node.example);
+    });
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(500);
+  });
+});
