@@ -33,6 +33,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     connectionTimeout: opts.config.httpIdleTimeoutMs,
     requestTimeout: 0,
     keepAliveTimeout: 72_000,
+    // While draining, requests are answered 503 problem+json with Retry-After (drain-connections.ts), not Fastify's bare JSON.
+    return503OnClosing: false,
     // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose path-id pipe answers
     // 404 exactly as for an unknown id; a shorter limit made Fastify answer 414 and echo the URL.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
@@ -47,6 +49,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
+  // First: a request that arrives while the server drains is answered 503 before any other hook runs.
+  endConnectionsOnceDrained(adapter.getInstance());
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -56,7 +60,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   installStrictJsonParser(adapter.getInstance());
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
-  endConnectionsOnceDrained(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {
     bufferLogs: true,
     abortOnError: false,
