@@ -98,7 +98,7 @@ export class CallRecordingController {
   @Head('recording')
   @PublicRoute({ id: 'headCallRecording', ...HEAD_DOC })
   @ApiParam(CALL_ID)
-  @ApiProblems(400, 404, 405, 503)
+  @ApiProblems(400, 404, 405)
   head(): never {
     throw headNotAllowed();
   }
@@ -158,7 +158,7 @@ export class RecordingLinkController {
   @Head(':token')
   @PublicRoute({ id: 'headRecording', ...HEAD_DOC })
   @ApiParam(TOKEN)
-  @ApiProblems(400, 404, 405, 503)
+  @ApiProblems(400, 404, 405)
   head(): never {
     throw headNotAllowed();
   }
