@@ -15,11 +15,11 @@ import { ROOT_LOGGER } from './common/logging/logger.module.js';
 import { bindRequestIdToLogs } from './common/logging/request-context.js';
 import { acceptRequestId } from './common/logging/trace-context.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
+import { applyRequestDeadline } from './common/http/request-deadline.js';
+import { closeOnUnreadBodies } from './common/http/unread-bodies.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
-
-const HEADERS_TIMEOUT_MS = 20_000;
 
 /** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
 export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
@@ -28,11 +28,14 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     exposeHeadRoutes: false,
     trustProxy: true,
     bodyLimit: 8 * 1024 * 1024,
-    // A stalled client is cut off by inactivity, not by a whole-request deadline that would cut a slow but
-    // moving 256 MiB recording upload: the socket closes after HTTP_IDLE_TIMEOUT_MS without a byte.
+    // A stalled client is cut off by inactivity: the socket closes after HTTP_IDLE_TIMEOUT_MS without a byte. A whole
+    // request must also arrive within HTTP_REQUEST_TIMEOUT_MS (request-deadline.ts), except a recording upload: a
+    // slow but moving 256 MiB upload is never cut.
     connectionTimeout: opts.config.httpIdleTimeoutMs,
-    requestTimeout: 0,
+    requestTimeout: opts.config.httpRequestTimeoutMs,
     keepAliveTimeout: 72_000,
+    // While draining, requests are answered 503 problem+json with Retry-After (drain-connections.ts), not Fastify's bare JSON.
+    return503OnClosing: false,
     // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose path-id pipe answers
     // 404 exactly as for an unknown id; a shorter limit made Fastify answer 414 and echo the URL.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
@@ -47,6 +50,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
+  // First: a request that arrives while the server drains is answered 503 before any other hook runs.
+  endConnectionsOnceDrained(adapter.getInstance());
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -56,7 +61,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   installStrictJsonParser(adapter.getInstance());
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
-  endConnectionsOnceDrained(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {
     bufferLogs: true,
     abortOnError: false,
@@ -66,11 +70,11 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   // Before the early auth hooks, so their log lines carry the request id too.
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
+  closeOnUnreadBodies(adapter.getInstance());
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
-  // All headers must arrive within 20 s, however slowly they trickle in (Node checks this every 30 s at most).
-  app.getHttpServer().headersTimeout = HEADERS_TIMEOUT_MS;
+  applyRequestDeadline(app.getHttpServer(), opts.config.httpRequestTimeoutMs);
   compileResponsesFromDocument(adapter.getInstance(), mountOpenApi(app, opts.config));
   return app;
 }

@@ -6,6 +6,21 @@ import { tempDataDir } from './support/recordings';
 import { secretsIn } from './support/run-log';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 
+const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/**
+ * The first letter or digit from the middle on percent-encoded (`A` as `%41`): the router decodes it, and neither half is
+ * long enough for a shape match on the raw URL.
+ */
+const encodeOne = (token: string) => {
+  const middle = Math.floor(token.length / 2);
+  const at = token.slice(middle).search(/[A-Za-z0-9]/) + middle;
+  return token.slice(0, at) + hex(token[at]) + token.slice(at + 1);
+};
+/** Every `_` and `-` percent-encoded (`%5F`, `%2D`). */
+const encodeMarks = (text: string) => text.replace(/[_-]/g, hex);
+/** Every %XX escape decoded (the log line is JSON text; no escape it holds is left for a secret to hide behind). */
+const decodeEscapes = (line: string) => line.replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+
 /**
  * Requests that put a secret where a careless log line would copy it: in the
  * URL, in a mistyped path, in headers. Each case checks the lines its own
@@ -52,6 +67,16 @@ describe('no secret in any log line, even when the request carries it in odd pla
     ['a wrong key that shares a real prefix', () => t.get('/v1/account', { key: firm.keys.read.slice(0, -3) + 'xyz' })],
     ['a malformed Authorization header', () => t.get('/v1/account', { headers: { authorization: `Basic ${firm.keys.read}` } })],
     ['the internal token on a public route', () => t.get('/v1/account', { headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}` } })],
+    ['a recording link token with a character percent-encoded (%41 style)', () => t.get(`/v1/recordings/${encodeOne(firm.linkToken)}`)],
+    ['a recording link token with every _ and - percent-encoded', () => t.get(`/v1/recordings/${encodeMarks(firm.linkToken)}`)],
+    [
+      'a real API key percent-encoded in an unknown parameter',
+      () => t.get(`/v1/calls?x=${encodeMarks(firm.keys.read)}`, { key: firm.keys.read }),
+    ],
+    [
+      'a real API key percent-encoded as a parameter name',
+      () => t.get(`/v1/calls?${encodeMarks(firm.keys.read)}=1`, { key: firm.keys.read }),
+    ],
     [
       'a webhook test delivery (signed with the whsec_ secret)',
       () => t.request('POST', `/v1/webhook-endpoints/${firm.endpointId}/test`, { key: firm.keys.read }),
@@ -59,5 +84,14 @@ describe('no secret in any log line, even when the request carries it in odd pla
   ])('%s', async (_name, send) => {
     const written = await linesDuring(send);
     expect(secretsIn(written)).toEqual([]);
+    // Percent-encoded, a secret has none of the shapes above: the decoded lines must not hold it either.
+    const decoded = written.map(decodeEscapes);
+    expect(secretsIn(decoded)).toEqual([]);
+    for (const secret of [firm.linkToken, firm.keys.read]) expect(decoded.filter((line) => line.includes(secret))).toEqual([]);
+  });
+
+  it('a percent-encoded link token still plays (so the log line above is about a working credential)', async () => {
+    expect((await t.get(`/v1/recordings/${encodeOne(firm.linkToken)}`)).status).toBe(200);
+    expect((await t.get(`/v1/recordings/${encodeMarks(firm.linkToken)}`)).status).toBe(200);
   });
 });

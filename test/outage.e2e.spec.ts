@@ -6,6 +6,8 @@ import { createFirm, type TestFirm } from './support/factories';
 import { OwnPostgres } from './support/own-postgres';
 import { Receiver, waitFor } from './support/receiver';
 import { serviceEnv, startService } from './support/processes';
+import { rawConnection } from './support/raw-http';
+import { hold } from './support/time';
 import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type TestApp } from './support/test-app';
 
 /**
@@ -194,15 +196,17 @@ describe('api process signals', () => {
     await rx.close();
   });
 
-  it('SIGTERM: stops listening, finishes the request in flight with its full answer, exits 0', async () => {
+  it('SIGTERM: stops listening, finishes the request in flight with its full answer, answers 503 problem+json to new work, exits 0', async () => {
     const svc = await startService('api', serviceEnv(t.databaseUrl));
     const lock = new pg.Client({ connectionString: t.databaseUrl });
     await lock.connect();
     try {
-      // Hold the request inside the service: its page query waits on this lock.
+      // Hold the request inside the service: its page query waits on this lock. Its connection stays open, so a
+      // request written on it after SIGTERM reaches the draining server.
       await lock.query('BEGIN');
       await lock.query('LOCK TABLE calls IN ACCESS EXCLUSIVE MODE');
-      const inFlight = fetch(`${svc.baseUrl}/v1/calls`, { headers: { authorization: `Bearer ${firm.keys.read}` } });
+      const connection = rawConnection(svc.baseUrl!);
+      connection.write(`GET /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`);
       await waitFor(
         async () =>
           (
@@ -223,10 +227,30 @@ describe('api process signals', () => {
         'the service to stop taking requests',
       );
       expect(svc.child.exitCode).toBeNull();
+      // New work on a connection still open: pipelined behind the request in flight, answered once that one is.
+      connection.write('GET /v1/health HTTP/1.1\r\nHost: x\r\nx-request-id: drain-probe-1\r\n\r\n');
+      await hold(300);
       await lock.query('COMMIT');
-      const answer = await inFlight;
+      const [answer, draining, ...more] = await connection.answers;
       expect(answer.status).toBe(200);
-      expect(((await answer.json()) as { calls: unknown }).calls).toEqual(expect.any(Array));
+      expect((answer.body as { calls: unknown }).calls).toEqual(expect.any(Array));
+      // Like every other unavailability: problem+json service_unavailable, Retry-After, the request id; then closed.
+      expect({
+        status: draining.status,
+        type: draining.headers.get('content-type'),
+        code: (draining.body as any)?.code,
+        retryAfter: draining.headers.get('retry-after'),
+        requestId: [draining.headers.get('x-request-id'), (draining.body as any)?.request_id],
+        connection: draining.headers.get('connection'),
+      }).toEqual({
+        status: 503,
+        type: 'application/problem+json; charset=utf-8',
+        code: 'service_unavailable',
+        retryAfter: '5',
+        requestId: ['drain-probe-1', 'drain-probe-1'],
+        connection: 'close',
+      });
+      expect(more).toEqual([]);
       // Promptly: the kept-alive socket of that answer must not hold the process up for its 72 s timeout.
       await waitFor(() => svc.child.exitCode !== null || svc.child.signalCode !== null, 'the process to exit', 10_000);
       expect(await svc.exited()).toEqual({ code: 0, signal: null });

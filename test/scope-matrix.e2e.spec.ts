@@ -12,6 +12,17 @@ interface Operation {
   scope: string;
 }
 
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * The operation's effective requirement (its own, else the document's) names a scheme: it needs a credential.
+ * An empty `{}` alternative makes the credential optional.
+ */
+const needsCredential = (op: any, doc: any): boolean => {
+  const security: unknown = op.security ?? doc.security;
+  return Array.isArray(security) && security.length > 0 && security.every((req: object) => Object.keys(req).length > 0);
+};
+
 /** A valid body for the operations that take one, so only the scope decides. */
 const BODIES: Record<string, unknown> = { 'patch /v1/leads/{lead_id}': { status: 'contacted' } };
 
@@ -26,13 +37,14 @@ describe('scopes: every key gets 403 insufficient_scope on every operation outsi
   let rx: Receiver;
   let firm: FirmWithData;
   let operations: Operation[];
+  let doc: any;
   const keys: { name: string; key: string; scopes: readonly string[] }[] = [];
 
   beforeAll(async () => {
     rx = await Receiver.start();
     t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     firm = await createFirmWithData(t, rx.url('/hook'));
-    const doc = (await t.get('/v1/openapi.json')).body;
+    doc = (await t.get('/v1/openapi.json')).body;
     operations = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
       Object.entries<any>(item)
         .filter(([, op]) => op['x-required-scope'])
@@ -66,6 +78,20 @@ describe('scopes: every key gets 403 insufficient_scope on every operation outsi
   it('the document names a scope on every operation that needs a key (so the matrix below is complete)', () => {
     expect(operations.length).toBeGreaterThanOrEqual(14);
     for (const op of operations) expect(SCOPES).toContain(op.scope);
+  });
+
+  it('an operation carries x-required-scope exactly when its security requirement is non-empty', () => {
+    // The matrix takes its operations from x-required-scope: a keyed operation without it would be skipped silently.
+    const mismatched = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item)
+        .filter(([method]) => HTTP_METHODS.includes(method))
+        .filter(([, op]) => needsCredential(op, doc) !== (typeof op['x-required-scope'] === 'string' && op['x-required-scope'] !== ''))
+        .map(
+          ([method, op]) =>
+            `${method.toUpperCase()} ${path}: security ${JSON.stringify(op.security)}, x-required-scope ${op['x-required-scope']}`,
+        ),
+    );
+    expect(mismatched).toEqual([]);
   });
 
   it('every key, every operation: 403 insufficient_scope naming the scope exactly when the key lacks it', async () => {

@@ -3,13 +3,13 @@ import { InvalidRequestError } from '../common/errors/problems.js';
 import { sendProblem } from '../common/errors/problem.filter.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
+import { readsBody } from '../common/http/unread-bodies.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { checkInternalToken } from './internal-token.js';
 
 /** The principal the early check found; AccessGuard uses it instead of a second lookup. */
 export const EARLY_PRINCIPAL = Symbol('earlyPrincipal');
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Node keeps only the first of repeated Authorization headers in req.headers; the raw list shows them all. */
 export function authorizationHeaderCount(rawHeaders: string[]): number {
@@ -23,8 +23,8 @@ async function checkCredentials(req: FastifyRequest, keys: ApiKeyService, config
     throw new InvalidRequestError('Send exactly one Authorization header.', 'authorization');
   }
   // Only routes that exist and take a body: there the key is checked before a byte of the body is read.
-  const route = req.routeOptions.url;
-  if (!BODY_METHODS.has(req.method) || route === undefined) return;
+  if (!readsBody(req)) return;
+  const route = req.routeOptions.url ?? '';
   const header = req.headers.authorization;
   if (route.startsWith('/internal/')) checkInternalToken(config, header);
   else if (route.startsWith('/v1/')) (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = await keys.authenticate(header);

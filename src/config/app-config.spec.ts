@@ -19,6 +19,8 @@ describe('loadConfig', () => {
       internalApiToken: null,
       webhookAllowPrivateTargets: false,
       dashboardUrl: null,
+      httpIdleTimeoutMs: 60_000,
+      httpRequestTimeoutMs: 30_000,
     });
     expect(c.webhookRetryScheduleMs).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000]);
     expect(c.webhookSecretKey).toEqual(Buffer.alloc(32, 1));
@@ -42,6 +44,8 @@ describe('loadConfig', () => {
     [{ RECORDING_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT must be an http or https URL/],
     [{ RECORDING_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE must be true or false/],
     [{ RECORDING_SWEEP_GRACE: '5s' }, /RECORDING_SWEEP_GRACE must be a duration from 1m to 30d/],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '999' }, /HTTP_REQUEST_TIMEOUT_MS must be an integer from 1000 to 3600000/],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '30s' }, /HTTP_REQUEST_TIMEOUT_MS must be an integer/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });

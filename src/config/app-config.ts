@@ -41,6 +41,8 @@ export class AppConfig {
   listAsOfMarginMs: number;
   /** How long a connection may send nothing mid-request before it is closed (HTTP_IDLE_TIMEOUT_MS). */
   httpIdleTimeoutMs: number;
+  /** How long a whole request (headers and body) may take to arrive, the recording upload excepted (HTTP_REQUEST_TIMEOUT_MS). */
+  httpRequestTimeoutMs: number;
   /** Largest recording the internal upload accepts, in bytes (RECORDING_MAX_BYTES). */
   recordingMaxBytes: number;
   /** RECORDING_STORE and the S3_* settings. */
@@ -171,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);
   c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
+  c.httpRequestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
   c.recordingStore = recordingStoreConfig(env, (message) => {
     throw new ConfigError(message);

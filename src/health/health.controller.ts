@@ -21,7 +21,8 @@ export class HealthController {
   @PublicRoute({ id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' })
   @ApiOkResponse({ type: HealthDto, description: 'The API is serving.' })
   // Extra parameters are tolerated (cache busters), but a target that is not a valid URL (raw non-ASCII bytes) is refused before any route runs.
-  @ApiProblems(400)
+  // 503 while the process drains on SIGTERM (a request that still reaches it): retry on a new connection.
+  @ApiProblems(400, 503)
   live(): HealthDto {
     return { ok: true };
   }

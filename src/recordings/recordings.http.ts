@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowedError, UnsupportedMediaTypeError } from '../common/errors/problems.js';
+import { exemptFromRequestDeadline } from '../common/http/request-deadline.js';
 import type { Playback } from './recording-model.js';
 
 /** Route patterns (Fastify's routeOptions.url) that need raw HTTP handling. */
@@ -19,6 +20,8 @@ const isUpload = (req: FastifyRequest) => req.method === 'PUT' && req.routeOptio
  *   service enforces RECORDING_MAX_BYTES), and no other route accepts it;
  * - an upload with another content type is refused with a 415 that says what
  *   to send;
+ * - the upload is exempt from the whole-request bound (HTTP_REQUEST_TIMEOUT_MS):
+ *   only inactivity (HTTP_IDLE_TIMEOUT_MS) ends a slow but moving upload;
  * - the recording-link route never carries cross-origin headers, even if a
  *   CORS policy is added to the app later.
  */
@@ -26,6 +29,9 @@ export function configureRecordingsHttp(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('audio/ogg', (req, payload, done) => {
     if (isUpload(req)) return done(null, payload);
     done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+  });
+  fastify.addHook('onRequest', async (req) => {
+    if (isUpload(req)) exemptFromRequestDeadline(req.raw);
   });
   fastify.addHook('preParsing', async (req, _reply, payload) => {
     if (isUpload(req) && mediaType(req.headers['content-type']) !== 'audio/ogg') {

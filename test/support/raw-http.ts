@@ -83,3 +83,50 @@ function dechunk(raw: Buffer): Buffer {
     at = eol + 2 + size + 2;
   }
 }
+
+/** Where the answer starting at `from` ends: after its Content-Length bytes or its last chunk (no body: after the head). */
+function answerEnd(bytes: Buffer, from: number): number {
+  const head = bytes.indexOf('\r\n\r\n', from);
+  if (head < 0) return bytes.length;
+  const text = bytes.subarray(from, head).toString('latin1');
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(text);
+  if (length) return head + 4 + Number(length[1]);
+  if (!/\r\ntransfer-encoding:\s*chunked/i.test(text)) return head + 4;
+  let at = head + 4;
+  for (;;) {
+    const eol = bytes.indexOf('\r\n', at);
+    if (eol < 0) return bytes.length;
+    const size = parseInt(bytes.subarray(at, eol).toString('latin1'), 16);
+    at = eol + 2 + size + 2;
+    if (!size) return Math.min(at, bytes.length);
+  }
+}
+
+/** A kept-alive connection: write requests on it one after another (pipelined), read every answer once the server closes it. */
+export interface RawConnection {
+  write(bytes: string): void;
+  /** Each answer in order, once the server has closed the connection. */
+  answers: Promise<RawResult[]>;
+}
+
+export function rawConnection(baseUrl: string, timeoutMs = 30_000): RawConnection {
+  const { port } = new URL(baseUrl);
+  const socket = connect(Number(port), '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`not closed by the server within ${timeoutMs} ms`)));
+  socket.on('data', (d: Buffer) => chunks.push(d));
+  const answers = new Promise<RawResult[]>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const bytes = Buffer.concat(chunks);
+      const out: RawResult[] = [];
+      for (let at = 0; at < bytes.length;) {
+        const end = answerEnd(bytes, at);
+        out.push(parseResponse(bytes.subarray(at, end), 'GET'));
+        at = end;
+      }
+      resolve(out);
+    });
+  });
+  return { write: (bytes) => socket.write(bytes, 'latin1'), answers };
+}

@@ -4744,6 +4744,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:service_unavailable",
+                     *       "title": "The service is temporarily unavailable.",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable; retry shortly.",
+                     *       "code": "service_unavailable",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listLeads: {

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { ApiError } from './api-error.js';
 import { problemBody } from './problem.filter.js';
 import { InvalidRequestError } from './problems.js';
+import { isExemptFromRequestDeadline } from '../http/request-deadline.js';
 
 /** 431: the request line or headers exceed what Node reads (16 KiB); `invalid_request` like any unusable request. */
 class RequestHeadersTooLargeError extends ApiError {
@@ -29,14 +30,22 @@ function problemFor(code: unknown): ApiError {
   return new InvalidRequestError('The request could not be read as HTTP.');
 }
 
+/** The answer to the request on this socket has begun: nothing more may be written before it. */
+const answering = (socket: Socket): boolean =>
+  (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+
 /**
- * Errors Node raises before a request exists (a URL or headers over its
- * limit, a malformed request line): answered as problem+json like every
- * other error, never echoing what was sent, and the connection closed.
+ * Errors Node raises outside a request handler (a URL or headers over its
+ * limit, a malformed request line, a request not received within
+ * HTTP_REQUEST_TIMEOUT_MS): answered as problem+json like every other
+ * error, never echoing what was sent, and the connection closed. A
+ * recording upload is exempt from the whole-request bound (only inactivity
+ * ends it), so its timeout is ignored.
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && isExemptFromRequestDeadline(socket)) return;
+  if (socket.writable && !answering(socket)) {
     const problem = problemFor(err.code);
     const requestId = randomUUID();
     const body = JSON.stringify(problemBody(problem, requestId));

@@ -14,6 +14,10 @@ import {
   UnsupportedMediaTypeError,
 } from './problems.js';
 
+/** 404 for a method and path no route answers (Nest's NotFoundException for an unknown route). */
+export const noSuchEndpoint = (): ApiError =>
+  new NotFoundError('The endpoint', 'No such endpoint. Every path starts with /v1; see /v1/openapi.json.');
+
 /** The typed problem for a status raised by Nest or Fastify rather than by our code. */
 function forStatus(status: number, detail?: string): ApiError | null {
   switch (status) {
@@ -24,7 +28,7 @@ function forStatus(status: number, detail?: string): ApiError | null {
     case 403:
       return new InsufficientScopeError('unknown');
     case 404:
-      return new NotFoundError('The endpoint', 'No such endpoint. Every path starts with /v1; see /v1/openapi.json.');
+      return noSuchEndpoint();
     case 405:
       return new MethodNotAllowedError('Method not allowed.');
     case 413:

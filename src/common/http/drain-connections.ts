@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { sendProblem } from '../errors/problem.filter.js';
+import { ServiceUnavailableError } from '../errors/problems.js';
 
 const SWEEP_MS = 100;
 
@@ -8,9 +10,24 @@ const SWEEP_MS = 100;
  * open after its answer until the keep-alive timeout (72 s), holding the
  * process up. While the server drains, each socket is ended as soon as its
  * request is done, so the process exits once the last answer is out.
+ *
+ * A request that still arrives while draining (pipelined, or on a kept-alive
+ * socket) is answered like any other unavailability: 503 problem+json
+ * `service_unavailable` with Retry-After and its request id, and the
+ * connection closed, so the client retries on a new one (another process).
+ * Fastify's own answer (return503OnClosing, turned off where the app is
+ * built) is bare JSON without either.
  */
 export function endConnectionsOnceDrained(fastify: FastifyInstance): void {
+  let draining = false;
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (!draining) return;
+    reply.header('connection', 'close');
+    sendProblem(reply, req.id, new ServiceUnavailableError('The service is shutting down. Try again shortly.'));
+    return reply;
+  });
   fastify.addHook('preClose', (done) => {
+    draining = true;
     const sweep = setInterval(() => fastify.server.closeIdleConnections(), SWEEP_MS);
     sweep.unref();
     fastify.server.once('close', () => clearInterval(sweep));

@@ -1,4 +1,4 @@
-import { redactUrl } from './redact';
+import { decodeTolerantly, redactUrl } from './redact';
 import { acceptRequestId, parseTraceparent } from './trace-context';
 
 const KEY = 'svc_live_' + 'aB3_-'.repeat(9);
@@ -16,12 +16,39 @@ describe('redactUrl', () => {
     ['/v1/webhooks?s=whsec_abc+/=def', '/v1/webhooks?s=[REDACTED]'],
     ['/v1/calls?limit=10&status=completed', '/v1/calls?limit=10&status=completed'],
     ['/v1/calls/0b9e0f0e-6d5b-4b8e-9a55-0e8c8b3f2a11', '/v1/calls/0b9e0f0e-6d5b-4b8e-9a55-0e8c8b3f2a11'],
+    // Percent-encoded credentials: the router decodes them, so the redaction matches the decoded text.
+    [`/v1/recordings/${LINK_TOKEN.replace('_', '%5F')}`, '/v1/recordings/[REDACTED]'],
+    [`/v1/recordings/${LINK_TOKEN.replace('Z', '%5A').replace('9', '%39')}?x=1`, '/v1/recordings/[REDACTED]?x=1'],
+    [`/v1/recordings/${LINK_TOKEN.replace(/x/g, '%78')}`, '/v1/recordings/[REDACTED]'],
+    [`/v1/calls?x=${KEY.replace(/_/g, '%5F')}`, '/v1/calls?x=[REDACTED]'],
+    [`/v1/calls?x=${KEY.replace('svc_live_', 'svc%5flive%5f')}&limit=2`, '/v1/calls?x=[REDACTED]&limit=2'],
+    [`/v1/calls?x=pre%20${KEY.replace(/_/g, '%5F')}`, '/v1/calls?x=pre%20[REDACTED]'],
+    [`/v1/calls?${KEY.replace(/_/g, '%5F')}`, '/v1/calls?[REDACTED]'],
+    [`/v1/calls?${KEY.replace(/_/g, '%5F')}=1`, '/v1/calls?[REDACTED]=1'],
+    ['/v1/calls?api%5Fkey=abc&caller%5Fnumber=%2B1312', '/v1/calls?api%5Fkey=[REDACTED]&caller%5Fnumber=[REDACTED]'],
+    ['/v1/calls?api_key%FF=abc', '/v1/calls?api_key%FF=abc'],
+    ['/v1/calls?api%5fkey=%E9%zz', '/v1/calls?api%5fkey=[REDACTED]'],
+    // Bad encoding never throws and never hides a shape next to it.
+    [`/v1/%E9%zz%/${KEY.replace('_', '%5F')}%`, '/v1/%E9%zz%/[REDACTED]%25'],
+    ['/v1/calls/%E9%zz%?q=%%%', '/v1/calls/%E9%zz%?q=%%%'],
   ])('%s -> %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
 
   it('passes undefined through', () => {
     expect(redactUrl(undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ['%', '%'],
+    ['a%zzb', 'a%zzb'],
+    ['%5F%5f', '__'],
+    ['caf%E9', 'caf\uFFFD'],
+    ['%ED%A0%80', '\uFFFD\uFFFD\uFFFD'],
+    ['%F0%9F%98%80%F0%9F', '\u{1F600}\uFFFD'],
+    ['%E2%82%AC+', '\u20AC+'],
+  ])('decodes %j tolerantly to %j', (text, decoded) => {
+    expect(decodeTolerantly(text)).toBe(decoded);
   });
 });
 

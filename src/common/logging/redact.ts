@@ -19,23 +19,63 @@ const SENSITIVE_PARAMS = new Set([
  * secrets (whsec_ + base64), and any base64url run of 43 or more characters, which is
  * the shape of a recording link token (32 random bytes) and of an API key body.
  */
-const SECRET_SHAPES = [/svc_live_[A-Za-z0-9_-]*/gi, /whsec_[A-Za-z0-9+/=_-]*/gi, /[A-Za-z0-9_-]{43,}/g];
+const SECRET_SHAPES = /svc_live_[A-Za-z0-9_-]*|whsec_[A-Za-z0-9+/=_-]*|[A-Za-z0-9_-]{43,}/gi;
 
 const REDACTED = '[REDACTED]';
+
+const HEX_ESCAPE = /^%[0-9A-Fa-f]{2}$/;
+
+/**
+ * Percent-decoding that never throws: each valid %XX escape becomes its byte,
+ * anything else (a stray %, %zz) stays as it is, and bytes that are not UTF-8
+ * become U+FFFD. The router decodes what it routes on; shapes are matched on
+ * the same text, so `%5F` or `%41` inside a token cannot hide it.
+ */
+export function decodeTolerantly(text: string): string {
+  if (!text.includes('%')) return text;
+  const bytes: Buffer[] = [];
+  for (let i = 0; i < text.length;) {
+    if (text[i] === '%' && HEX_ESCAPE.test(text.slice(i, i + 3))) {
+      bytes.push(Buffer.from([parseInt(text.slice(i + 1, i + 3), 16)]));
+      i += 3;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i)!);
+      bytes.push(Buffer.from(char, 'utf8'));
+      i += char.length;
+    }
+  }
+  return Buffer.concat(bytes).toString('utf8');
+}
+
+const hasShape = (text: string): boolean => text.search(SECRET_SHAPES) >= 0;
+const hasEscape = (text: string): boolean => /%[0-9A-Fa-f]{2}/.test(text);
+
+/**
+ * One path segment or query name or value. As sent, shapes are replaced
+ * where they stand; when it holds percent escapes and its decoded text holds
+ * a shape, it is written decoded, each credential replaced and the rest
+ * encoded again (`+` is kept as sent: it may be part of a whsec_ secret).
+ */
+function redactPart(raw: string): string {
+  if (hasEscape(raw)) {
+    const decoded = decodeTolerantly(raw);
+    if (hasShape(decoded)) return decoded.split(SECRET_SHAPES).map(encodeURIComponent).join(REDACTED);
+  }
+  return raw.replace(SECRET_SHAPES, REDACTED);
+}
+
+/** A query parameter name as the query parser reads it (`+` is a space). */
+const paramName = (text: string) => decodeTolerantly(text.replace(/\+/g, ' ')).toLowerCase();
 
 function redactQuery(query: string): string {
   return query
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq < 0) return pair;
-      let name = pair.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // A malformed escape still gets its value checked by shape below.
-      }
-      return SENSITIVE_PARAMS.has(name.toLowerCase()) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+      if (eq < 0) return redactPart(pair);
+      const name = pair.slice(0, eq);
+      const value = SENSITIVE_PARAMS.has(paramName(name)) ? REDACTED : redactPart(pair.slice(eq + 1));
+      return `${redactPart(name)}=${value}`;
     })
     .join('&');
 }
@@ -43,14 +83,14 @@ function redactQuery(query: string): string {
 /**
  * The one function every logged URL goes through: sensitive query values by
  * parameter name, then credential shapes anywhere in path or query (so a
- * mistyped route such as /v1//recordings/{token} is covered too).
+ * mistyped route such as /v1//recordings/{token} is covered too), each path
+ * segment and query name and value matched both as sent and percent-decoded.
  */
 export function redactUrl(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   const q = url.indexOf('?');
-  let out = q < 0 ? url : url.slice(0, q + 1) + redactQuery(url.slice(q + 1));
-  for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
-  return out;
+  const path = (q < 0 ? url : url.slice(0, q)).split('/').map(redactPart).join('/');
+  return q < 0 ? path : `${path}?${redactQuery(url.slice(q + 1))}`;
 }
 
 /** Header names never logged with their value. */

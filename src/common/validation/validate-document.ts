@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { undeclaredMembers } from './declared-members.js';
 import { findUnsafeString } from './string-safety.js';
 
 export class DocumentInvalidError extends Error {
@@ -26,6 +27,9 @@ export function validateDocument<T extends object>(cls: new () => T, plain: unkn
   }
   const unsafe = findUnsafeString(plain, path);
   if (unsafe) throw new DocumentInvalidError([unsafe]);
+  // Before plainToInstance, which silently drops members named like Object.prototype's (constructor, valueOf, ...).
+  const undeclared = undeclaredMembers(plain, cls, path);
+  if (undeclared.length) throw new DocumentInvalidError(undeclared.map((at) => ({ path: at, message: 'is not allowed' })));
   const instance = plainToInstance(cls, plain);
   const errors = validateSync(instance as object, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length) throw new DocumentInvalidError(flattenValidationErrors(errors, path));

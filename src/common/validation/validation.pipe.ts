@@ -2,6 +2,7 @@ import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { InvalidRequestError } from '../errors/problems.js';
 import { bodyMembers, listInWords, requiredOneOf } from './body-rules.js';
+import { undeclaredMembers } from './declared-members.js';
 import { flattenValidationErrors } from './validate-document.js';
 import { findUnsafeString } from './string-safety.js';
 
@@ -13,6 +14,8 @@ class FoundProblems extends Error {
 }
 
 type Metatype = new (...args: any[]) => unknown;
+/** What validate-document.ts makes of class-validator's "property X should not exist". */
+const NOT_ALLOWED = 'is not allowed';
 const isObjectBody = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
@@ -40,33 +43,34 @@ export class ApiValidationPipe extends ValidationPipe {
     const metatype = metadata.metatype as Metatype | undefined;
     const body = metadata.type === 'body' && metatype !== undefined && this.toValidate(metadata);
     if (body && !isObjectBody(value)) throw notAnObject(metatype);
-    if (metadata.type === 'query' || metadata.type === 'body') refuseHostileInput(value);
+    if (metadata.type === 'query' || metadata.type === 'body') refuseUnsafeStrings(value);
+    // Before class-transformer, which silently drops members named like Object.prototype's (constructor, valueOf, ...).
+    if ((metadata.type === 'query' || body) && metatype !== undefined && this.toValidate(metadata)) {
+      const undeclared = undeclaredMembers(value, metatype);
+      if (undeclared.length)
+        throw wordProblems(
+          undeclared.map((path) => ({ path, message: NOT_ALLOWED })),
+          body ? metatype : undefined,
+        );
+    }
     try {
       const out = await super.transform(value, metadata);
       if (body) checkOneOf(out as object, metatype);
       return out;
     } catch (err) {
-      if (err instanceof FoundProblems) throw wordProblems(err.errors, body ? metatype : undefined);
+      if (err instanceof FoundProblems) throw wordProblems(flattenValidationErrors(err.errors), body ? metatype : undefined);
       throw err;
     }
   }
 }
 
-/**
- * Checks no DTO could express: no string anywhere may hold a NUL or a lone
- * surrogate, and `__proto__` (which class-transformer drops before the
- * whitelist sees it) is refused like any other unknown parameter.
- */
-function refuseHostileInput(value: unknown): void {
+/** A check no DTO could express: no string anywhere may hold a NUL or a lone surrogate. */
+function refuseUnsafeStrings(value: unknown): void {
   const unsafe = findUnsafeString(value);
   if (unsafe)
     throw new InvalidRequestError(`${unsafe.path} ${unsafe.message}.`, unsafe.path, {
       errors: [{ param: unsafe.path, message: unsafe.message }],
     });
-  if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, '__proto__')) {
-    const message = '__proto__ is not a known parameter';
-    throw new InvalidRequestError(`${message}.`, '__proto__', { errors: [{ param: '__proto__', message }] });
-  }
 }
 
 function notAnObject(metatype: Metatype): InvalidRequestError {
@@ -81,11 +85,11 @@ function checkOneOf(body: object, metatype: Metatype): void {
 }
 
 /** Unknown members are worded for where they were: a query parameter, or a body member next to the ones the body takes. */
-function wordProblems(errors: ValidationError[], bodyType: Metatype | undefined): InvalidRequestError {
+function wordProblems(errors: { path: string; message: string }[], bodyType: Metatype | undefined): InvalidRequestError {
   // One entry per distinct problem: IsInt, Min and Max of one parameter word the same refusal.
-  const unique = [...new Map(flattenValidationErrors(errors).map((e) => [`${e.path}\u0000${e.message}`, e])).values()];
+  const unique = [...new Map(errors.map((e) => [`${e.path}\u0000${e.message}`, e])).values()];
   const all = unique.map(({ path, message }) => {
-    if (message !== 'is not allowed') return { param: path, message };
+    if (message !== NOT_ALLOWED) return { param: path, message };
     const known = bodyType ? `${path} is not allowed; the body takes ${listInWords(bodyMembers(bodyType))}` : undefined;
     return { param: path, message: known ?? `${path} is not a known parameter` };
   });

@@ -90,11 +90,9 @@ export const invalidJson: fc.Arbitrary<string> = fc.oneof(
 
 /** Member names that a careless merge would turn into prototype pollution or a silent no-op. */
 export const oddMemberName: fc.Arbitrary<string> = fc.constantFrom(
-  '__proto__',
-  'constructor',
+  // Every name on Object.prototype (__proto__, constructor, valueOf, isPrototypeOf, __defineGetter__, ...).
+  ...Object.getOwnPropertyNames(Object.prototype),
   'prototype',
-  'toString',
-  'hasOwnProperty',
   '',
   'Status',
   'status ',
