@@ -1,6 +1,7 @@
 import { CATEGORIES, LANGUAGES, OUTCOMES, URGENCIES } from '../src/calls';
 import { DemoService, type DemoSeedResult } from '../src/demo';
 import { demoHistory } from '../src/demo';
+import { getBytes } from './support/recordings';
 import { startTestApp, type TestApp } from './support/test-app';
 
 describe('demo seed: the demo firm gets a realistic call history', () => {
@@ -39,10 +40,10 @@ describe('demo seed: the demo firm gets a realistic call history', () => {
     for (const c of calls)
       expect({ call: c.call_id, has_recording: c.has_recording }).toEqual({ call: c.call_id, has_recording: c.answered === true });
     const spanish = calls.find((c) => c.answered && c.language === 'es');
-    const r = await fetch(`${t.baseUrl}/v1/calls/${spanish.call_id}/recording`, { headers: { authorization: `Bearer ${demo.keys.read}` } });
+    const r = await getBytes(t, `/v1/calls/${spanish.call_id}/recording`, { key: demo.keys.read });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('audio/ogg');
-    const audio = Buffer.from(await r.arrayBuffer());
+    const audio = r.bytes;
     expect(audio.subarray(0, 4).toString('latin1')).toBe('OggS');
     expect(audio.includes(Buffer.from('OpusHead'))).toBe(true);
   });

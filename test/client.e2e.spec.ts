@@ -23,6 +23,8 @@ describe('typed client (clients/typescript)', () => {
     const f = await createFirm(t.app, { publish: false });
     const ids = await Promise.all([1, 2, 3].map(async () => (await ingestOk(t, f.orgId, nextCallId(), fullCallDocument())).call_id));
     const client = createReceptionistClient(t.baseUrl, f.keys.read);
+    // Every answer the client receives is checked against the served document, as request() checks its own.
+    client.use({ onResponse: ({ request, response }) => t.check(request.method, request.url, response) });
     const seen: string[] = [];
     // limit is documented as an integer, so the generated query type takes a number.
     for await (const call of iterateCalls(client, { limit: 2 })) seen.push(call.call_id);

@@ -126,6 +126,7 @@ describe('reference integrations (examples/)', () => {
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
         'webhook-signature': new Webhook(secret).sign('evt_0000handmade', at, b),
       });
+      // Raw fetch on purpose: this posts to the example webhook receiver, not to the service, so no document applies.
       const post = async (headers: Record<string, string>, b = body) => {
         const res = await fetch(`http://127.0.0.1:${port}/hook`, { method: 'POST', headers, body: b });
         return { status: res.status, text: await res.text() };

@@ -6,6 +6,10 @@ import { configureRecordingsHttp } from '../src/recordings';
  * cross-origin headers on recording links. This proves they stay absent if a
  * policy is added later: the hook strips whatever an earlier hook set, on the
  * link route only.
+ *
+ * A unit of the recordings hook on a bare Fastify with stub routes, not the
+ * service: app.inject here reaches no documented operation, so it is not
+ * checked against the OpenAPI document (test/support/conformance.ts).
  */
 describe('recording links and a CORS policy added later', () => {
   const app = Fastify();

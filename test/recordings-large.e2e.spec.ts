@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { checkExchange, toHeaders } from './support/conformance';
 import { createFirm, type TestFirm } from './support/factories';
 import { insertCall, tempDataDir, uploadPath } from './support/recordings';
 import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
@@ -134,7 +135,8 @@ describe.each(RECORDING_STORES)('a 100 MB recording (%s store)', (kind) => {
 
   async function uploadOnce() {
     const meter = new MemoryMeter();
-    // node:http so the client side streams with backpressure too (chunked: no Content-Length).
+    // node:http so the client side streams with backpressure too (chunked: no Content-Length). An /internal
+    // route: outside the public document, so nothing to check it against.
     const req = request(new URL(uploadPath(firm.orgId, callId), t.baseUrl), {
       method: 'PUT',
       headers: { authorization: `Bearer ${TEST_INTERNAL_TOKEN}`, 'content-type': 'audio/ogg' },
@@ -162,10 +164,13 @@ describe.each(RECORDING_STORES)('a 100 MB recording (%s store)', (kind) => {
     await upload();
     const meter = new MemoryMeter();
     // node:http reads with backpressure (fetch's body stream may run ahead of the reader and blur the measure).
-    const req = request(new URL(`/v1/calls/${callId}/recording`, t.baseUrl), { headers: { authorization: `Bearer ${firm.keys.read}` } });
+    const path = `/v1/calls/${callId}/recording`;
+    const req = request(new URL(path, t.baseUrl), { headers: { authorization: `Bearer ${firm.keys.read}` } });
     req.end();
     const [res] = (await once(req, 'response')) as [IncomingMessage];
     expect(res.statusCode).toBe(200);
+    // Status and headers checked against the document; the audio body is left to drain() below.
+    await checkExchange(t.baseUrl, 'GET', path, { status: 200, headers: toHeaders(res.headers), body: '', text: '' });
     expect(res.headers['content-length']).toBe(String(SIZE));
     expect(await drain(res, meter)).toEqual({ bytes: SIZE, sha256: fileSha });
     meter.sample();
@@ -174,16 +179,12 @@ describe.each(RECORDING_STORES)('a 100 MB recording (%s store)', (kind) => {
 
   it('serves a range from the middle through a recording link', async () => {
     await upload();
-    const link = await fetch(new URL(`/v1/calls/${callId}/recording-link`, t.baseUrl), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${firm.keys.read}` },
-    });
+    const link = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read });
     expect(link.status).toBe(201);
-    const { url } = (await link.json()) as { url: string };
-    const path = new URL(url).pathname;
+    const path = new URL(link.body.url as string).pathname;
     const start = 50 * MiB - 10;
     const end = start + 2 * MiB;
-    const res = await fetch(new URL(path, t.baseUrl), { headers: { range: `bytes=${start}-${end}` } });
+    const res = await t.check('GET', path, await fetch(new URL(path, t.baseUrl), { headers: { range: `bytes=${start}-${end}` } }));
     expect(res.status).toBe(206);
     expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${SIZE}`);
     const got = Buffer.from(await res.arrayBuffer());

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { RECORDING_STORE, RecordingSweeper, type RecordingStore } from '../src/recordings';
 import { createFirm, type TestFirm } from './support/factories';
 import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
-import { fixture, insertCall, upload } from './support/recordings';
+import { fixture, getBytes, insertCall, upload } from './support/recordings';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
 
 const GRACE_MS = 10 * 60_000;
@@ -53,11 +53,9 @@ describe.each(RECORDING_STORES)('the sweep of stored recordings no row points to
     expect(run.listed).toBeGreaterThanOrEqual(3);
     expect(run.deleted).toBe(2);
     expect((await store.objects()).filter((k) => all.includes(k))).toEqual([kept.key]);
-    const got = await fetch(new URL(`/v1/calls/${kept.callId}/recording`, t.baseUrl), {
-      headers: { authorization: `Bearer ${firm.keys.read}` },
-    });
+    const got = await getBytes(t, `/v1/calls/${kept.callId}/recording`, { key: firm.keys.read });
     expect(got.status).toBe(200);
-    expect(Buffer.from(await got.arrayBuffer()).equals(fixture('injury-caller.ogg'))).toBe(true);
+    expect(got.bytes.equals(fixture('injury-caller.ogg'))).toBe(true);
     // A second pass finds nothing more to do.
     expect((await sweeper.sweep()).deleted).toBe(0);
   });

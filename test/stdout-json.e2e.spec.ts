@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase } from './support/database';
+import { requestAt } from './support/http';
 import { freePort } from './support/net';
 import { waitFor } from './support/receiver';
 import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './support/test-app';
@@ -29,8 +30,9 @@ describe('the running service', () => {
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     try {
       await waitFor(() => out.includes('"service started"'), `the started line (stderr: ${err})`, 30_000);
-      expect((await fetch(`http://127.0.0.1:${port}/v1/account`)).status).toBe(401);
-      expect((await fetch(`http://127.0.0.1:${port}/v1/nowhere`)).status).toBe(404);
+      const base = `http://127.0.0.1:${port}`;
+      expect((await requestAt(base, 'GET', '/v1/account')).status).toBe(401);
+      expect((await requestAt(base, 'GET', '/v1/nowhere')).status).toBe(404);
       await waitFor(() => out.includes('"statusCode":404'), 'the access line of the 404');
     } finally {
       child.kill('SIGTERM');

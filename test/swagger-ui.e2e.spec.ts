@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { checkExchange } from './support/conformance';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -18,6 +19,19 @@ if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMI
   let browser: Browser;
   let page: Page;
   const consoleErrors: string[] = [];
+  /** Each API answer the browser got, checked against the served document like request() checks its own: a mismatch's message. */
+  const conformance: Promise<string | undefined>[] = [];
+  const checkBrowserAnswer = async (res: Response): Promise<string | undefined> => {
+    try {
+      const headers = new Headers(await res.allHeaders());
+      const text = await res.text();
+      const body = /json/.test(headers.get('content-type') ?? '') && text ? JSON.parse(text) : text;
+      await checkExchange(t.baseUrl, res.request().method(), res.url(), { status: res.status(), headers, body, text });
+      return undefined;
+    } catch (e) {
+      return `${res.request().method()} ${res.url()}: ${(e as Error).message}`;
+    }
+  };
 
   beforeAll(async () => {
     // BASE_URL unset, as on a fresh clone: the document's server must be relative for the page to work from 127.0.0.1.
@@ -41,6 +55,10 @@ if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMI
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => consoleErrors.push(e.message));
+    page.on('response', (res) => {
+      const url = new URL(res.url());
+      if (url.origin === new URL(t.baseUrl).origin && url.pathname.startsWith('/v1/')) conformance.push(checkBrowserAnswer(res));
+    });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -94,5 +112,7 @@ if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMI
     await page.screenshot({ path: join(OUTPUT, 'swagger-ui.png'), fullPage: true });
     await operation('patch', '/v1/leads/{lead_id}').screenshot({ path: join(OUTPUT, 'swagger-ui-patch-lead.png') });
     expect(consoleErrors).toEqual([]);
+    expect(conformance.length).toBeGreaterThanOrEqual(2);
+    expect((await Promise.all(conformance)).filter(Boolean)).toEqual([]);
   }, 90_000);
 });

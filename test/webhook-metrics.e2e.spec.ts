@@ -88,6 +88,7 @@ describe('webhook delivery metrics', () => {
       await rx?.close();
     });
 
+    // Raw fetch on purpose: METRICS_PORT is the worker's own /metrics listener, not the API, and outside its document.
     const scrapeWorker = async () => {
       const res = await fetch(metricsUrl, { headers: AUTH });
       expect(res.status).toBe(200);

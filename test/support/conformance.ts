@@ -14,6 +14,16 @@ import { closedSchemas } from './closed-schemas';
  * A mismatch throws, failing
  * the test that made the request. Exercised (operationId, status) pairs are
  * appended to the run folder for the coverage report of global-teardown.
+ *
+ * Every request to the service goes through this check: requestAt
+ * (test/support/http.ts, behind TestApp.request and SpreadClient), or
+ * checkExchange/checkResponse for a request a test makes itself (getBytes,
+ * the typed client, the browser, node:http streams, raw sockets of the fuzz).
+ * Left unchecked on purpose: /internal routes and paths outside the document;
+ * test/hostile-input.e2e.spec.ts, which writes malformed HTTP on raw sockets
+ * (often no parseable answer); test/recordings-http.e2e.spec.ts, a bare
+ * Fastify with stub routes; the worker's METRICS_PORT and the example webhook
+ * receiver, which are not the API.
  */
 
 type Json = Record<string, any>;
@@ -59,7 +69,7 @@ export class Conformance {
   }
 
   /** Checks one exchange; returns the operationId it matched, or undefined for routes outside the document. */
-  check(method: string, pathname: string, res: { status: number; headers: Headers; body: unknown; text: string }): string | undefined {
+  check(method: string, pathname: string, res: Exchange): string | undefined {
     const m = method.toLowerCase();
     const route = this.routes.find((r) => r.method === m && r.regex.test(pathname));
     if (!route) return undefined;
@@ -150,4 +160,75 @@ export function recordDocumented(c: Conformance): void {
 
 export function recordExercised(operationId: string, status: number): void {
   if (RUN_DIR) appendFileSync(join(RUN_DIR, `exercised-${process.pid}.tsv`), `${operationId}\t${status}\n`);
+}
+
+/** One answer as the checker reads it: `body` parsed when the content type is JSON. */
+export interface Exchange {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** The document each running service serves (by base URL), fetched once. */
+const served = new Map<string, Promise<Conformance>>();
+
+/** The checker of the document the service at `baseUrl` serves, built once per service. */
+export function servedConformance(baseUrl: string): Promise<Conformance> {
+  const origin = new URL(baseUrl).origin;
+  let c = served.get(origin);
+  if (!c) {
+    c = fetch(new URL('/v1/openapi.json', origin))
+      .then((r) => r.json() as Promise<Json>)
+      .then((doc) => {
+        const checker = new Conformance(doc);
+        recordDocumented(checker);
+        return checker;
+      });
+    served.set(origin, c);
+    c.catch(() => served.delete(origin));
+  }
+  return c;
+}
+
+/** Drops the cached document of a service that stopped (its port may serve another one later). */
+export function forgetServed(baseUrl: string): void {
+  served.delete(new URL(baseUrl).origin);
+}
+
+/**
+ * Checks one exchange with the service at `baseUrl` against the document that
+ * service serves, and records it for the coverage report. `/internal` routes
+ * and routes outside the document are not checked. Throws ConformanceError.
+ */
+export async function checkExchange(baseUrl: string, method: string, path: string, res: Exchange): Promise<string | undefined> {
+  const { pathname } = new URL(path, baseUrl);
+  if (pathname.startsWith('/internal/')) return undefined;
+  const operationId = (await servedConformance(baseUrl)).check(method, pathname, res);
+  if (operationId) recordExercised(operationId, res.status);
+  return operationId;
+}
+
+/**
+ * The same check for a fetch Response a test made itself (bytes, streams,
+ * a generated client): a JSON body is read from a clone, any other body is
+ * left unread for the test. Returns the response.
+ */
+export async function checkResponse(baseUrl: string, method: string, path: string | URL, response: Response): Promise<Response> {
+  const json = /json/.test(response.headers.get('content-type') ?? '');
+  const text = json ? await response.clone().text() : '';
+  await checkExchange(baseUrl, method, String(path), {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : text,
+    text,
+  });
+  return response;
+}
+
+/** node:http's header object as fetch Headers, for checking an answer read with node:http (its body left to the test). */
+export function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) for (const v of [value ?? []].flat()) headers.append(name, v);
+  return headers;
 }

@@ -34,12 +34,30 @@ function scanRunLogs() {
   rmSync(dir, { recursive: true, force: true });
 }
 
-export default async function globalTeardown(globalConfig) {
-  try {
-    scanRunLogs();
-  } finally {
-    if (globalThis.__xminHolder) await globalThis.__xminHolder();
-    if (globalThis.__testPg) await globalThis.__testPg.stop();
+/** Runs every step, even after one fails; then fails with all their errors. */
+async function runAll(steps) {
+  const errors = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      errors.push(err);
+    }
   }
-  reportConformanceCoverage(globalConfig);
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e?.message ?? String(e)).join('\n\n'));
+}
+
+/** The log scan and the conformance report both run and both count: a failure of either fails the run. */
+export default async function globalTeardown(globalConfig) {
+  await runAll([
+    scanRunLogs,
+    async () => {
+      if (globalThis.__xminHolder) await globalThis.__xminHolder();
+    },
+    async () => {
+      if (globalThis.__testPg) await globalThis.__testPg.stop();
+    },
+    () => reportConformanceCoverage(globalConfig),
+  ]);
 }

@@ -1,3 +1,5 @@
+import { checkExchange } from './conformance';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -13,7 +15,11 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
 }
 
-/** One HTTP request to a running service: `key` as a bearer token, `body` sent as JSON, JSON answers parsed. */
+/**
+ * One HTTP request to a running service: `key` as a bearer token, `body` sent
+ * as JSON, JSON answers parsed. Every answer is checked against the document
+ * that service serves (test/support/conformance.ts): a mismatch throws.
+ */
 export async function requestAt<T = any>(baseUrl: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> {
   const url = new URL(path, baseUrl);
   for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -28,5 +34,7 @@ export async function requestAt<T = any>(baseUrl: string, method: string, path: 
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  const result = { status: res.status, headers: res.headers, body: parsed as T, text };
+  await checkExchange(baseUrl, method, url.toString(), result);
+  return result;
 }

@@ -56,7 +56,7 @@ export interface BinaryResult {
   bytes: Buffer;
 }
 
-/** GET with the body kept as bytes (t.get decodes text). */
+/** GET with the body kept as bytes (t.get decodes text); checked against the served document like t.get. */
 export async function getBytes(
   t: TestApp,
   path: string,
@@ -64,7 +64,8 @@ export async function getBytes(
 ): Promise<BinaryResult> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  const res = await fetch(new URL(path, t.baseUrl), { method: opts.method ?? 'GET', headers });
+  const method = opts.method ?? 'GET';
+  const res = await t.check(method, path, await fetch(new URL(path, t.baseUrl), { method, headers }));
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { AdjustableClock } from '../../src/common/clock';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/create-app';
-import { Conformance, recordDocumented, recordExercised } from './conformance';
+import { checkResponse, forgetServed, servedConformance, type Conformance } from './conformance';
 import { createTestDatabase } from './database';
 import { requestAt, type HttpResult, type RequestOptions } from './http';
 import { captureAppLog } from './run-log';
@@ -28,6 +28,8 @@ export interface TestApp {
   get<T = any>(path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
   /** The checker built from the document this app serves (for what request() does not see, such as webhook deliveries). */
   conformance(): Promise<Conformance>;
+  /** Checks a fetch Response the test made itself (bytes, streams) like request() checks its own; returns it. */
+  check(method: string, path: string, response: Response): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -66,26 +68,8 @@ export async function startTestApp(
   // An idle assertion connection dropped by an outage test must not crash the worker; the next query reconnects.
   pool.on('error', () => undefined);
 
-  // The document the server serves, fetched once per app; every response request() receives is checked against it.
-  let checker: Promise<Conformance> | undefined;
-  const conformance = () =>
-    (checker ??= fetch(new URL('/v1/openapi.json', baseUrl))
-      .then((r) => r.json() as Promise<Record<string, unknown>>)
-      .then((doc) => {
-        const c = new Conformance(doc);
-        recordDocumented(c);
-        return c;
-      }));
-
-  const request = async <T>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult<T>> => {
-    const result = await requestAt<T>(baseUrl, method, path, o);
-    const url = new URL(path, baseUrl);
-    if (!url.pathname.startsWith('/internal/')) {
-      const operationId = (await conformance()).check(method, url.pathname, result);
-      if (operationId) recordExercised(operationId, result.status);
-    }
-    return result;
-  };
+  // requestAt checks every answer against the document this app serves (test/support/conformance.ts).
+  const request = <T>(method: string, path: string, o: RequestOptions = {}) => requestAt<T>(baseUrl, method, path, o);
 
   return {
     app,
@@ -96,9 +80,11 @@ export async function startTestApp(
     sql: async (text, params) => (await pool.query(text, params as unknown[])).rows,
     request,
     get: (path, o) => request('GET', path, o),
-    conformance,
+    conformance: () => servedConformance(baseUrl),
+    check: (method, path, response) => checkResponse(baseUrl, method, path, response),
     close: async () => {
       await app.close();
+      forgetServed(baseUrl);
       await pool.end();
       await log.close();
     },

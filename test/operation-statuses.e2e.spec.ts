@@ -1,0 +1,128 @@
+import { SCOPES } from '../src/common/http/scopes';
+import { createTestDatabase } from './support/database';
+import { createFirm, type TestFirm } from './support/factories';
+import { insertKeyWithScopes } from './support/keys';
+import { fixture, insertCall, tempDataDir, upload } from './support/recordings';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type RequestOptions, type TestApp } from './support/test-app';
+
+/**
+ * The statuses shared code answers before any handler runs: 401 (no key),
+ * 413 and 415 (the body parser), 429 (the rate limiter) and 503 (the
+ * database unreachable), each exercised on every operation that documents
+ * it, generated from the served document: an operation added tomorrow is
+ * covered the day it is documented, and the conformance report counts each
+ * (operation, status) on its own. 403 on every keyed operation:
+ * test/scope-matrix.e2e.spec.ts.
+ */
+interface Operation {
+  method: string;
+  template: string;
+  op: Record<string, any>;
+}
+
+const HOUR = 3_600_000;
+/** One byte over the service's body limit (src/create-app.ts). */
+const OVERSIZED = Buffer.alloc(8 * 1024 * 1024 + 1, 0x20);
+
+describe('shared statuses on every operation that documents them', () => {
+  const data = tempDataDir();
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let firm: TestFirm;
+  let linkToken: string;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    // The app reaches its database through a proxy the 503 test cuts.
+    const direct = new URL(await createTestDatabase());
+    proxy = new TcpProxy(direct.hostname, Number(direct.port));
+    const viaProxy = new URL(direct.toString());
+    viaProxy.port = String(await proxy.start());
+    t = await startTestApp({
+      databaseUrl: viaProxy.toString(),
+      env: { DATA_DIR: data.dir, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' },
+    });
+    firm = await createFirm(t.app);
+    const callId = `call_statuses_${process.pid}`;
+    await insertCall(t, firm.orgId, callId);
+    expect((await upload(t, firm.orgId, callId, fixture('injury-caller.ogg'))).status).toBeLessThan(300);
+    const link = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read });
+    expect(link.status).toBe(201);
+    linkToken = new URL(link.body.url as string).pathname.split('/').pop()!;
+    const doc = (await t.get('/v1/openapi.json')).body;
+    operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([template, item]) =>
+      Object.entries<Record<string, any>>(item)
+        .filter(([, op]) => op?.responses)
+        .map(([method, op]) => ({ method: method.toUpperCase(), template, op })),
+    );
+  });
+  afterAll(async () => {
+    await proxy.cut().catch(() => undefined);
+    await t.close();
+    data.cleanup();
+  });
+
+  const documenting = (status: number) => operations.filter((o) => String(status) in o.op.responses);
+  const name = (o: Operation) => `${o.method} ${o.template}`;
+  const keyed = (o: Operation) => (o.op.security ?? []).some((req: object) => Object.keys(req).length > 0);
+
+  /** The operation's path with each parameter filled from the document's example (the link token: a real one). */
+  const pathOf = (o: Operation): string =>
+    o.template.replace(/\{(\w+)\}/g, (_m, param: string) => {
+      if (param === 'token') return linkToken;
+      const p = (o.op.parameters ?? []).find((x: any) => x.in === 'path' && x.name === param);
+      const example = p?.example ?? p?.schema?.example;
+      if (typeof example !== 'string') throw new Error(`no example for path parameter ${param} of ${name(o)}`);
+      return encodeURIComponent(example);
+    });
+
+  /** Sends `opts` to every operation documenting `status`; returns what each that answered otherwise got. */
+  const sendEach = async (status: number, opts: (o: Operation) => RequestOptions, code: string): Promise<string[]> => {
+    const ops = documenting(status);
+    expect(ops.length).toBeGreaterThan(0);
+    const wrong: string[] = [];
+    for (const o of ops) {
+      // request() checks each answer against the document (status, type, body, documented headers) and records it.
+      const r: HttpResult = await t.request(o.method, pathOf(o), opts(o));
+      if (r.status !== status || r.body?.code !== code) wrong.push(`${name(o)}: ${r.status} ${r.text.slice(0, 160)}`);
+    }
+    return wrong;
+  };
+  const jsonBody = (o: Operation) => (o.op.requestBody || o.method !== 'GET' ? { body: {} } : {});
+
+  it('401 unauthorized without a key, on every operation that needs one (and those alone document it)', async () => {
+    expect(documenting(401).map(name)).toEqual(operations.filter(keyed).map(name));
+    expect(await sendEach(401, () => ({}), 'unauthorized')).toEqual([]);
+  });
+
+  it('413 payload_too_large for a body over the limit, on every operation documenting it', async () => {
+    const key = firm.keys['read-update-leads'];
+    const opts = () => ({ key, rawBody: OVERSIZED, headers: { 'content-type': 'application/json' } });
+    expect(await sendEach(413, opts, 'payload_too_large')).toEqual([]);
+  });
+
+  it('415 unsupported_media_type for a body of another type, on every operation documenting it', async () => {
+    const key = firm.keys['read-update-leads'];
+    const opts = () => ({ key, rawBody: '<lead status="contacted"/>', headers: { 'content-type': 'application/xml' } });
+    expect(await sendEach(415, opts, 'unsupported_media_type')).toEqual([]);
+  });
+
+  it('429 rate_limited once the key has spent its burst, on every operation documenting it', async () => {
+    const { key } = await insertKeyWithScopes(t, firm.orgId, [...SCOPES]);
+    // The bucket is stamped an hour ahead, so no token comes back while the test runs, however slow the machine.
+    t.clock.advance(HOUR);
+    try {
+      for (let i = 0; i < 5 && (await t.get('/v1/account', { key })).status !== 429; i++);
+    } finally {
+      t.clock.reset();
+    }
+    expect(await sendEach(429, (o) => ({ key, ...jsonBody(o) }), 'rate_limited')).toEqual([]);
+  });
+
+  it('503 service_unavailable with Retry-After while the database is unreachable, on every operation documenting it', async () => {
+    const { key } = await insertKeyWithScopes(t, firm.orgId, [...SCOPES]);
+    await proxy.cut();
+    expect(await sendEach(503, (o) => ({ ...(keyed(o) ? { key } : {}), ...jsonBody(o) }), 'service_unavailable')).toEqual([]);
+  });
+});
