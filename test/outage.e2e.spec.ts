@@ -6,6 +6,7 @@ import { createFirm, type TestFirm } from './support/factories';
 import { OwnPostgres } from './support/own-postgres';
 import { Receiver, waitFor } from './support/receiver';
 import { serviceEnv, startService } from './support/processes';
+import { checkExchange, servedConformance } from './support/conformance';
 import { rawConnection } from './support/raw-http';
 import { hold } from './support/time';
 import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type TestApp } from './support/test-app';
@@ -198,6 +199,8 @@ describe('api process signals', () => {
 
   it('SIGTERM: stops listening, finishes the request in flight with its full answer, answers 503 problem+json to new work, exits 0', async () => {
     const svc = await startService('api', serviceEnv(t.databaseUrl));
+    // Read its document now: a draining process no longer serves it, and its answers are checked against it below.
+    await servedConformance(svc.baseUrl!);
     const lock = new pg.Client({ connectionString: t.databaseUrl });
     await lock.connect();
     try {
@@ -234,6 +237,8 @@ describe('api process signals', () => {
       const [answer, draining, ...more] = await connection.answers;
       expect(answer.status).toBe(200);
       expect((answer.body as { calls: unknown }).calls).toEqual(expect.any(Array));
+      expect(await checkExchange(svc.baseUrl!, 'GET', '/v1/calls', answer)).toBe('listCalls');
+      expect(await checkExchange(svc.baseUrl!, 'GET', '/v1/health', draining)).toBe('getHealth');
       // Like every other unavailability: problem+json service_unavailable, Retry-After, the request id; then closed.
       expect({
         status: draining.status,

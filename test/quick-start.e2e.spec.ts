@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from './support/cli';
+import { checkResponse } from './support/conformance';
 import { freePort } from './support/net';
 import { promisify } from 'node:util';
 
@@ -46,6 +47,9 @@ describe('quick start on the embedded database', () => {
     chmodSync(dataDir, 0o777);
     const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
     const base = `http://localhost:${env.PORT}`;
+    // A user's plain fetch, checked against the document the service serves like every other answer in the suite.
+    const get = async (path: string, key: string) =>
+      checkResponse(base, 'GET', path, await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } }));
 
     const first = startService(env);
     try {
@@ -55,10 +59,10 @@ describe('quick start on the embedded database', () => {
       expect(keys).toHaveLength(1);
       const key = keys[0];
       expect(first.output()).toContain(`${base}/docs`);
-      const account = await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+      const account = await get('/v1/account', key);
       expect(account.status).toBe(200);
       expect(((await account.json()) as any).api_key.scopes).toContain('leads:write');
-      const calls = (await (await fetch(`${base}/v1/calls?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+      const calls = (await (await get('/v1/calls?limit=100', key)).json()) as any;
       expect(calls.calls).toHaveLength(100);
 
       // The CLI uses the server the service started, not a second one on the same data.
@@ -66,7 +70,7 @@ describe('quick start on the embedded database', () => {
       expect(orgs.code).toBe(0);
       expect(orgs.json.orgs.map((o: { slug: string }) => o.slug)).toEqual(['harper-legal']);
       const made = await runCli(['key', 'create', '--org', 'harper-legal', '--name', 'from the CLI', '--set', 'read', '--json'], { env });
-      expect((await fetch(`${base}/v1/account`, { headers: { authorization: `Bearer ${made.json.key}` } })).status).toBe(200);
+      expect((await get('/v1/account', made.json.key)).status).toBe(200);
     } finally {
       first.child.kill('SIGTERM');
     }

@@ -3,6 +3,7 @@ import { freePort } from './net';
 import { waitFor } from './receiver';
 import { requestAt, type HttpResult, type RequestOptions } from './http';
 import { startS3Server } from './recording-stores';
+import { checkResponse } from './conformance';
 import { keepChildLog } from './run-log';
 import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './test-app';
 
@@ -118,7 +119,8 @@ export class SpreadClient {
   /** Bytes, not text (recordings). */
   async bytesVia(i: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer }> {
     this.served[i]++;
-    const res = await fetch(new URL(path, this.apis[i].baseUrl!), { headers });
+    const base = this.apis[i].baseUrl!;
+    const res = await checkResponse(base, 'GET', path, await fetch(new URL(path, base), { headers }));
     return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
   }
 }
