@@ -208,16 +208,18 @@ describe('api process signals', () => {
       // request written on it after SIGTERM reaches the draining server.
       await lock.query('BEGIN');
       await lock.query('LOCK TABLE calls IN ACCESS EXCLUSIVE MODE');
-      const connection = rawConnection(svc.baseUrl!);
-      connection.write(`GET /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`);
+      // Three connections, each with a request held on the lock: a probe pipelined behind each reaches the
+      // draining server, one per operation checked here (a probe's 503 closes its connection).
+      const connections = [0, 1, 2].map(() => rawConnection(svc.baseUrl!));
+      for (const c of connections) c.write(`GET /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`);
       await waitFor(
         async () =>
           (
             await t.sql(
               `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM calls%'`,
             )
-          )[0].n > 0,
-        'the request to wait on the lock',
+          )[0].n >= connections.length,
+        'the requests to wait on the lock',
       );
       svc.child.kill('SIGTERM');
       // Draining: no new work is taken (refused, or 503 on a kept-alive socket), the process stays up.
@@ -230,32 +232,41 @@ describe('api process signals', () => {
         'the service to stop taking requests',
       );
       expect(svc.child.exitCode).toBeNull();
-      // New work on a connection still open: pipelined behind the request in flight, answered once that one is.
-      connection.write('GET /v1/health HTTP/1.1\r\nHost: x\r\nx-request-id: drain-probe-1\r\n\r\n');
+      // New work on connections still open: pipelined behind the requests in flight, answered once those are.
+      // [method, path, operation, body]: a HEAD answer carries no body; the GET's names the code and the request id.
+      const probes: [string, string, string, unknown][] = [
+        ['GET', '/v1/health', 'getHealth', expect.objectContaining({ code: 'service_unavailable', request_id: 'drain-probe-0' })],
+        ['HEAD', '/v1/recordings/Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5', 'headRecording', ''],
+        ['HEAD', '/v1/calls/call_drain_probe/recording', 'headCallRecording', ''],
+      ];
+      probes.forEach(([method, path], i) =>
+        connections[i].write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nx-request-id: drain-probe-${i}\r\n\r\n`, method),
+      );
       await hold(300);
       await lock.query('COMMIT');
-      const [answer, draining, ...more] = await connection.answers;
-      expect(answer.status).toBe(200);
-      expect((answer.body as { calls: unknown }).calls).toEqual(expect.any(Array));
-      expect(await checkExchange(svc.baseUrl!, 'GET', '/v1/calls', answer)).toBe('listCalls');
-      expect(await checkExchange(svc.baseUrl!, 'GET', '/v1/health', draining)).toBe('getHealth');
-      // Like every other unavailability: problem+json service_unavailable, Retry-After, the request id; then closed.
-      expect({
-        status: draining.status,
-        type: draining.headers.get('content-type'),
-        code: (draining.body as any)?.code,
-        retryAfter: draining.headers.get('retry-after'),
-        requestId: [draining.headers.get('x-request-id'), (draining.body as any)?.request_id],
-        connection: draining.headers.get('connection'),
-      }).toEqual({
-        status: 503,
-        type: 'application/problem+json; charset=utf-8',
-        code: 'service_unavailable',
-        retryAfter: '5',
-        requestId: ['drain-probe-1', 'drain-probe-1'],
-        connection: 'close',
-      });
-      expect(more).toEqual([]);
+      for (const [i, [method, path, operationId, body]] of probes.entries()) {
+        const [answer, draining, ...more] = await connections[i].answers;
+        expect(answer.status).toBe(200);
+        expect((answer.body as { calls: unknown }).calls).toEqual(expect.any(Array));
+        expect(await checkExchange(svc.baseUrl!, 'GET', '/v1/calls', answer)).toBe('listCalls');
+        expect(await checkExchange(svc.baseUrl!, method, path, draining)).toBe(operationId);
+        // Like every other unavailability: problem+json service_unavailable, Retry-After, the request id; then closed.
+        expect({
+          status: draining.status,
+          type: draining.headers.get('content-type'),
+          retryAfter: draining.headers.get('retry-after'),
+          requestId: draining.headers.get('x-request-id'),
+          connection: draining.headers.get('connection'),
+        }).toEqual({
+          status: 503,
+          type: 'application/problem+json; charset=utf-8',
+          retryAfter: '5',
+          requestId: `drain-probe-${i}`,
+          connection: 'close',
+        });
+        expect(draining.body).toEqual(body);
+        expect(more).toEqual([]);
+      }
       // Promptly: the kept-alive socket of that answer must not hold the process up for its 72 s timeout.
       await waitFor(() => svc.child.exitCode !== null || svc.child.signalCode !== null, 'the process to exit', 10_000);
       expect(await svc.exited()).toEqual({ code: 0, signal: null });

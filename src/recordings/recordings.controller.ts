@@ -99,7 +99,7 @@ export class CallRecordingController {
   @Head('recording')
   @PublicRoute({ id: 'headCallRecording', ...HEAD_DOC })
   @ApiParam(CALL_ID)
-  @ApiProblems(400, 404, 405)
+  @ApiProblems(400, 404, 405, 503)
   head(): never {
     throw headNotAllowed();
   }
@@ -159,7 +159,7 @@ export class RecordingLinkController {
   @Head(':token')
   @PublicRoute({ id: 'headRecording', ...HEAD_DOC })
   @ApiParam(TOKEN)
-  @ApiProblems(400, 404, 405)
+  @ApiProblems(400, 404, 405, 503)
   head(): never {
     throw headNotAllowed();
   }

@@ -85,9 +85,11 @@ function dechunk(raw: Buffer): Buffer {
 }
 
 /** Where the answer starting at `from` ends: after its Content-Length bytes or its last chunk (no body: after the head). */
-function answerEnd(bytes: Buffer, from: number): number {
+function answerEnd(bytes: Buffer, from: number, method: string): number {
   const head = bytes.indexOf('\r\n\r\n', from);
   if (head < 0) return bytes.length;
+  // An answer to HEAD has headers only, whatever its Content-Length says.
+  if (method === 'HEAD') return head + 4;
   const text = bytes.subarray(from, head).toString('latin1');
   const length = /\r\ncontent-length:\s*(\d+)/i.exec(text);
   if (length) return head + 4 + Number(length[1]);
@@ -104,7 +106,8 @@ function answerEnd(bytes: Buffer, from: number): number {
 
 /** A kept-alive connection: write requests on it one after another (pipelined), read every answer once the server closes it. */
 export interface RawConnection {
-  write(bytes: string): void;
+  /** `method` is the request's, so its answer is read as the server sends it (no body for HEAD). */
+  write(bytes: string, method?: string): void;
   /** Each answer in order, once the server has closed the connection. */
   answers: Promise<RawResult[]>;
 }
@@ -113,6 +116,7 @@ export function rawConnection(baseUrl: string, timeoutMs = 30_000): RawConnectio
   const { port } = new URL(baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
   const chunks: Buffer[] = [];
+  const methods: string[] = [];
   socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`not closed by the server within ${timeoutMs} ms`)));
   socket.on('data', (d: Buffer) => chunks.push(d));
   const answers = new Promise<RawResult[]>((resolve, reject) => {
@@ -121,12 +125,19 @@ export function rawConnection(baseUrl: string, timeoutMs = 30_000): RawConnectio
       const bytes = Buffer.concat(chunks);
       const out: RawResult[] = [];
       for (let at = 0; at < bytes.length;) {
-        const end = answerEnd(bytes, at);
-        out.push(parseResponse(bytes.subarray(at, end), 'GET'));
+        const method = methods[out.length] ?? 'GET';
+        const end = answerEnd(bytes, at, method);
+        out.push(parseResponse(bytes.subarray(at, end), method));
         at = end;
       }
       resolve(out);
     });
   });
-  return { write: (bytes) => socket.write(bytes, 'latin1'), answers };
+  return {
+    write: (bytes, method = 'GET') => {
+      methods.push(method);
+      socket.write(bytes, 'latin1');
+    },
+    answers,
+  };
 }

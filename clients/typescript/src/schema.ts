@@ -2765,7 +2765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -3024,7 +3024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -3345,7 +3345,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -3602,7 +3602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -3709,6 +3709,27 @@ export interface operations {
                      *       "status": 405,
                      *       "detail": "HEAD is not supported here; use GET.",
                      *       "code": "method_not_allowed",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:service_unavailable",
+                     *       "title": "The service is temporarily unavailable.",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable; retry shortly.",
+                     *       "code": "service_unavailable",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -3964,7 +3985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -4216,7 +4237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -4428,7 +4449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -4660,7 +4681,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -4744,7 +4765,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4962,7 +4983,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -5225,7 +5246,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -5579,7 +5600,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -5839,7 +5860,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -5998,7 +6019,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6095,6 +6116,27 @@ export interface operations {
                      *       "status": 405,
                      *       "detail": "HEAD is not supported here; use GET.",
                      *       "code": "method_not_allowed",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:service_unavailable",
+                     *       "title": "The service is temporarily unavailable.",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable; retry shortly.",
+                     *       "code": "service_unavailable",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -6285,7 +6327,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -6609,7 +6651,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -6806,7 +6848,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**
@@ -7130,7 +7172,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds. */
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /**

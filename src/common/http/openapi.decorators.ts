@@ -15,7 +15,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Body too large (`payload_too_large`).',
   415: 'Wrong content type (`unsupported_media_type`).',
   429: `Rate limited (\`rate_limited\`); wait for Retry-After seconds. ${RATE_LIMIT_TEXT}`,
-  503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached; retry after Retry-After seconds.',
+  503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds.',
 };
 
 const problemContent = (schemaRef: string, example: object) => ({
