@@ -124,16 +124,20 @@ describe('from ingestion to a verified webhook', () => {
   });
 
   it('a test delivery fits the webhooks entry of webhook.test, and verifies', async () => {
-    const before = received('webhook.test').length;
-    const sent = await t.request('POST', `/v1/webhook-endpoints/${endpointId}/test`, { key: firm.keys.read });
+    // A firm and endpoint of their own: a test delivery to the first test's endpoint would change what it counts.
+    const own = await createFirm(t.app);
+    const created = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: own.orgId, url: rx.url('/test-hooks'), eventTypes: 'lead.updated' });
+    const sent = await t.request('POST', `/v1/webhook-endpoints/${created.endpoint.id}/test`, { key: own.keys.read });
     expect(sent.status).toBe(202);
-    await waitFor(() => received('webhook.test').length === before + 1, 'the test delivery', 10_000);
-    const got = received('webhook.test').at(-1)!;
+    const got = await waitFor(() => rx.at('/test-hooks')[0], 'the test delivery', 10_000);
     expect((await t.conformance()).checkWebhook(got.headers, got.body)).toBe('webhook.test');
-    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
+    expect(new Webhook(created.secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
       test: true,
-      data: { endpoint_id: endpointId },
+      data: { endpoint_id: created.endpoint.id },
     });
+    expect(rx.at('/test-hooks')).toHaveLength(1);
   });
 
   it('a re-processing that was already complete emits no second call.completed', async () => {
