@@ -8,9 +8,20 @@ export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<any>;
 }
 
-/** The part of TypeORM's PostgresDriver this uses: its public way to check a connection out of its pool. */
+/**
+ * The part of TypeORM's PostgresDriver this uses: its public way to check a connection out of its pool, and
+ * the pool itself (`master`, declared but untyped), whose counts no TypeORM API reports.
+ */
 interface PooledDriver {
   obtainMasterConnection(): Promise<[PoolClient, (err?: Error) => void]>;
+  master?: { totalCount: number; idleCount: number; waitingCount: number };
+}
+
+/** How the pool's connections stand: open, idle, and clients waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 /**
@@ -23,6 +34,12 @@ interface PooledDriver {
 @Injectable()
 export class PoolSql implements Queryable {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The pool's counts (all zero before it exists); the database kernel is the one place that knows the driver. */
+  poolStats(): PoolStats {
+    const pool = this.driver().master;
+    return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+  }
 
   query<T extends QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]> {
     return this.run<T>({ text, values });
@@ -37,9 +54,13 @@ export class PoolSql implements Queryable {
     return this.run<T>({ name, text, values });
   }
 
+  private driver(): PooledDriver {
+    return this.dataSource.driver as unknown as PooledDriver;
+  }
+
   /** Check out, run, give back, as pg's own pool.query does: a connection that failed a statement is not reused. */
   private async run<T extends QueryResultRow>(config: QueryConfig): Promise<T[]> {
-    const [client, release] = await (this.dataSource.driver as unknown as PooledDriver).obtainMasterConnection();
+    const [client, release] = await this.driver().obtainMasterConnection();
     // A checked-out pg client emits 'error' when its connection drops (an outage); with no listener that is an
     // uncaught exception that ends the process. The failed query rejects below and is answered 503 from there;
     // once released, the pool's own listener takes over.

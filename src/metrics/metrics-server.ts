@@ -1,10 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { requireBearerToken } from '../auth/index.js';
+import { Registry } from 'prom-client';
+import { UnauthorizedError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
 import { MetricsService } from './metrics.service.js';
-
-const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 /**
  * GET /metrics alone on METRICS_PORT, when set. A ROLE=worker process serves
@@ -43,19 +42,15 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if ((req.url ?? '').split('?')[0] !== '/metrics' || req.method !== 'GET') return plain(res, 404, 'not found: GET /metrics');
-    if (this.config.metricsToken) {
-      try {
-        requireBearerToken(this.config.metricsToken, req.headers.authorization, 'METRICS_TOKEN');
-      } catch {
+    try {
+      const text = await this.metrics.scrape(req.headers.authorization);
+      res.writeHead(200, { 'content-type': Registry.PROMETHEUS_CONTENT_TYPE });
+      res.end(text);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) {
         res.setHeader('www-authenticate', 'Bearer');
         return plain(res, 401, 'Send METRICS_TOKEN as a bearer token.');
       }
-    }
-    try {
-      const text = await this.metrics.registry.metrics();
-      res.writeHead(200, { 'content-type': PROMETHEUS_TEXT });
-      res.end(text);
-    } catch (err) {
       this.logger.warn({ err }, 'could not collect metrics');
       plain(res, 500, 'could not collect metrics');
     }

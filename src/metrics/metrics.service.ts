@@ -1,16 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { requireBearerToken } from '../auth/index.js';
+import { AppConfig } from '../config/app-config.js';
+import { PoolSql } from '../database/pool-sql.js';
 import { WebhookMetrics } from '../webhooks/index.js';
-
-interface PgPool {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
 @Injectable()
@@ -32,23 +27,32 @@ export class MetricsService implements OnModuleInit {
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    pool: PoolSql,
     webhooks: WebhookMetrics,
   ) {
     for (const metric of webhooks.metrics) this.registry.registerMetric(metric);
-    const pool = () => (this.dataSource.driver as unknown as { master?: PgPool }).master;
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state (total, idle, waiting clients).',
       labelNames: ['state'],
       registers: [this.registry],
       collect() {
-        const p = pool();
-        this.set({ state: 'total' }, p?.totalCount ?? 0);
-        this.set({ state: 'idle' }, p?.idleCount ?? 0);
-        this.set({ state: 'waiting' }, p?.waitingCount ?? 0);
+        const stats = pool.poolStats();
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
       },
     });
+  }
+
+  /**
+   * What a scrape answers, on the API port and on METRICS_PORT alike: METRICS_TOKEN checked when set (throws
+   * UnauthorizedError), then the text, in Registry.PROMETHEUS_CONTENT_TYPE.
+   */
+  scrape(authorization: string | undefined): Promise<string> {
+    if (this.config.metricsToken) requireBearerToken(this.config.metricsToken, authorization, 'METRICS_TOKEN');
+    return this.registry.metrics();
   }
 
   /** Counts every answer by its route template (never the raw URL, which carries ids and tokens). */
