@@ -8,10 +8,18 @@ const SWAGGER_PROPERTIES = 'swagger/apiModelPropertiesArray';
 const SWAGGER_PROPERTY = 'swagger/apiModelProperties';
 const NOT_A_DTO = new Set<unknown>([String, Number, Boolean, Object, Array, Date, Buffer, BigInt, Symbol, Function]);
 
+/** Decorators run once, when a class is defined, so what a class declares is read once, not on every request. */
+const declaredByClass = new WeakMap<Metatype, Set<string>>();
+
 /** The members a class declares: those the OpenAPI document shows, and those class-validator checks. */
 export function declaredMembers(metatype: Metatype): Set<string> {
-  const documented = (Reflect.getMetadata(SWAGGER_PROPERTIES, metatype.prototype as object) as string[] | undefined) ?? [];
-  return new Set([...documented.map((name) => name.replace(/^:/, '')), ...bodyMembers(metatype)]);
+  let declared = declaredByClass.get(metatype);
+  if (!declared) {
+    const documented = (Reflect.getMetadata(SWAGGER_PROPERTIES, metatype.prototype as object) as string[] | undefined) ?? [];
+    declared = new Set([...documented.map((name) => name.replace(/^:/, '')), ...bodyMembers(metatype)]);
+    declaredByClass.set(metatype, declared);
+  }
+  return declared;
 }
 
 /** A class declared for a member (by @Type, or as the documented type, possibly lazy `() => Dto`) that itself declares members. */
