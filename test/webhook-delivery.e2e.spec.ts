@@ -64,7 +64,7 @@ describe('webhook delivery', () => {
   const apiEndpoint = async (f: TestFirm, id: string) =>
     (await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints.find((e: any) => e.id === id);
 
-  it('fans out in the recording transaction: one pending delivery per enabled endpoint subscribed to the type', async () => {
+  it('fans out in the recording transaction: one pending delivery per enabled endpoint subscribed to the type, a failed one per disabled', async () => {
     const f = await newFirm();
     const other = await newFirm();
     const a = await createEndpoint(f, '/fan/a', 'lead.created,call.completed');
@@ -83,9 +83,14 @@ describe('webhook delivery', () => {
         [eventId],
       );
       expect(inside).toEqual(
-        [a.endpoint.id, b.endpoint.id]
-          .sort()
-          .map((endpoint_id) => ({ endpoint_id, status: 'pending', trigger: 'event', event_type: 'lead.created', attempt_count: 0 })),
+        [a.endpoint.id, b.endpoint.id, d.endpoint.id].sort().map((endpoint_id) => ({
+          endpoint_id,
+          // The disabled endpoint's is the record of what it missed: never sent, redeliverable once it is back on.
+          status: endpoint_id === d.endpoint.id ? 'failed' : 'pending',
+          trigger: 'event',
+          event_type: 'lead.created',
+          attempt_count: 0,
+        })),
       );
       // Not visible (nor sendable) before the commit.
       expect(await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [eventId])).toEqual([]);
@@ -181,7 +186,9 @@ describe('webhook delivery', () => {
       });
       if (i < 7) {
         expect(d.status).toBe('pending');
-        expect(d.next_attempt_at.getTime()).toBe(new Date(attempt.at).getTime() + SCHEDULE[i]);
+        // The wait counts from the attempt's end: after its start and duration, before this read.
+        expect(d.next_attempt_at.getTime() - SCHEDULE[i]).toBeGreaterThanOrEqual(new Date(attempt.at).getTime() + attempt.duration_ms - 5);
+        expect(d.next_attempt_at.getTime() - SCHEDULE[i]).toBeLessThanOrEqual(t.clock.now().getTime());
         expect(d.completed_at).toBeNull();
       } else {
         expect(d.status).toBe('failed');
@@ -253,12 +260,14 @@ describe('webhook delivery', () => {
     ]);
     expect(mailText(mails.find((m) => /turned off/.test(m.raw))!.raw)).toContain('no successful delivery for 3 days');
 
-    // Off: nothing new is created or sent, even much later.
+    // Off: nothing new is sent, even much later; the event leaves only the record that it was missed.
     const before = rx.at('/dying').length;
     const e3 = await record(f.orgId, 'call.completed', { call_id: 'call_d3' });
     advance(DAY);
     await dispatcher().idle();
-    expect(await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [e3.envelope.id])).toEqual([]);
+    expect(await t.sql(`SELECT status, attempt_count FROM webhook_deliveries WHERE event_id = $1`, [e3.envelope.id])).toEqual([
+      { status: 'failed', attempt_count: 0 },
+    ]);
     expect(rx.at('/dying').length).toBe(before);
   });
 
@@ -325,7 +334,9 @@ describe('webhook delivery', () => {
     advance(DAY);
     await dispatcher().idle();
     expect(rx.at('/off')).toHaveLength(1);
-    expect(await t.sql(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [e2.envelope.id])).toEqual([]);
+    expect(await t.sql(`SELECT status, attempt_count FROM webhook_deliveries WHERE event_id = $1`, [e2.envelope.id])).toEqual([
+      { status: 'failed', attempt_count: 0 },
+    ]);
     const e3 = await record(f.orgId, 'lead.created', { n: 3 });
     await settled(e3.envelope.id, endpoint.id, (x) => x.status === 'succeeded');
     expect(rx.at('/off').map((p) => JSON.parse(p.body).data.n)).toEqual([1, 3]);

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EventsService } from '../src/events';
-import { WebhookEndpointsService } from '../src/webhooks';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { createFirm } from './support/factories';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -95,9 +95,56 @@ describe('misbehaving receivers', () => {
     expect(hang.attempts[0]).toMatchObject({ status_code: null, error: 'timeout', response_body: null });
     expect(hang.attempts[0].duration_ms).toBeGreaterThanOrEqual(9_900);
     expect(hang.attempts[0].duration_ms).toBeLessThan(11_500);
+    // The 1 minute wait counts from the timeout, not from the attempt's start (a few ms for rounding).
+    const waited = hang.next_attempt_at.getTime() - new Date(hang.attempts[0].at).getTime();
+    expect(waited).toBeGreaterThanOrEqual(hang.attempts[0].duration_ms + 60_000 - 5);
 
     for (const id of Object.values(ep)) expect((await row(id)).attempt_count).toBe(1);
     expect(rx.at('/hang')).toHaveLength(1);
     expect(rx.at('/reset')).toHaveLength(1);
+    // No retries of these while other tests move the clock.
+    for (const id of Object.values(ep)) await svc.disable(id);
+  }, 30_000);
+
+  it('after a timeout, the next attempt is 1 minute after the attempt ended, not after it started', async () => {
+    // Frozen, so every instant is exact; the test moves the app's clock 10 s while the receiver hangs.
+    t.clock.freeze();
+    try {
+      rx.on('/hang-then-ok', behaviours.hang());
+      const f = await createFirm(t.app, { publish: false });
+      const svc = t.app.get(WebhookEndpointsService);
+      const { endpoint } = await svc.create({ orgId: f.orgId, url: rx.url('/hang-then-ok'), eventTypes: 'call.completed' });
+      const start = t.clock.now().getTime();
+      const e = await t.app
+        .get(DataSource)
+        .transaction((m) => t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { call_id: 'call_h' } }));
+      const stored = (check: (d: any) => boolean, what: string) =>
+        waitFor(
+          async () => {
+            const [d] = await t.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2 AND locked_until IS NULL`, [
+              endpoint.id,
+              e.envelope.id,
+            ]);
+            return d && check(d) ? d : null;
+          },
+          what,
+          13_000,
+        );
+      await waitFor(() => rx.at('/hang-then-ok')[0], 'the hanging POST');
+      t.clock.advance(10_000);
+      const timedOut = await stored((d) => d.attempt_count === 1, 'the timed-out attempt');
+      expect(timedOut.status).toBe('pending');
+      expect(timedOut.attempts[0]).toMatchObject({ at: new Date(start).toISOString(), status_code: null, error: 'timeout' });
+      expect(timedOut.next_attempt_at.getTime()).toBe(start + 10_000 + 60_000);
+
+      rx.on('/hang-then-ok', behaviours.status(200));
+      t.clock.advance(60_000);
+      t.app.get(DeliveryDispatcher).wake();
+      const done = await stored((d) => d.status === 'succeeded', 'the retry');
+      expect(done.attempts.map((a: any) => a.at)).toEqual([new Date(start).toISOString(), new Date(start + 70_000).toISOString()]);
+      expect(rx.at('/hang-then-ok')).toHaveLength(2);
+    } finally {
+      t.clock.reset();
+    }
   }, 30_000);
 });

@@ -47,9 +47,11 @@ export class DeliveryAttempt {
     const keys = this.keys.for(c, at);
     if (!keys) {
       const result = { statusCode: null, durationMs: null, error: 'signing secret unavailable', responseBody: null };
-      return { kind: 'attempt', at, result };
+      return { kind: 'attempt', at, endedAt: at, result };
     }
     const result = await this.sender.post(c.url, webhookHeaders(keys, envelope.id, at, body), body);
+    // The failure is known only now (up to the 10 s deadline after `at`): retries wait from here.
+    const endedAt = this.clock.now();
     this.logger.debug(
       {
         delivery_id: c.id,
@@ -60,6 +62,6 @@ export class DeliveryAttempt {
       },
       'webhook attempt',
     );
-    return { kind: 'attempt', at, result };
+    return { kind: 'attempt', at, endedAt, result };
   }
 }

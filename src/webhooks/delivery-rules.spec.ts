@@ -9,7 +9,7 @@ const answer = (statusCode: number | null, error: string | null = null): Attempt
   responseBody: statusCode === null ? null : 'ok',
 });
 const decide = (attemptsBefore: number, result: AttemptResult, isTest = false) =>
-  decideDelivery({ attemptsBefore, isTest, scheduleMs: SCHEDULE, outcome: { kind: 'attempt', at, result } });
+  decideDelivery({ attemptsBefore, isTest, scheduleMs: SCHEDULE, outcome: { kind: 'attempt', at, endedAt: at, result } });
 
 describe('delivery transitions', () => {
   it('any 2xx succeeds, with completed_at set and next_attempt_at null', () => {
@@ -22,6 +22,20 @@ describe('delivery transitions', () => {
     const waits = SCHEDULE.map((_, i) => decide(i, answer(500)).nextAttemptAt!.getTime() - at.getTime());
     expect(waits).toEqual(SCHEDULE);
     expect(decide(0, answer(null, 'timeout'))).toMatchObject({ status: 'pending', completedAt: null, exhausted: false });
+  });
+
+  it('waits from the end of the failed attempt, not its start: after a 10 s timeout the next one is 1 minute later', () => {
+    const endedAt = new Date(at.getTime() + 10_000);
+    const timedOut = { statusCode: null, durationMs: 10_000, error: 'timeout', responseBody: null };
+    const d = decideDelivery({
+      attemptsBefore: 0,
+      isTest: false,
+      scheduleMs: SCHEDULE,
+      outcome: { kind: 'attempt', at, endedAt, result: timedOut },
+    });
+    expect(d.nextAttemptAt).toEqual(new Date(endedAt.getTime() + 60_000));
+    // The attempt keeps its start as `at`; its duration leads to the end.
+    expect(d.attempt).toMatchObject({ at: at.toISOString(), duration_ms: 10_000 });
   });
 
   it('the 8th failed attempt fails the delivery (exhausted)', () => {

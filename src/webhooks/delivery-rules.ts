@@ -13,7 +13,12 @@ export interface AttemptResult {
 }
 
 export type DeliveryOutcome =
-  | { kind: 'attempt'; at: Date; result: AttemptResult }
+  /**
+   * `at` is when the attempt started (the attempt's `at`); `endedAt` when its
+   * result was known, where the wait before a retry starts: a receiver that
+   * hangs until the 10 s deadline must not shorten the 1 minute wait to 50 s.
+   */
+  | { kind: 'attempt'; at: Date; endedAt: Date; result: AttemptResult }
   /** Not sent at all: the endpoint was turned off, or the event is no longer kept. */
   | { kind: 'cancelled'; at: Date; reason: string };
 
@@ -70,7 +75,7 @@ export function decideDelivery(input: {
   const number = input.attemptsBefore + 1;
   const budget = input.isTest ? 1 : input.scheduleMs.length + 1;
   if (!gone && number < budget) {
-    const next = new Date(outcome.at.getTime() + input.scheduleMs[number - 1]);
+    const next = new Date(outcome.endedAt.getTime() + input.scheduleMs[number - 1]);
     return { status: 'pending', attempt, nextAttemptAt: next, completedAt: null, succeeded: false, gone: false, exhausted: false };
   }
   return {

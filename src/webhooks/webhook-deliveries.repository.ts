@@ -50,17 +50,27 @@ export interface DeliveryFilters {
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** One pending delivery per enabled endpoint of the firm subscribed to the type, in the caller's transaction. */
+  /**
+   * One delivery per endpoint of the firm subscribed to the type, in the
+   * caller's transaction: pending for an enabled endpoint; for one that is off,
+   * already failed with no attempt (a disabled endpoint sends nothing), so the
+   * log shows what it missed and it can be redelivered once it is back on.
+   * Returns how many are pending (to be sent).
+   */
   async fanOut(manager: EntityManager, e: { orgId: string; eventId: string; eventType: string; at: Date }): Promise<number> {
-    const rows = await manager.query(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
-       SELECT gen_random_uuid(), org_id, id, $2, $3, 'event', 'pending', $4, $4
+    const rows: { status: DeliveryStatus }[] = await manager.query(
+      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at)
+       SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
+              CASE WHEN status = 'enabled' THEN 'pending' ELSE 'failed' END,
+              CASE WHEN status = 'enabled' THEN $4::timestamptz END,
+              CASE WHEN status = 'enabled' THEN NULL ELSE $4::timestamptz END,
+              $4
          FROM webhook_endpoints
-        WHERE org_id = $1 AND status = 'enabled' AND $3 = ANY(event_types)
-       RETURNING id`,
+        WHERE org_id = $1 AND $3 = ANY(event_types)
+       RETURNING status`,
       [e.orgId, e.eventId, e.eventType, e.at],
     );
-    return rows.length;
+    return rows.filter((r) => r.status === 'pending').length;
   }
 
   async insertOne(

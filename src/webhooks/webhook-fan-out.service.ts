@@ -5,9 +5,11 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js'
 
 /**
  * Registered with EventsService at start-up: inside the transaction that
- * records an event, one pending delivery per enabled endpoint subscribed to
- * its type, then NOTIFY (delivered to the dispatchers at commit). webhook.test
- * events are never fanned out; the test route creates their one delivery.
+ * records an event, one delivery per endpoint subscribed to its type (pending
+ * when the endpoint is on; failed, never sent, when it is off: the record of
+ * what it missed, to redeliver), then NOTIFY when any is pending (delivered to
+ * the dispatchers at commit). webhook.test events are never fanned out; the
+ * test route creates their one delivery.
  */
 @Injectable()
 export class WebhookFanOut implements OnModuleInit {
@@ -22,12 +24,12 @@ export class WebhookFanOut implements OnModuleInit {
 
   async fanOut(manager: EntityManager, event: RecordedEvent): Promise<void> {
     if (event.envelope.type === 'webhook.test') return;
-    const created = await this.deliveries.fanOut(manager, {
+    const pending = await this.deliveries.fanOut(manager, {
       orgId: event.orgId,
       eventId: event.envelope.id,
       eventType: event.envelope.type,
       at: new Date(event.envelope.timestamp),
     });
-    if (created > 0) await this.deliveries.notify(manager);
+    if (pending > 0) await this.deliveries.notify(manager);
   }
 }

@@ -2392,7 +2392,7 @@ export interface components {
              */
             next_attempt_at: string | null;
             /**
-             * @description pending until an attempt succeeds or none remain.
+             * @description pending until an attempt succeeds or none remain. An event produced while the endpoint was turned off gets a failed delivery with no attempts (nothing was sent); redeliver it once the endpoint is back on.
              * @example succeeded
              * @enum {string}
              */

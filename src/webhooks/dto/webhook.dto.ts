@@ -84,7 +84,12 @@ export class WebhookDeliveryDto {
   event_type: string;
   @ApiProperty({ enum: DELIVERY_TRIGGERS, description: 'What created it: the event, a test, or a redelivery.', example: 'event' })
   trigger: string;
-  @ApiProperty({ enum: DELIVERY_STATUSES, description: 'pending until an attempt succeeds or none remain.', example: 'succeeded' })
+  @ApiProperty({
+    enum: DELIVERY_STATUSES,
+    description:
+      'pending until an attempt succeeds or none remain. An event produced while the endpoint was turned off gets a failed delivery with no attempts (nothing was sent); redeliver it once the endpoint is back on.',
+    example: 'succeeded',
+  })
   status: string;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Attempts made so far.', example: 1 }) attempt_count: number;
   @ApiProperty({ type: [WebhookDeliveryAttemptDto], description: 'Oldest first.' }) attempts: WebhookDeliveryAttemptDto[];
