@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { OpsSignals } from '../common/ops/ops-signals.js';
 import { AuditRepository } from './audit.repository.js';
 import { ReadAuditWriter } from './read-audit-writer.js';
 
@@ -38,14 +39,17 @@ export class AuditService {
   constructor(
     private readonly entries: AuditRepository,
     private readonly reads: ReadAuditWriter,
+    private readonly signals: OpsSignals,
   ) {}
 
   /** Writes inside the caller's transaction when a manager is given. */
   record(entry: AuditRecord, manager?: EntityManager): Promise<void> {
     const { orgId, actor, action, resourceType, resourceIds, details } = entry;
-    return this.entries.insert(
-      { orgId, actorType: actor.type, actorId: actor.id, action, resourceType, resourceIds, details: details ?? null },
-      manager,
+    return this.signals.guard('audit', () =>
+      this.entries.insert(
+        { orgId, actorType: actor.type, actorId: actor.id, action, resourceType, resourceIds, details: details ?? null },
+        manager,
+      ),
     );
   }
 

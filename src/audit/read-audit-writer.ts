@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
+import { OpsSignals } from '../common/ops/ops-signals.js';
 import { AuditRepository, type ReadAuditRow } from './audit.repository.js';
 
 interface Waiting {
@@ -23,7 +24,10 @@ export class ReadAuditWriter {
   private queue: Waiting[] = [];
   private flushing = false;
 
-  constructor(private readonly audit: AuditRepository) {}
+  constructor(
+    private readonly audit: AuditRepository,
+    private readonly signals: OpsSignals,
+  ) {}
 
   write(row: ReadAuditRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -47,6 +51,7 @@ export class ReadAuditWriter {
       for (const w of batch) w.resolve();
     } catch (err) {
       if (batch.length === 1 || isDatabaseUnavailable(err)) {
+        this.signals.writeFailed('audit', batch.length);
         for (const w of batch) w.reject(err);
         return;
       }

@@ -4,9 +4,10 @@ import { AppConfig } from '../config/app-config.js';
 import { Clock } from './clock.js';
 import { CursorCodec } from './pagination/cursor.js';
 import { KeysetCursors } from './pagination/keyset.js';
+import { OpsSignals } from './ops/ops-signals.js';
 import { RetentionRunner } from './retention/retention-runner.js';
 
-/** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job. */
+/** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job, ops signals. */
 @Global()
 @Module({})
 export class CommonModule {
@@ -20,9 +21,10 @@ export class CommonModule {
         { provide: Clock, useValue: clock },
         { provide: CursorCodec, useValue: new CursorCodec(cursorKey) },
         KeysetCursors,
+        OpsSignals,
         RetentionRunner,
       ],
-      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, RetentionRunner],
+      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, RetentionRunner],
     };
   }
 }

@@ -14,11 +14,12 @@ export interface Queryable {
  */
 interface PooledDriver {
   obtainMasterConnection(): Promise<[PoolClient, (err?: Error) => void]>;
-  master?: { totalCount: number; idleCount: number; waitingCount: number };
+  master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } };
 }
 
-/** How the pool's connections stand: open, idle, and clients waiting for one. */
+/** How the pool's connections stand: its size limit, open, idle, and clients waiting for one. */
 export interface PoolStats {
+  max: number;
   total: number;
   idle: number;
   waiting: number;
@@ -38,7 +39,12 @@ export class PoolSql implements Queryable {
   /** The pool's counts (all zero before it exists); the database kernel is the one place that knows the driver. */
   poolStats(): PoolStats {
     const pool = this.driver().master;
-    return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+    return {
+      max: pool?.options?.max ?? 0,
+      total: pool?.totalCount ?? 0,
+      idle: pool?.idleCount ?? 0,
+      waiting: pool?.waitingCount ?? 0,
+    };
   }
 
   query<T extends QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import { OpsSignals } from '../common/ops/ops-signals.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
@@ -38,6 +39,7 @@ export class EventsService {
   constructor(
     private readonly clock: Clock,
     private readonly events: EventsRepository,
+    private readonly signals: OpsSignals,
   ) {}
 
   /** Webhooks registers its fan-out here at start-up (events does not import webhooks). */
@@ -50,16 +52,18 @@ export class EventsService {
     input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
   ): Promise<RecordedEvent> {
     const now = this.clock.now();
-    const row = await this.events.insert(manager, {
-      id: newEventId(now),
-      orgId: input.orgId,
-      type: input.type,
-      test: input.test ?? false,
-      occurredAt: now,
-      data: input.data,
-    });
+    const row = await this.signals.guard('outbox', () =>
+      this.events.insert(manager, {
+        id: newEventId(now),
+        orgId: input.orgId,
+        type: input.type,
+        test: input.test ?? false,
+        occurredAt: now,
+        data: input.data,
+      }),
+    );
     const event: RecordedEvent = { seq: row.seq, orgId: input.orgId, envelope: toEnvelope(row) };
-    for (const fanOut of this.fanOuts) await fanOut(manager, event);
+    for (const fanOut of this.fanOuts) await this.signals.guard('outbox', () => fanOut(manager, event));
     return event;
   }
 

@@ -5,7 +5,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { PoolSql } from '../database/pool-sql.js';
-import { WebhookMetrics } from '../webhooks/index.js';
+import { OpsSignals } from '../common/ops/ops-signals.js';
+import { EndpointHealthMetrics, WebhookMetrics } from '../webhooks/index.js';
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
 @Injectable()
@@ -30,15 +31,18 @@ export class MetricsService implements OnModuleInit {
     private readonly config: AppConfig,
     pool: PoolSql,
     webhooks: WebhookMetrics,
+    endpointHealth: EndpointHealthMetrics,
+    signals: OpsSignals,
   ) {
-    for (const metric of webhooks.metrics) this.registry.registerMetric(metric);
+    for (const metric of [...webhooks.metrics, ...endpointHealth.metrics, ...signals.metrics]) this.registry.registerMetric(metric);
     new Gauge({
       name: 'db_pool_connections',
-      help: 'Database pool connections by state (total, idle, waiting clients).',
+      help: 'Database pool connections by state (max: the pool size limit; total, idle; waiting: clients queued for one).',
       labelNames: ['state'],
       registers: [this.registry],
       collect() {
         const stats = pool.poolStats();
+        this.set({ state: 'max' }, stats.max);
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);
         this.set({ state: 'waiting' }, stats.waiting);

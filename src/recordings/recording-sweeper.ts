@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
+import { OpsSignals } from '../common/ops/ops-signals.js';
 import { AppConfig } from '../config/app-config.js';
 import { RecordingsRepository } from './recordings.repository.js';
 import { RECORDING_STORE, type ListedObject, type RecordingStore } from './store/recording-store.js';
@@ -35,6 +36,7 @@ export class RecordingSweeper {
     private readonly recordings: RecordingsRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly signals: OpsSignals,
   ) {}
 
   @Interval('recording-sweep', RECORDING_SWEEP_INTERVAL_MS)
@@ -43,6 +45,7 @@ export class RecordingSweeper {
     try {
       const { listed, deleted } = await this.sweep();
       if (deleted > 0) this.logger.log({ listed, deleted }, 'removed stored recordings no row points to');
+      this.signals.jobSucceeded('recording_sweep');
     } catch (err) {
       this.logger.warn({ err: String(err) }, 'recording sweep failed; will retry at the next run');
     }

@@ -113,6 +113,16 @@ export class WebhookEndpointsRepository {
     );
   }
 
+  /** Enabled endpoints in a run of failures, and how long the oldest run has lasted (0 when none): for the alert rules. */
+  async failingStats(now: Date): Promise<{ failing: number; oldestFailingSeconds: number }> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS failing, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(failing_since))), 0)::float8 AS oldest
+         FROM webhook_endpoints WHERE status = 'enabled' AND failing_since IS NOT NULL`,
+      [now],
+    );
+    return { failing: row.failing, oldestFailingSeconds: row.oldest };
+  }
+
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [id]);
   }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { AppConfig } from '../../config/app-config.js';
 import { Clock } from '../clock.js';
+import { OpsSignals } from '../ops/ops-signals.js';
 import { deleteInBatches, type RetentionRun } from './delete-in-batches.js';
 
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
@@ -32,6 +33,7 @@ export class RetentionRunner {
   constructor(
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly signals: OpsSignals,
   ) {}
 
   register(entry: RetentionEntry): void {
@@ -41,14 +43,18 @@ export class RetentionRunner {
   @Interval('retention', RETENTION_INTERVAL_MS)
   async scheduled(): Promise<void> {
     if (!this.config.runsWorker) return;
+    let failed = false;
     for (const name of this.entries.keys()) {
       try {
         const { deleted } = await this.run(name);
         if (deleted > 0) this.logger.log({ table: name, deleted }, 'removed rows past retention');
       } catch (err) {
+        failed = true;
         this.logger.warn({ table: name, err }, 'retention run failed; will retry at the next run');
       }
     }
+    // Only a run in which every table kept its retention counts; the alert watches for its absence.
+    if (!failed) this.signals.jobSucceeded('retention');
   }
 
   /** Runs one entry now; concurrent calls for the same entry share one run. */
