@@ -104,8 +104,12 @@ describe('fuzz: generated requests for every public operation never break the se
       throw new Error(`answered ${res.status} to an unknown member\n  request: ${where}`);
     }
     if (res.status >= 400) {
-      const changed = changedTables(baseline, await checksums.take());
+      const now = await checksums.take();
+      // A PATCH's 409 carries the lead (its `lead` member), so it is audited as a read of it: audit_log alone moves.
+      const audited = res.status === 409 && r.op.operationId === 'patchLead' ? ['audit_log'] : [];
+      const changed = changedTables(baseline, now).filter((table) => !audited.includes(table));
       if (changed.length) throw new Error(`refused with ${res.status} but changed ${changed.join(', ')}\n  request: ${where}`);
+      baseline = now;
       return;
     }
     if (r.method !== 'GET') await waitForQuiet(t);

@@ -6,7 +6,8 @@ import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
-import { normalizePhone } from '../common/phone.js';
+import { exactInstant } from '../common/instant.js';
+import { phoneFilterValue } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange, pageAsOf } from '../database/change-stamp.js';
 import { PoolSql } from '../database/pool-sql.js';
@@ -26,18 +27,17 @@ export interface CallRef {
 const CURSOR_KIND = 'calls';
 
 /**
- * A date-time query value as the instant it names (ISO 8601 UTC), so SQL and
- * cursors never depend on a session or process time zone. A value without a
- * UTC offset is read as UTC.
+ * A date-time query value as the exact instant it names (ISO 8601 UTC, to the
+ * microsecond, instant.ts), so SQL compares at the precision given and never
+ * depends on a session or process time zone. A value without a UTC offset is
+ * read as UTC.
  */
 export const toInstant = (value: string | undefined, param: string): string | undefined => {
   if (value === undefined) return undefined;
-  const withZone = /T[\d:.,]+$/.test(value) ? `${value.replace(',', '.')}Z` : value;
-  const at = new Date(withZone);
+  const at = exactInstant(value);
   // The shared validator also lets week and ordinal dates (2026-W18-5, 2026-121) through.
-  if (Number.isNaN(at.getTime()))
-    throw new InvalidRequestError(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
-  return at.toISOString();
+  if (at === null) throw new InvalidRequestError(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
+  return at;
 };
 
 @Injectable()
@@ -79,7 +79,8 @@ export class CallsService {
       answered: q.answered === undefined ? undefined : q.answered === 'true',
       updatedSince: toInstant(q.updated_since, 'updated_since'),
       callerE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
-      referenceKey: q.reference === undefined ? undefined : parseReference(q.reference),
+      // A value without letters or digits has the empty key, which no reference has: an empty list.
+      referenceKey: q.reference === undefined ? undefined : referenceKey(q.reference),
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
@@ -151,19 +152,17 @@ export class CallsService {
   }
 }
 
-/** caller_number filter value to E.164, or 400 naming it. */
+/**
+ * caller_number filter value to the E.164 number it compares, or 400 naming
+ * it when it is not of the form (phone.ts phoneFilterValue): a number of the
+ * form that no call can have answers an empty list.
+ */
 export function parseCallerNumber(value: string): string {
-  const e164 = normalizePhone(value);
+  const e164 = phoneFilterValue(value);
   if (!e164)
     throw new InvalidRequestError(
       'caller_number must be a phone number: E.164 such as +13125550123, or a 10-digit US number such as (312) 555-0123.',
       'caller_number',
     );
   return e164;
-}
-
-function parseReference(value: string): string {
-  const key = referenceKey(value);
-  if (!key) throw new InvalidRequestError('reference must contain at least one letter or digit.', 'reference');
-  return key;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
-import { NotFoundError } from '../common/errors/problems.js';
+import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
@@ -86,14 +86,28 @@ export class LeadsService {
     return row;
   }
 
-  private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
-    return this.audit.recordRead({ orgId: principal.orgId, keyId: principal.keyId, action, resourceType: 'lead', resourceIds: ids });
+  private auditRead(principal: ApiPrincipal, action: string, ids: string[], details?: Record<string, unknown>): Promise<void> {
+    return this.audit.recordRead({
+      orgId: principal.orgId,
+      keyId: principal.keyId,
+      action,
+      resourceType: 'lead',
+      resourceIds: ids,
+      details,
+    });
   }
 
-  /** PATCH /v1/leads/{lead_id}: rules 1 to 6 of the spec (the body was validated by PatchLeadDto). */
+  /**
+   * PATCH /v1/leads/{lead_id}: rules 1 to 6 of the spec (the body was validated by PatchLeadDto).
+   * A change is audited as lead.updated in its own transaction; an answer that
+   * carries the lead without changing it (changed false, or the 409 whose
+   * `lead` member holds it, after its transaction rolled back) is a read of
+   * it, audited as lead.read before it is sent.
+   */
   async patch(principal: ApiPrincipal, leadId: string, patch: PatchLeadDto): Promise<PatchLeadResponseDto> {
     const timezone = await this.account.timezoneOf(principal.orgId);
-    const { row, changes } = await this.writes.update(principal.orgId, leadId, patch, { kind: 'api_key', id: principal.keyId });
+    const { row, changes } = await this.update(principal, leadId, patch);
+    if (changes.length === 0) await this.auditRead(principal, 'lead.read', [leadId], { via: 'patch', answer: 'unchanged' });
     const lead = toLeadDto(row);
     return {
       timezone,
@@ -105,5 +119,15 @@ export class LeadsService {
           ? `Lead updated (${changes.join(', ')}); its status is ${lead.status}. A lead.updated event was recorded.`
           : `Nothing changed: the lead already has these values (status ${lead.status}).`,
     };
+  }
+
+  private async update(principal: ApiPrincipal, leadId: string, patch: PatchLeadDto) {
+    try {
+      return await this.writes.update(principal.orgId, leadId, patch, { kind: 'api_key', id: principal.keyId });
+    } catch (err) {
+      if (err instanceof StatusConflictError)
+        await this.auditRead(principal, 'lead.read', [leadId], { via: 'patch', answer: 'status_conflict' });
+      throw err;
+    }
   }
 }

@@ -71,3 +71,11 @@ export function QueryEventId(name: string, description: string) {
     ValidateBy({ name: 'isEventId', validator: { validate: isEventId, defaultMessage: () => eventIdMessage(name) } }),
   );
 }
+
+/**
+ * A free-text filter with no length bound of its own: a value longer than
+ * anything stored simply matches nothing (an empty list, not a 400).
+ */
+export function QueryFilterText(name: string, description: string, message = `${name} must be a string`) {
+  return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString({ message }));
+}

@@ -1,4 +1,4 @@
-import { QueryCursor, QueryDateTime, QueryEnum, QueryIntRange, QueryText } from '../../common/validation/decorators.js';
+import { QueryCursor, QueryDateTime, QueryEnum, QueryFilterText, QueryIntRange } from '../../common/validation/decorators.js';
 import { LEAD_STATUSES } from '../lead-model.js';
 
 const PHONE = 'caller_number must be a phone number';
@@ -9,10 +9,10 @@ export class ListLeadsQuery {
   @QueryDateTime('to', 'Captured before.') to?: string;
   @QueryDateTime('updated_since', "Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of.")
   updated_since?: string;
-  @QueryText('call_id', 128, 'The lead captured on that call (one lead or none).') call_id?: string;
-  @QueryText('caller_number', 64, 'Leads whose phone equals it: E.164, or a 10-digit US number in common formats (no + means US).', PHONE)
+  @QueryFilterText('call_id', 'The lead captured on that call (one lead or none).') call_id?: string;
+  @QueryFilterText('caller_number', 'Leads whose phone equals it: E.164, or a 10-digit US number in common formats (no + means US).', PHONE)
   caller_number?: string;
-  @QueryText('external_id', 200, 'Exact match, including case and spacing.') external_id?: string;
+  @QueryFilterText('external_id', 'Exact match, including case and spacing.') external_id?: string;
   @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.') limit?: number;
   @QueryCursor('next_cursor from the previous page, same filters.') cursor?: string;
 }
