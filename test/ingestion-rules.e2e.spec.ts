@@ -98,6 +98,11 @@ const CASES: [string, () => Doc, string][] = [
     () => fullCallDocument({ lead: { ...fullCallDocument().lead, email: 'jordan at example' } }),
     'lead.email',
   ],
+  [
+    'lead.email with an empty domain label',
+    () => fullCallDocument({ lead: { ...fullCallDocument().lead, email: 'jordan@example..com' } }),
+    'lead.email',
+  ],
   ['lead.email without a domain', () => fullCallDocument({ lead: { ...fullCallDocument().lead, email: 'jordan@' } }), 'lead.email'],
   [
     'lead.phone_extension without lead.phone',
@@ -196,7 +201,8 @@ describe('ingestion: the spec cross-field rules, refused with the member named a
   });
 
   it('refuses the same documents on the CLI, naming the member, writing nothing', async () => {
-    const docs = CASES.slice(0, 6).map(([, make]) => make());
+    // The first six rules, then a transcript that is an array (it used to reach the transcript code and throw).
+    const docs = [...CASES.slice(0, 6).map(([, make]) => make()), fullCallDocument({ transcript: [] })];
     await waitForQuiet(t);
     const before = await checksums.take();
     const r = await runCli(['call', 'ingest', '--org', firm.slug, '--file', '-', '--json'], {
@@ -205,6 +211,7 @@ describe('ingestion: the spec cross-field rules, refused with the member named a
     });
     expect(r.code).toBe(1);
     for (const [i, [, , param]] of CASES.slice(0, 6).entries()) expect(r.json.error.message).toContain(`[${i}].${param}`);
+    expect(r.json.error.message).toContain('[6].transcript: must be an object');
     expect(r.stderr).not.toMatch(/TypeError/);
     expect(changedTables(before, await checksums.take())).toEqual([]);
   });

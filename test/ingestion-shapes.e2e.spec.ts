@@ -119,6 +119,16 @@ describe('ingestion: every object and array member of the call document refuses 
     expect(changedTables(before, await checksums.take())).toEqual([]);
   });
 
+  // The spec gives these as objects, never "object or null" (untrusted is null only when served with caller data off).
+  it.each(['untrusted', 'untrusted.summary', 'lead.untrusted', 'lead.intake.untrusted'])(
+    'declares %s not nullable, so the table refuses null for it',
+    (name) => {
+      const member = MEMBERS.find((m) => param(m.path) === name);
+      expect(member).toMatchObject({ kind: 'object', nullable: false });
+      expect(CASES.filter((c) => c[0] === name).map((c) => c[1])).toContain('null');
+    },
+  );
+
   it.each(MEMBERS.filter((m) => m.kind === 'object' && m.nullable).map((m) => [param(m.path), m.path] as const))(
     'accepts null for %s, which the document declares nullable',
     async (_name, path) => {
