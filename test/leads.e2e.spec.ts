@@ -67,7 +67,7 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
     [firm, other] = await Promise.all([createFirm(t.app), createFirm(t.app)]);
     lead.a = (await ingestOk(t, firm.orgId, 'call_a', leadCall(1, '(312) 555-0101'))).lead_id;
     lead.b = (await ingestOk(t, firm.orgId, 'call_b', leadCall(2, '+1 773 555 0102'))).lead_id;
-    lead.c = (await ingestOk(t, firm.orgId, 'call_c', leadCall(3, 'not a number', { phone_extension: null }))).lead_id;
+    lead.c = (await ingestOk(t, firm.orgId, 'call_c', leadCall(3, '(646) 555-0103', { phone_extension: null }))).lead_id;
     lead.contactOnly = (
       await ingestOk(
         t,
@@ -76,7 +76,9 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
         leadCall(4, '312.555.0104', { intake: null, intake_completeness: null, untrusted: { name: null, incident_date: null } }),
       )
     ).lead_id;
-    lead.noPhone = (await ingestOk(t, firm.orgId, 'call_e', leadCall(5, null as unknown as string, { phone: null, email: null }))).lead_id;
+    lead.noPhone = (
+      await ingestOk(t, firm.orgId, 'call_e', leadCall(5, null as unknown as string, { phone: null, phone_extension: null, email: null }))
+    ).lead_id;
     lead.theirs = (await ingestOk(t, other.orgId, 'call_theirs', leadCall(1, '(312) 555-0101'))).lead_id;
     await t.sql(`UPDATE leads SET status = 'signed', external_id = 'MATTER-7', status_reason = 'Retained' WHERE lead_id = $1`, [lead.b]);
     await t.sql(`UPDATE leads SET status = 'rejected', external_id = 'matter-7' WHERE lead_id = $1`, [lead.c]);

@@ -130,7 +130,7 @@ export function answeredDocument(c: AnsweredCall, rnd: DemoRandom) {
     outcome: c.routing.outcome,
     from: c.from,
     callback_number: callbackNumber,
-    callback_extension: c.extension,
+    callback_extension: callbackNumber === null ? null : c.extension,
     processing_complete: c.processingComplete,
     config_version: c.oldCall ? 3 : 4,
     untrusted: {

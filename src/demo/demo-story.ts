@@ -28,8 +28,10 @@ type Told = Pick<DemoStory, 'reason' | 'message'> & Partial<Pick<DemoStory, 'org
 const TELLERS: Record<Category, (f: Facts, rnd: DemoRandom) => Told> = {
   new_injury_lead: (f, rnd) => {
     const references: DemoStory['references'] = [];
-    if (rnd.chance(0.5)) references.push({ kind: 'police_report_number', value: f.reportNo, for_name: f.injuredName });
-    if (rnd.chance(0.3)) references.push({ kind: 'claim_number', value: f.claim.toLowerCase().replace('-', ' '), for_name: f.injuredName });
+    // for_name is an `about` name; a caller who was hurt themselves is not in `about`.
+    const forName = f.relative ? f.injuredName : null;
+    if (rnd.chance(0.5)) references.push({ kind: 'police_report_number', value: f.reportNo, for_name: forName });
+    if (rnd.chance(0.3)) references.push({ kind: 'claim_number', value: f.claim.toLowerCase().replace('-', ' '), for_name: forName });
     return {
       reason: `${f.relative ? `Caller's ${f.relative} was` : 'Caller was'} ${f.incident} at ${f.place}.`,
       message: `Wants to speak with an attorney about ${f.injuries}.`,

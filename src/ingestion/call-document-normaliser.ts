@@ -39,7 +39,8 @@ export function ingestedCall(doc: CallDocument, callId: string): IngestedCall {
     category: doc.category ?? null,
     urgency: doc.urgency ?? null,
     language: doc.language ?? null,
-    outcome: doc.outcome ?? null,
+    // "A call with answered false has outcome not_attempted": the spec decides what the pipeline left open.
+    outcome: doc.outcome ?? (doc.answered === false ? 'not_attempted' : null),
     fromE164: normalizePhone(doc.from),
     callbackNumber,
     callbackExtension: callbackNumber === null ? null : (doc.callback_extension ?? null),

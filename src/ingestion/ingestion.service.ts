@@ -12,6 +12,7 @@ import { EventsService } from '../events/index.js';
 import { LeadWritesService, type LeadFromCall } from '../leads/index.js';
 import { TranscriptsService, type PreparedTranscript } from '../transcripts/index.js';
 import { ingestedCall, leadFromCall, tidy } from './call-document-normaliser.js';
+import { crossFieldProblems } from './call-document-rules.js';
 import { CALL_ID_PATTERN, CallDocument } from './dto/call-document.dto.js';
 
 /** A document that passed validation, normalised and ready to write. */
@@ -70,17 +71,7 @@ export class IngestionService {
     const id = callId ?? doc.call_id ?? newCallId();
     if (!CALL_ID_PATTERN.test(id)) problems.push({ path: at('call_id'), message: 'must be 1 to 128 letters, digits, or _ . : -' });
 
-    const summary = doc.untrusted?.conversation_summary ?? null;
-    if (
-      summary &&
-      summary.summary === null &&
-      (summary.outcome !== '' || summary.key_points.length || summary.confirmed_details.length || summary.next_steps.length)
-    ) {
-      problems.push({
-        path: at('untrusted.conversation_summary'),
-        message: 'outcome must be empty and the lists empty when summary is null',
-      });
-    }
+    problems.push(...crossFieldProblems(doc).map((p) => ({ path: at(p.path), message: p.message })));
     if (problems.length) throw new DocumentInvalidError(problems);
 
     const transcript = this.transcripts.prepare(doc.transcript ?? null, at('transcript'));

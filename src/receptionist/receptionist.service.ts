@@ -3,7 +3,12 @@ import { instanceToPlain } from 'class-transformer';
 import { Clock } from '../common/clock.js';
 import { NotPublishedError } from '../common/errors/problems.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
-import { PublishedReceptionistDto, ReceptionistSettingsDto, RoutingRuleDto } from './dto/receptionist-settings.dto.js';
+import {
+  LanguageOverridesDto,
+  PublishedReceptionistDto,
+  ReceptionistSettingsDto,
+  RoutingRuleDto,
+} from './dto/receptionist-settings.dto.js';
 import { ReceptionistSettingsRepository } from './receptionist-settings.repository.js';
 
 export interface ReceptionistSetupState {
@@ -21,15 +26,22 @@ export class ReceptionistService {
     private readonly clock: Clock,
   ) {}
 
-  /** Validates a settings document: shape, then that every routed team key exists. */
+  /**
+   * Validates a settings document: shape, every routing rule, then that every
+   * routed team key exists. Returns the document as stored: each rule as its
+   * DTO reads it, so members the spec requires and the document left out
+   * (language_overrides.en or .es) are stored as null.
+   */
   validate(document: unknown): Record<string, unknown> {
     const settings = validateDocument(ReceptionistSettingsDto, document);
     const problems: { path: string; message: string }[] = [];
     const teamKeys = new Set(settings.team.map((m) => m.key));
     if (teamKeys.size !== settings.team.length) problems.push({ path: 'team', message: 'team keys must be unique' });
+    const routing: [string, RoutingRuleDto][] = [];
     for (const [category, rule] of Object.entries(settings.routing)) {
       try {
         const r = validateDocument(RoutingRuleDto, rule, `routing.${category}`);
+        routing.push([category, r]);
         const chains = [r.in_hours_chain, r.language_overrides.en?.in_hours_chain ?? [], r.language_overrides.es?.in_hours_chain ?? []];
         for (const key of chains.flat()) {
           if (!teamKeys.has(key))
@@ -41,6 +53,8 @@ export class ReceptionistService {
       }
     }
     if (problems.length) throw new DocumentInvalidError(problems);
+    // fromEntries defines each key as its own member (a category named __proto__ included).
+    settings.routing = Object.fromEntries(routing);
     return instanceToPlain(settings);
   }
 
@@ -79,7 +93,7 @@ export class ReceptionistService {
       profile: s.profile,
       hours: s.hours,
       team: s.team,
-      routing: s.routing,
+      routing: servedRouting(s.routing),
       alert_emails: s.alert_emails,
       capture_email: s.capture_email,
       facts: s.facts,
@@ -111,4 +125,18 @@ export class ReceptionistService {
       version: row?.version ?? 0,
     };
   }
+}
+
+/**
+ * Settings published before rules were stored as their DTO reads them may
+ * lack language_overrides or its members: served as the spec requires them,
+ * the missing ones null (null keeps the default chain, as absence did).
+ */
+function servedRouting(routing: Record<string, RoutingRuleDto>): Record<string, RoutingRuleDto> {
+  return Object.fromEntries(
+    Object.entries(routing).map(([category, rule]) => {
+      const overrides = (rule.language_overrides ?? {}) as Partial<LanguageOverridesDto>;
+      return [category, { ...rule, language_overrides: { en: overrides.en ?? null, es: overrides.es ?? null } }];
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { undeclaredMembers } from './declared-members.js';
+import { shapeProblems } from './nested-shapes.js';
 import { findUnsafeString } from './string-safety.js';
 
 export class DocumentInvalidError extends Error {
@@ -20,13 +21,16 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   });
 }
 
-/** Validates a plain JSON document against a DTO class, refusing unknown members. */
+/** Validates a plain JSON document against a DTO class, refusing unknown members and members of the wrong shape. */
 export function validateDocument<T extends object>(cls: new () => T, plain: unknown, path = ''): T {
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw new DocumentInvalidError([{ path: path || '(document)', message: 'must be a JSON object' }]);
   }
   const unsafe = findUnsafeString(plain, path);
   if (unsafe) throw new DocumentInvalidError([unsafe]);
+  // Before class-validator, which takes an array for one nested object, and class-transformer, which then empties it.
+  const misshapen = shapeProblems(plain as Record<string, unknown>, cls, path);
+  if (misshapen.length) throw new DocumentInvalidError(misshapen);
   // Before plainToInstance, which silently drops members named like Object.prototype's (constructor, valueOf, ...).
   const undeclared = undeclaredMembers(plain, cls, path);
   if (undeclared.length) throw new DocumentInvalidError(undeclared.map((at) => ({ path: at, message: 'is not allowed' })));

@@ -5,9 +5,9 @@ import {
   IsArray,
   IsBoolean,
   IsDefined,
+  IsEmail,
   IsIn,
   IsInt,
-  isISO8601,
   IsNumber,
   IsOptional,
   IsString,
@@ -16,11 +16,11 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { CATEGORIES, CONVERSATION_STATUSES, LANGUAGES, OUTCOMES, SEGMENTS, SPEAKERS, URGENCIES } from '../../calls/index.js';
 import { PLAIN_ID_PATTERN } from '../../common/ids.js';
+import { IsCheckablePhone, IsDateTimeWithOffset, Omittable } from './document-decorators.js';
 
 /**
  * One call document as the receptionist pipeline hands it over (PUT
@@ -31,19 +31,7 @@ import { PLAIN_ID_PATTERN } from '../../common/ids.js';
  * transcript_covers, reference keys) are the service's, never the document's.
  */
 
-const ISO_WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
 export const CALL_ID_PATTERN = PLAIN_ID_PATTERN;
-
-/** ISO 8601 date-time with a UTC offset (one check, one message). */
-function IsDateTimeWithOffset() {
-  return ValidateBy({
-    name: 'isDateTimeWithOffset',
-    validator: {
-      validate: (v: unknown) => typeof v === 'string' && isISO8601(v, { strict: true }) && /T/.test(v) && ISO_WITH_OFFSET.test(v),
-      defaultMessage: () => 'must be an ISO 8601 date-time with a UTC offset, such as 2026-03-02T15:04:05Z',
-    },
-  });
-}
 
 const NullableString = (max = 2000) => applyDecorators(IsOptional(), IsString(), MaxLength(max));
 const NullableBoolean = () => applyDecorators(IsOptional(), IsBoolean());
@@ -104,7 +92,7 @@ export class ConversationSummaryDoc {
 }
 
 export class UntrustedCallDoc {
-  @IsOptional() @ValidateNested() @Type(() => SummaryDoc) summary: SummaryDoc = new SummaryDoc();
+  @Omittable() @ValidateNested() @Type(() => SummaryDoc) summary: SummaryDoc = new SummaryDoc();
   @NullableString(200) caller_name: string | null = null;
   @IsOptional() @ValidateNested() @Type(() => DetailsDoc) details: DetailsDoc | null = null;
   @IsOptional() @ValidateNested() @Type(() => ConversationSummaryDoc) conversation_summary: ConversationSummaryDoc | null = null;
@@ -195,16 +183,16 @@ export class IntakeUntrustedDoc {
 export class IntakeDoc {
   @IsOptional() @IsDateTimeWithOffset() extracted_at: string | null = null;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) completeness: number | null = null;
-  @IsOptional() @ValidateNested() @Type(() => IntakeUntrustedDoc) untrusted: IntakeUntrustedDoc = new IntakeUntrustedDoc();
+  @Omittable() @ValidateNested() @Type(() => IntakeUntrustedDoc) untrusted: IntakeUntrustedDoc = new IntakeUntrustedDoc();
 }
 
 export class LeadDoc {
-  @NullableString(64) phone: string | null = null;
+  /** "The checked callback number ... are lead.phone and lead.email": a number the service cannot check is refused. */
+  @NullableString(64) @IsCheckablePhone() phone: string | null = null;
   @IsOptional() @Matches(/^\d{1,10}$/, { message: '$property must be 1 to 10 digits' }) phone_extension: string | null = null;
-  @NullableString(320) @Matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: '$property must be an email address' }) email: string | null =
-    null;
+  @NullableString(320) @IsEmail({}, { message: '$property must be a valid email address' }) email: string | null = null;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) intake_completeness: number | null = null;
-  @IsOptional() @ValidateNested() @Type(() => LeadUntrustedDoc) untrusted: LeadUntrustedDoc = new LeadUntrustedDoc();
+  @Omittable() @ValidateNested() @Type(() => LeadUntrustedDoc) untrusted: LeadUntrustedDoc = new LeadUntrustedDoc();
   @IsOptional() @ValidateNested() @Type(() => IntakeDoc) intake: IntakeDoc | null = null;
 }
 
@@ -224,7 +212,7 @@ export class CallDocument {
   @IsOptional() @Matches(/^\d{1,10}$/, { message: '$property must be 1 to 10 digits' }) callback_extension: string | null = null;
   @IsDefined() @IsBoolean() processing_complete: boolean;
   @IsOptional() @IsInt() @Min(0) config_version: number | null = null;
-  @IsOptional() @ValidateNested() @Type(() => UntrustedCallDoc) untrusted: UntrustedCallDoc = new UntrustedCallDoc();
+  @Omittable() @ValidateNested() @Type(() => UntrustedCallDoc) untrusted: UntrustedCallDoc = new UntrustedCallDoc();
   @IsOptional() @ValidateNested() @Type(() => HandlingDoc) handling: HandlingDoc | null = null;
   @IsOptional() @ValidateNested() @Type(() => TranscriptDoc) transcript: TranscriptDoc | null = null;
   @IsOptional() @ValidateNested() @Type(() => LeadDoc) lead: LeadDoc | null = null;

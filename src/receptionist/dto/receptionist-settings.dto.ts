@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsDefined,
   IsEmail,
   IsInt,
   IsNotEmpty,
@@ -121,6 +122,7 @@ export class RoutingRuleDto {
   @IsBoolean()
   always_transfer: boolean;
   @ApiProperty({ type: LanguageOverridesDto, description: 'Chains used instead of in_hours_chain for a caller language.' })
+  @IsDefined({ message: 'is required: an object with en and es, each null or {in_hours_chain}' })
   @ValidateNested()
   @Type(() => LanguageOverridesDto)
   language_overrides: LanguageOverridesDto;
