@@ -50,7 +50,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     );
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const doc = SwaggerModule.createDocument(app, builder.build(), {
-    extraModels: [Problem, ProblemFieldError, EndpointDisabledProblem, ...Object.values(EVENT_DATA_MODELS)],
+    extraModels: [Problem, ProblemFieldError, EndpointDisabledProblem, ...EVENT_DATA_MODELS],
   });
   documentResponseHeaders(doc);
   documentResponseExamples(doc);

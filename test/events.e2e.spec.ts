@@ -2,7 +2,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { EventsService } from '../src/events';
-import { eventsListable, firmEventsListable, insertEvent, restrictKey } from './support/events';
+import { eventsListable, firmEventsListable, insertEvent, recordEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -14,7 +14,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
   let other: TestFirm;
   let key: string;
   const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated', data: Record<string, unknown>) =>
-    t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
+    t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -153,7 +153,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     const f = await createFirm(t.app, { publish: false });
     await expect(
       t.app.get(DataSource).transaction(async (m) => {
-        await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_rb' } });
+        await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_rb' } });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -205,7 +205,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     const ids = await t.app.get(DataSource).transaction(async (m) => {
       const out: string[] = [];
       for (let i = 0; i < 10; i++)
-        out.push((await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { i } })).envelope.id);
+        out.push((await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { i } })).envelope.id);
       return out;
     });
     const seqs = (await t.sql(`SELECT seq::text AS seq FROM events WHERE id = ANY($1) ORDER BY events.seq`, [ids])).map((r) => r.seq);

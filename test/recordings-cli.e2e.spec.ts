@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordingCommands } from '../src/cli/commands/recording.commands';
 import { CliError } from '../src/cli/command';
-import { ApiError } from '../src/common/errors/api-error';
+import { DomainError } from '../src/common/errors/domain-error';
 import { RecordingsService } from '../src/recordings';
 import { createFirm, type TestFirm } from './support/factories';
 import { FIXTURES, fixture, getBytes, insertCall } from './support/recordings';
@@ -88,8 +88,8 @@ describe.each(RECORDING_STORES)('CLI: call recording (%s store)', (kind) => {
     const kept = await callWithRecording('call_cli_kept');
     const files = await oggFiles();
     const err = await run({ call: 'call_nope', file: join(FIXTURES, 'injury-caller.ogg') }).catch((e) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err.status).toBe(404);
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err.code).toBe('not_found');
     expect(err.detail).toBe('The call was not found.');
     expect((await getBytes(t, `/v1/calls/${kept}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(
       true,

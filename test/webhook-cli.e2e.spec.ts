@@ -7,6 +7,7 @@ import { createFirm } from './support/factories';
 import { Receiver, waitFor } from './support/receiver';
 import { runCli } from './support/cli';
 import { startTestApp, type TestApp } from './support/test-app';
+import { recordEvent } from './support/events';
 
 /** The real, compiled CLI (`npm run cli` without the build), against the test database. */
 const cli = (t: TestApp, args: string[], env: Record<string, string> = {}) =>
@@ -58,7 +59,9 @@ describe('endpoint CLI (dashboard stand-in)', () => {
 
     const e = await t.app
       .get(DataSource)
-      .transaction((m) => t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.updated', data: { lead_id: 'lead_cli' } }));
+      .transaction((m) =>
+        recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.updated', data: { lead_id: 'lead_cli' } }),
+      );
     const got = await waitFor(() => rx.at('/cli')[0], 'the POST');
     expect((new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as any).id).toBe(e.envelope.id);
   });

@@ -6,6 +6,7 @@ import { createTestDatabase } from './support/database';
 import { createFirm } from './support/factories';
 import { Receiver, waitFor } from './support/receiver';
 import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
+import { recordEvent } from './support/events';
 
 const LEASE = '15s';
 
@@ -73,7 +74,7 @@ describe('crash safety with real worker processes', () => {
     const ids: string[] = [];
     await api.app.get(DataSource).transaction(async (m) => {
       for (let i = 0; i < 80; i++)
-        ids.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
+        ids.push((await recordEvent(api.app.get(EventsService), m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });
 
     const a = startWorker(databaseUrl);
@@ -114,7 +115,7 @@ describe('crash safety with real worker processes', () => {
     const more: string[] = [];
     await api.app.get(DataSource).transaction(async (m) => {
       for (let i = 0; i < 30; i++)
-        more.push((await api.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
+        more.push((await recordEvent(api.app.get(EventsService), m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });
     await waitFor(async () => (await count(`locked_until > now()`, more)) > 0, 'B to have deliveries in flight');
     const inFlight = rx.received.length;

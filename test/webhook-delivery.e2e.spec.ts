@@ -8,6 +8,7 @@ import { createFirm, type TestFirm } from './support/factories';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { mailText, startSmtp } from './support/smtp';
 import { startTestApp, type TestApp } from './support/test-app';
+import { recordEvent } from './support/events';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -45,7 +46,7 @@ describe('webhook delivery', () => {
     orgId: string,
     type: 'call.completed' | 'lead.created' | 'lead.updated' | 'webhook.test',
     data: Record<string, unknown> = {},
-  ) => t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
+  ) => t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
   const advance = (ms: number) => {
     t.clock.advance(ms);
     dispatcher().wake();
@@ -76,7 +77,7 @@ describe('webhook delivery', () => {
 
     let eventId = '';
     await t.app.get(DataSource).transaction(async (m) => {
-      const e = await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_fan' } });
+      const e = await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_fan' } });
       eventId = e.envelope.id;
       const inside = await m.query(
         `SELECT endpoint_id, status, trigger, event_type, attempt_count FROM webhook_deliveries WHERE event_id = $1 ORDER BY endpoint_id`,
@@ -103,7 +104,7 @@ describe('webhook delivery', () => {
     // A rolled-back change leaves neither event nor delivery.
     await expect(
       t.app.get(DataSource).transaction(async (m) => {
-        const e = await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: {} });
+        const e = await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: {} });
         eventId = e.envelope.id;
         throw new Error('rolled back');
       }),

@@ -6,6 +6,7 @@ import { freePort } from './support/net';
 import { serviceEnv, startService, stopService, type ServiceProcess } from './support/processes';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
+import { recordEvent } from './support/events';
 
 const TOKEN = 'metrics-token-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -33,7 +34,7 @@ async function scrape(t: TestApp): Promise<string> {
 }
 
 const record = (t: TestApp, orgId: string, type: 'lead.created' | 'call.completed') =>
-  t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data: {} }));
+  t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data: {} }));
 
 const endpoint = (t: TestApp, f: TestFirm, url: string, eventTypes: string) =>
   t.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url, eventTypes });

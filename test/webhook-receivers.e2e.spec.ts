@@ -5,6 +5,7 @@ import { createFirm } from './support/factories';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 import { startSelfSignedHttps } from './support/tls';
+import { recordEvent } from './support/events';
 
 /**
  * Receivers that hang, answer slowly, send an endless body, drop the
@@ -43,7 +44,7 @@ describe('misbehaving receivers', () => {
     const record = (orgId: string) =>
       t.app
         .get(DataSource)
-        .transaction((m) => t.app.get(EventsService).record(m, { orgId, type: 'call.completed', data: { call_id: 'call_m' } }));
+        .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type: 'call.completed', data: { call_id: 'call_m' } }));
     const started = Date.now();
     const e1 = await record(f1.orgId);
     const e2 = await record(f2.orgId);

@@ -7,6 +7,7 @@ import { createFirm, type TestFirm } from './support/factories';
 import { runCli } from './support/cli';
 import { Receiver, waitFor, type Received } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
+import { recordEvent } from './support/events';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -46,7 +47,7 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
   const deliver = async (orgId: string, path: string): Promise<Received> => {
     const e = await t.app
       .get(DataSource)
-      .transaction((m) => t.app.get(EventsService).record(m, { orgId, type: 'lead.updated', data: { lead_id: 'lead_rot' } }));
+      .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type: 'lead.updated', data: { lead_id: 'lead_rot' } }));
     t.app.get(DeliveryDispatcher).wake();
     return waitFor(() => rx.at(path).find((r) => r.headers['webhook-id'] === e.envelope.id), `the POST of ${e.envelope.id}`);
   };

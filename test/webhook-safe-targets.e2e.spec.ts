@@ -6,6 +6,7 @@ import { createFirm, type TestFirm } from './support/factories';
 import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 import { startSelfSignedHttps } from './support/tls';
+import { recordEvent } from './support/events';
 
 /** Production setting (WEBHOOK_ALLOW_PRIVATE_TARGETS unset): only https to public addresses. */
 describe('safe webhook targets', () => {
@@ -53,7 +54,7 @@ describe('safe webhook targets', () => {
     await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, `https://localhost:${target.port}/hook`]);
     const e = await t.app
       .get(DataSource)
-      .transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
+      .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
     const d = await waitFor(
       async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [e.envelope.id]))[0],
       'the attempt',
@@ -77,7 +78,7 @@ describe('safe webhook targets', () => {
       await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, url]);
       const ev = await t.app
         .get(DataSource)
-        .transaction((m) => t.app.get(EventsService).record(m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
+        .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
       const x = await waitFor(
         async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [ev.envelope.id]))[0],
         `the attempt to ${url}`,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../common/errors/problems.js';
 import { sendProblem } from '../common/errors/problem.filter.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { DomainError } from '../common/errors/domain-error.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { readsBody } from '../common/http/unread-bodies.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -41,7 +41,7 @@ export function installEarlyAuth(fastify: FastifyInstance, keys: ApiKeyService, 
     try {
       await checkCredentials(req, keys, config);
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
+      if (!(e instanceof DomainError)) throw e;
       reply.header('connection', 'close');
       sendProblem(reply, req.id, e);
       return reply;

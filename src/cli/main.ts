@@ -1,14 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
-import { ApiError } from '../common/errors/api-error.js';
-import { InvalidInputError } from '../common/errors/invalid-input.js';
-import { DocumentInvalidError } from '../common/validation/validate-document.js';
-import { ConfigError, loadConfig } from '../config/app-config.js';
+import { loadConfig } from '../config/app-config.js';
 import { prepareDatabase } from '../database/prepare-database.js';
 import { CliModule } from './cli.module.js';
 import { CliError, type CliCommand } from './command.js';
-import { inputMessage } from './input-message.js';
+import { cliFailure } from './failures.js';
 import { COMMANDS } from './commands/index.js';
 import { parseArgs } from './parse-args.js';
 
@@ -41,15 +38,6 @@ async function readInput(pathOrDash: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Service-side refusals are the user's to fix: show them plainly, exit 1. */
-function userMessage(err: unknown): string | null {
-  if (err instanceof CliError || err instanceof ConfigError) return err.message;
-  if (err instanceof InvalidInputError) return inputMessage(err);
-  if (err instanceof DocumentInvalidError) return `invalid document: ${err.message}`;
-  if (err instanceof ApiError && err.status < 500) return err.detail;
-  return null;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -86,8 +74,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write((json ? JSON.stringify(result) : command.human ? command.human(result) : JSON.stringify(result, null, 2)) + '\n');
     return 0;
   } catch (err) {
-    const message = userMessage(err);
-    if (message !== null) return fail(message, err instanceof CliError ? err.exitCode : 1);
+    const failure = cliFailure(err);
+    if (failure) return fail(failure.message, failure.exitCode);
     process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
     return fail('unexpected error (details above on stderr)', 1);
   } finally {

@@ -1,7 +1,6 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN } from '../common/ids.js';
-import { EVENT_DATA_MODELS } from './dto/event-data.dto.js';
-import { EVENT_TYPES, type EventType } from './event-types.js';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from './event-catalogue.js';
 
 const BASE64_SIGNATURE = 'v1,[A-Za-z0-9+/]+={0,2}';
 const header = (name: string, description: string, pattern: string, examples: Record<string, { summary: string; value: string }>) => ({
@@ -42,13 +41,6 @@ const SIGNATURE_HEADERS = [
   ),
 ];
 
-const SUMMARIES: Record<EventType, string> = {
-  'call.completed': 'A call has ended and processing has finished (sent for every call, answered or not).',
-  'lead.created': 'A call produced a lead.',
-  'lead.updated': "A lead's status, external_id or status_reason changed.",
-  'webhook.test': 'A test was requested; sent to that one endpoint only, attempted once.',
-};
-
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
 
 /**
@@ -72,7 +64,7 @@ function envelopeSchema(type: EventType, envelope: Schema) {
         description: 'True only on webhook.test.',
         example: type === 'webhook.test',
       },
-      data: { $ref: getSchemaPath(EVENT_DATA_MODELS[type]) },
+      data: { $ref: getSchemaPath(EVENT_CATALOGUE[type].data) },
     },
   };
 }
@@ -89,8 +81,8 @@ export function eventWebhooks(envelope: Schema): Record<string, unknown> {
       {
         post: {
           operationId: `on${type.replace(/(^|\.)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
-          summary: SUMMARIES[type],
-          description: `${SUMMARIES[type]} Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
+          summary: EVENT_CATALOGUE[type].summary,
+          description: `${EVENT_CATALOGUE[type].summary} Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
           tags: ['Webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS,

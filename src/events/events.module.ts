@@ -1,15 +1,17 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
+import { LeadsModule } from '../leads/index.js';
 import { EventEntity } from './entities/event.entity.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
+import { LeadEvents } from './lead-events.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([EventEntity])],
+  imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository],
+  providers: [EventsService, EventsRepository, LeadEvents],
   exports: [EventsService],
 })
 export class EventsModule implements OnModuleInit {

@@ -6,12 +6,16 @@ import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js
 import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
 import type { EventEntity } from './entities/event.entity.js';
-import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
+import type { EventData, EventType } from './event-catalogue.js';
+import type { EventEnvelope, RecordedEvent } from './event-types.js';
 import { EventsRepository } from './events.repository.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
 export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
+
+/** One event to record: `data` typed by its `type` (see event-catalogue.ts). */
+export type EventInput<T extends EventType> = { orgId: string; type: T; data: EventData<T>; test?: boolean };
 
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
@@ -47,10 +51,8 @@ export class EventsService {
     this.fanOuts.push(handler);
   }
 
-  async record(
-    manager: EntityManager,
-    input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
-  ): Promise<RecordedEvent> {
+  /** Writes one event; its `data` must be exactly what the catalogue declares for its type. */
+  async record<T extends EventType>(manager: EntityManager, input: EventInput<T>): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
       this.events.insert(manager, {

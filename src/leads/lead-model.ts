@@ -2,6 +2,8 @@ export const LEAD_STATUSES = ['new', 'contacted', 'signed', 'rejected'] as const
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 /** What a PATCH may set (a lead never goes back to new). */
 export const SETTABLE_STATUSES = ['contacted', 'signed', 'rejected'] as const;
+/** Who can change a lead's firm-owned fields: an API key, or an AI assistant connector. */
+export const LEAD_CHANGED_BY_KINDS = ['api_key', 'connector'] as const;
 
 /** intake.untrusted as stored: every field of the spec, each nullable. */
 export type IntakeUntrusted = Record<string, string | boolean | null>;

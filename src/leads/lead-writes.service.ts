@@ -3,15 +3,19 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AuditService } from '../audit/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
-import { AppConfig } from '../config/app-config.js';
 import { beginChange } from '../database/change-stamp.js';
-import { EventsService } from '../events/index.js';
-import type { LeadFromCall, LeadRow } from './lead-model.js';
+import type { LEAD_CHANGED_BY_KINDS, LeadFromCall, LeadRow } from './lead-model.js';
 import { alreadyApplied, applyPatch, changedFields, expectedStatusHolds, type FirmField, type LeadPatch } from './lead-patch-rules.js';
 import { toLeadDto } from './lead.mapper.js';
 import { LeadsRepository } from './leads.repository.js';
 
-export type LeadChangedBy = { kind: 'api_key' | 'connector'; id: string };
+export type LeadChangedBy = { kind: (typeof LEAD_CHANGED_BY_KINDS)[number]; id: string };
+
+/** A lead write, told inside its transaction to whoever records its event (the events context: it depends on leads, not the reverse). */
+export type LeadChange =
+  | { kind: 'created'; orgId: string; lead: LeadRow }
+  | { kind: 'updated'; orgId: string; before: LeadRow; after: LeadRow; changes: FirmField[]; by: LeadChangedBy };
+export type LeadChangeRecorder = (manager: EntityManager, change: LeadChange) => Promise<void>;
 
 /** Every change to leads: the firm's PATCH (and the demo acting as a key), and the pipeline's lead of a call. */
 @Injectable()
@@ -20,9 +24,19 @@ export class LeadWritesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: LeadsRepository,
     private readonly audit: AuditService,
-    private readonly events: EventsService,
-    private readonly config: AppConfig,
   ) {}
+
+  private recorder: LeadChangeRecorder | null = null;
+
+  /** The events context registers here at start-up; a lead change is never written without its event. */
+  onChange(recorder: LeadChangeRecorder): void {
+    this.recorder = recorder;
+  }
+
+  private recordChange(manager: EntityManager, change: LeadChange): Promise<void> {
+    if (!this.recorder) throw new Error('No recorder of lead events is registered (the events module is not loaded).');
+    return this.recorder(manager, change);
+  }
 
   /**
    * The one way a lead's firm-owned fields change. Reads the lead, decides,
@@ -58,19 +72,7 @@ export class LeadWritesService {
   }
 
   private async recordUpdate(m: EntityManager, orgId: string, before: LeadRow, after: LeadRow, changes: FirmField[], by: LeadChangedBy) {
-    await this.events.record(m, {
-      orgId,
-      type: 'lead.updated',
-      data: {
-        lead_id: after.lead_id,
-        call_id: after.call_id,
-        status: after.status,
-        previous_status: before.status,
-        changes,
-        changed_by: by,
-        url: this.url(after.lead_id),
-      },
-    });
+    await this.recordChange(m, { kind: 'updated', orgId, before, after, changes, by });
     await this.audit.record(
       {
         orgId,
@@ -108,28 +110,13 @@ export class LeadWritesService {
       return { leadId, created: false };
     }
     const row = await this.repo.insert(manager, orgId, leadId, input);
-    await this.events.record(manager, {
-      orgId,
-      type: 'lead.created',
-      data: {
-        lead_id: row.lead_id,
-        call_id: row.call_id,
-        status: 'new',
-        category: row.category,
-        urgency: row.urgency,
-        url: this.url(row.lead_id),
-      },
-    });
+    await this.recordChange(manager, { kind: 'created', orgId, lead: row });
     return { leadId: row.lead_id, created: true };
   }
 
   /** Re-processing found no lead: the earlier lead (if any) stays readable, detached from the call; its updated_at moves. */
   detachFromCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
     return this.repo.touchForCall(manager, orgId, callId);
-  }
-
-  private url(leadId: string): string {
-    return `${this.config.baseUrl}/v1/leads/${encodeURIComponent(leadId)}`;
   }
 }
 

@@ -2,14 +2,13 @@ import { Module } from '@nestjs/common';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
 import { CallsModule } from '../calls/index.js';
-import { EventsModule } from '../events/index.js';
 import { LeadsController } from './leads.controller.js';
 import { LeadsRepository } from './leads.repository.js';
 import { LeadWritesService } from './lead-writes.service.js';
 import { LeadsService } from './leads.service.js';
 
 @Module({
-  imports: [AccountModule, AuditModule, EventsModule, CallsModule],
+  imports: [AccountModule, AuditModule, CallsModule],
   controllers: [LeadsController],
   providers: [LeadsService, LeadWritesService, LeadsRepository],
   exports: [LeadsService, LeadWritesService],

@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../common/errors/api-error.js';
+import { DomainError } from '../common/errors/domain-error.js';
 import { InternalRoute } from '../common/http/access.decorators.js';
 import { NoQueryDto } from '../common/validation/no-query.dto.js';
 import { RemovedRecordingDto, StoredRecordingDto } from './dto/internal-recording.dto.js';
@@ -42,7 +42,7 @@ export class InternalRecordingsController {
       // answer goes out, and close the connection unless the rest is known to be small.
       body.resume();
       const small = declaredLength !== undefined && declaredLength <= this.recordings.maxBytes;
-      if (err instanceof ApiError && !small) throw err.withHeader('Connection', 'close');
+      if (err instanceof DomainError && !small) throw err.withHeader('Connection', 'close');
       throw err;
     }
   }

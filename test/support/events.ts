@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { EntityManager } from 'typeorm';
+import type { EventData, EventType, EventsService, RecordedEvent } from '../../src/events/index';
 import { newEventId } from '../../src/common/ids';
 import { waitFor } from './receiver';
 import type { TestApp } from './test-app';
@@ -47,4 +49,18 @@ export async function insertEvent(
 /** A key created before webhooks existed: same firm, scopes without the webhook ones. */
 export async function restrictKey(t: TestApp, keyId: string, scopes: string[]): Promise<void> {
   await t.sql(`UPDATE api_keys SET scopes = $2 WHERE id = $1`, [keyId, scopes]);
+}
+
+/**
+ * Records an event whose `data` is a test's own shape, through the real outbox
+ * (fan-out included). The outbox stores `data` as given; these tests are about
+ * ordering, delivery and retention, not payloads, whose types are checked where
+ * the service builds them (see test/event-catalogue-types.ts).
+ */
+export function recordEvent(
+  events: EventsService,
+  manager: EntityManager,
+  input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
+): Promise<RecordedEvent> {
+  return events.record(manager, { ...input, data: input.data as unknown as EventData<EventType> });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpException } from '@nestjs/common';
-import type { ApiError } from './api-error.js';
+import type { DomainError } from './domain-error.js';
 import {
   InsufficientScopeError,
   InternalError,
@@ -15,11 +15,11 @@ import {
 } from './problems.js';
 
 /** 404 for a method and path no route answers (Nest's NotFoundException for an unknown route). */
-export const noSuchEndpoint = (): ApiError =>
+export const noSuchEndpoint = (): DomainError =>
   new NotFoundError('The endpoint', 'No such endpoint. Every path starts with /v1; see /v1/openapi.json.');
 
 /** The typed problem for a status raised by Nest or Fastify rather than by our code. */
-function forStatus(status: number, detail?: string): ApiError | null {
+function forStatus(status: number, detail?: string): DomainError | null {
   switch (status) {
     case 400:
       return new InvalidRequestError(detail ?? 'The request is not valid.');
@@ -46,7 +46,7 @@ function forStatus(status: number, detail?: string): ApiError | null {
 }
 
 /** Nest's own HttpExceptions (an unknown route is its NotFoundException). */
-export function fromHttpException(e: HttpException): ApiError | null {
+export function fromHttpException(e: HttpException): DomainError | null {
   return forStatus(e.getStatus());
 }
 
@@ -67,7 +67,7 @@ export function isClientAbort(e: unknown, request: { raw?: { destroyed?: boolean
 }
 
 /** Errors Fastify raises while reading the body (bad JSON, wrong media type, too large). */
-export function fromFrameworkError(e: unknown): ApiError | null {
+export function fromFrameworkError(e: unknown): DomainError | null {
   const fe = e as { statusCode?: unknown; code?: unknown } | null;
   if (!fe || typeof fe.statusCode !== 'number' || fe.statusCode < 400 || fe.statusCode >= 500) return null;
   if (fe.code === 'BODY_NOT_UTF8') return new InvalidRequestError('The body is not valid UTF-8; send JSON encoded as UTF-8.', 'body');

@@ -1,11 +1,14 @@
+import { DomainError } from './domain-error.js';
+
 /**
  * A dashboard action cannot be done as asked (the CLI is the dashboard's
  * stand-in): a field's value is wrong, a limit is reached, or the thing it
  * names does not exist. Services name the domain field (`url`, `expiresAt`,
  * `permissionSet`); only the CLI knows which flag set it and words the
- * message with that flag.
+ * message with that flag (src/cli/failures.ts).
  */
-export class InvalidInputError extends Error {
+export class InvalidInputError extends DomainError {
+  readonly code = 'invalid_request' as const;
   constructor(
     /** The domain field at fault, or null when the refusal is not about one field. */
     readonly field: string | null,
@@ -13,6 +16,5 @@ export class InvalidInputError extends Error {
     readonly reason: string,
   ) {
     super(field ? `${field}${reason.startsWith(':') ? '' : ' '}${reason}` : reason);
-    this.name = 'InvalidInputError';
   }
 }

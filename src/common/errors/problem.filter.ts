@@ -1,7 +1,9 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from './api-error.js';
+import { DomainError } from './domain-error.js';
+import { isErrorCode } from './error-codes.js';
+import { httpHeaders, httpStatus } from './http-answers.js';
 import { isDatabaseUnavailable } from './db-errors.js';
 import { fromFrameworkError, fromHttpException, isClientAbort } from './framework-errors.js';
 import { InternalError, InvalidRequestError, ServiceUnavailableError } from './problems.js';
@@ -19,12 +21,12 @@ function loggable(e: unknown): Record<string, unknown> {
 
 export const problemType = (code: string) => `urn:receptionist-api:error:${code}`;
 
-/** The RFC 9457 document of a typed problem. */
-export function problemBody(error: ApiError, requestId: string | undefined): Record<string, unknown> {
+/** The RFC 9457 document of a refusal; `status` is its code's (http-answers.ts) unless the caller answers another. */
+export function problemBody(error: DomainError, requestId: string | undefined, status = httpStatus(error.code)): Record<string, unknown> {
   return {
     type: problemType(error.code),
     title: error.title,
-    status: error.status,
+    status,
     detail: error.detail,
     code: error.code,
     ...error.extra,
@@ -32,15 +34,15 @@ export function problemBody(error: ApiError, requestId: string | undefined): Rec
   };
 }
 
-/** Writes a typed problem as application/problem+json; also used for errors Fastify raises before routing. */
-export function sendProblem(reply: FastifyReply, requestId: string | undefined, error: ApiError): void {
+/** Writes a refusal as application/problem+json; also used for errors Fastify raises before routing. */
+export function sendProblem(reply: FastifyReply, requestId: string | undefined, error: DomainError): void {
   if (reply.sent) return;
   const body = problemBody(error, requestId);
   reply
-    .status(error.status)
+    .status(httpStatus(error.code))
     // Errors raised before routing never ran the onRequest hook that sets x-request-id; every answer carries it.
     .headers({
-      ...error.headers,
+      ...httpHeaders(error),
       ...(requestId ? { 'x-request-id': requestId } : {}),
       'content-type': 'application/problem+json; charset=utf-8',
     })
@@ -49,9 +51,10 @@ export function sendProblem(reply: FastifyReply, requestId: string | undefined, 
 
 /**
  * The one exit for every error: an RFC 9457 problem document with a stable
- * `code`. Typed problems (problems.ts) answer as they are; an unreachable
- * database is a 503; anything else is a 500 whose cause is logged once under
- * an error id, never a 4xx and never a message that could carry data.
+ * `code`. A domain error answers with its code's status (http-answers.ts);
+ * an unreachable database is a 503; anything else, a domain error whose code
+ * that table does not know included, is a 500 whose cause is logged once
+ * under an error id, never a 4xx and never a message that could carry data.
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
@@ -63,8 +66,8 @@ export class ProblemFilter implements ExceptionFilter {
     sendProblem(reply, request?.id, this.toProblem(exception, request));
   }
 
-  private toProblem(e: unknown, request: FastifyRequest | undefined): ApiError {
-    if (e instanceof ApiError) return e;
+  private toProblem(e: unknown, request: FastifyRequest | undefined): DomainError {
+    if (e instanceof DomainError && isErrorCode(e.code)) return e;
     const requestId = request?.id;
     if (isClientAbort(e, request)) {
       this.logger.debug({ request_id: requestId }, 'client went away before its body was read');

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ERROR_CODES } from '../errors/api-error.js';
+import { ERROR_CODES } from '../errors/error-codes.js';
 
 /** One entry of a 400's `errors` list. */
 @ApiSchema({ description: 'One problem of a 400: the parameter or body member at fault and what is wrong with it.' })

@@ -1,12 +1,18 @@
 import { plainToInstance } from 'class-transformer';
+import { DomainError } from '../errors/domain-error.js';
 import { validateSync, type ValidationError } from 'class-validator';
 import { undeclaredMembers } from './declared-members.js';
 import { shapeProblems } from './nested-shapes.js';
 import { findUnsafeString } from './string-safety.js';
 
-export class DocumentInvalidError extends Error {
+/** A document (a call, the receptionist settings) breaks its schema: every problem found, the first as `param`. */
+export class DocumentInvalidError extends DomainError {
+  readonly code = 'invalid_request' as const;
   constructor(readonly problems: { path: string; message: string }[]) {
-    super(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+    super(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
+      param: problems[0]?.path,
+      errors: problems.map((p) => ({ param: p.path, message: p.message })),
+    });
   }
 }
 

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { NullableString, OpenEnum } from '../../common/http/schema.decorators.js';
-import { EVENT_DATA_MODELS } from './event-data.dto.js';
 import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
-import { EVENT_TYPES } from '../event-types.js';
+import { EVENT_DATA_MODELS, EVENT_TYPES } from '../event-catalogue.js';
 
 export class ListEventsQueryDto {
   @QueryEventId('after', 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.')
@@ -32,7 +31,7 @@ export class EventDto {
   @ApiProperty({ description: 'True only for webhook.test; never treat a test as a real call.', example: false }) test: boolean;
   @ApiProperty({
     description: 'Shape depends on type (see the webhooks section); ignore unknown members and unknown types.',
-    anyOf: [...Object.values(EVENT_DATA_MODELS).map((m) => ({ $ref: getSchemaPath(m) })), { type: 'object', additionalProperties: true }],
+    anyOf: [...EVENT_DATA_MODELS.map((m) => ({ $ref: getSchemaPath(m) })), { type: 'object', additionalProperties: true }],
     example: {
       endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40',
       message: 'This is a test event sent from the API. It refers to no call or lead.',

@@ -1,12 +1,20 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { CATEGORIES, OUTCOMES, URGENCIES } from '../../calls/index.js';
-import { NullableBoolean, NullableDateTime, NullableString, OpenEnum, OpenEnumList } from '../../common/http/schema.decorators.js';
+import { CATEGORIES, OUTCOMES, URGENCIES } from '../calls/index.js';
+import { NullableBoolean, NullableDateTime, NullableString, OpenEnum, OpenEnumList } from '../common/http/schema.decorators.js';
+import { FIRM_FIELDS, LEAD_CHANGED_BY_KINDS, LEAD_STATUSES, type FirmField, type LeadChangedBy, type LeadStatus } from '../leads/index.js';
 
-// The leads context depends on this one (it records lead events), so its status list cannot be imported here.
-const LEAD_STATUS_VALUES = ['new', 'contacted', 'signed', 'rejected'];
+/*
+ * The one declaration of every event type: each `data` class below is at once
+ * the TypeScript type `EventsService.record()` accepts for its type and the
+ * schema the OpenAPI document serves (components and the webhooks section).
+ * Known values come from the context that defines them, never copied here.
+ */
+
 const CALL_ID = 'call_01jd5x8m3q7k2w9n4b6c8d0f2h';
 const LEAD_ID = 'lead_01jd5x8m3q7k2w9n4b6c8d0f2h';
 const UNKNOWN_FIELDS = 'Unknown members may appear and must be ignored.';
+/** A lead starts as new (the only status lead.created carries). */
+const INITIAL_STATUS = 'new' satisfies LeadStatus;
 
 @ApiSchema({ description: `data of call.completed: a call has ended and processing has finished. ${UNKNOWN_FIELDS}` })
 export class CallCompletedData {
@@ -29,7 +37,7 @@ export class CallCompletedData {
 export class LeadCreatedData {
   @ApiProperty({ description: 'The new lead.', example: LEAD_ID }) lead_id: string;
   @ApiProperty({ description: 'The call it came from.', example: CALL_ID }) call_id: string;
-  @ApiProperty({ enum: ['new'], description: 'Always new.', example: 'new' }) status: string;
+  @ApiProperty({ enum: [INITIAL_STATUS], description: 'Always new.', example: INITIAL_STATUS }) status: typeof INITIAL_STATUS;
   @OpenEnum(CATEGORIES, { nullable: true, description: 'As on the call. Treat unknown values as other.' }) category: string | null;
   @OpenEnum(URGENCIES, { nullable: true, description: 'As on the call. Treat unknown values as normal.', example: 'normal' }) urgency:
     string | null;
@@ -38,7 +46,8 @@ export class LeadCreatedData {
 
 @ApiSchema({ description: 'Who made a lead change.' })
 export class LeadChangedByData {
-  @OpenEnum(['api_key', 'connector'], { description: 'An API key, or an AI assistant connector.', example: 'api_key' }) kind: string;
+  @OpenEnum(LEAD_CHANGED_BY_KINDS, { description: 'An API key, or an AI assistant connector.', example: 'api_key' })
+  kind: LeadChangedBy['kind'];
   @ApiProperty({
     description: "The key's or connector's id: when it is your own key's id, the event echoes your own write.",
     example: 'key_01jd5x8m',
@@ -50,11 +59,11 @@ export class LeadChangedByData {
 export class LeadUpdatedData {
   @ApiProperty({ description: 'The lead.', example: LEAD_ID }) lead_id: string;
   @ApiProperty({ description: 'The call it came from.', example: CALL_ID }) call_id: string;
-  @ApiProperty({ enum: LEAD_STATUS_VALUES, description: 'Status after the change.', example: 'contacted' }) status: string;
-  @ApiProperty({ enum: LEAD_STATUS_VALUES, description: 'Status before; equals status when status did not change.', example: 'new' })
-  previous_status: string;
-  @OpenEnumList(['status', 'external_id', 'status_reason'], { description: 'Names of the fields that changed.', example: ['status'] })
-  changes: string[];
+  @ApiProperty({ enum: [...LEAD_STATUSES], description: 'Status after the change.', example: 'contacted' }) status: LeadStatus;
+  @ApiProperty({ enum: [...LEAD_STATUSES], description: 'Status before; equals status when status did not change.', example: 'new' })
+  previous_status: LeadStatus;
+  @OpenEnumList(FIRM_FIELDS, { description: 'Names of the fields that changed.', example: ['status'] })
+  changes: FirmField[];
   @ApiProperty({ type: LeadChangedByData, description: 'Who made the change.' }) changed_by: LeadChangedByData;
   @ApiProperty({ description: 'The lead on the REST API.', example: `https://api.example.com/v1/leads/${LEAD_ID}` }) url: string;
 }
@@ -67,10 +76,40 @@ export class WebhookTestData {
   message: string;
 }
 
-/** The data schema of each event type. */
-export const EVENT_DATA_MODELS = {
-  'call.completed': CallCompletedData,
-  'lead.created': LeadCreatedData,
-  'lead.updated': LeadUpdatedData,
-  'webhook.test': WebhookTestData,
-} as const;
+/** One event type: its data, what it means (the webhook operation's summary), and whether an endpoint may subscribe to it. */
+interface EventSpec {
+  data: new () => object;
+  summary: string;
+  subscribable: boolean;
+}
+
+/** Every event type, in the order the document lists them. */
+export const EVENT_CATALOGUE = {
+  'call.completed': {
+    data: CallCompletedData,
+    summary: 'A call has ended and processing has finished (sent for every call, answered or not).',
+    subscribable: true,
+  },
+  'lead.created': { data: LeadCreatedData, summary: 'A call produced a lead.', subscribable: true },
+  'lead.updated': { data: LeadUpdatedData, summary: "A lead's status, external_id or status_reason changed.", subscribable: true },
+  // Sent to the one endpoint it was requested for, never to subscribers.
+  'webhook.test': {
+    data: WebhookTestData,
+    summary: 'A test was requested; sent to that one endpoint only, attempted once.',
+    subscribable: false,
+  },
+} as const satisfies Record<string, EventSpec>;
+
+type Catalogue = typeof EVENT_CATALOGUE;
+export type EventType = keyof Catalogue;
+/** The `data` of an event of type T, exactly as record() takes it and the document describes it. */
+export type EventData<T extends EventType> = InstanceType<Catalogue[T]['data']>;
+export type SubscribableEventType = { [T in EventType]: Catalogue[T]['subscribable'] extends true ? T : never }[EventType];
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as readonly EventType[];
+/** What an endpoint may subscribe to. */
+export const SUBSCRIBABLE_EVENT_TYPES: readonly SubscribableEventType[] = EVENT_TYPES.filter(
+  (t): t is SubscribableEventType => EVENT_CATALOGUE[t].subscribable,
+);
+/** The data classes, for the document's components (each one's schema is named after it). */
+export const EVENT_DATA_MODELS = EVENT_TYPES.map((t) => EVENT_CATALOGUE[t].data);

@@ -1,0 +1,23 @@
+/**
+ * The problem codes of the service. `code` is the stable, machine-readable
+ * contract (HTTP answers and the CLI's both read it); `title` and `detail` are
+ * for people. Add codes, never rename one.
+ */
+export const ERROR_CODES = {
+  invalid_request: 'The request is not valid.',
+  unauthorized: 'Missing or unusable API key.',
+  insufficient_scope: 'The API key lacks the scope this endpoint needs.',
+  not_found: 'Not found.',
+  method_not_allowed: 'Method not allowed.',
+  not_published: 'The receptionist settings have never been published.',
+  status_conflict: 'The lead changed since it was read.',
+  endpoint_disabled: 'The webhook endpoint is turned off.',
+  payload_too_large: 'The request body is too large.',
+  unsupported_media_type: 'The request body has the wrong content type.',
+  rate_limited: 'Too many requests.',
+  service_unavailable: 'The service is temporarily unavailable.',
+  internal_error: 'Internal error.',
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);

@@ -1,0 +1,61 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { LeadWritesService, type LeadChange } from '../leads/index.js';
+import { EventsService } from './events.service.js';
+
+/**
+ * Records lead.created and lead.updated for every lead write, inside its
+ * transaction. Events depends on leads (the catalogue reads its statuses and
+ * fields), so leads tells its changes through a registered recorder instead of
+ * importing this context.
+ */
+@Injectable()
+export class LeadEvents implements OnModuleInit {
+  constructor(
+    private readonly leads: LeadWritesService,
+    private readonly events: EventsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.leads.onChange((manager, change) => this.record(manager, change));
+  }
+
+  private async record(manager: EntityManager, change: LeadChange): Promise<void> {
+    if (change.kind === 'created') {
+      const { lead } = change;
+      await this.events.record(manager, {
+        orgId: change.orgId,
+        type: 'lead.created',
+        data: {
+          lead_id: lead.lead_id,
+          call_id: lead.call_id,
+          status: 'new',
+          category: lead.category,
+          urgency: lead.urgency,
+          url: this.url(lead.lead_id),
+        },
+      });
+      return;
+    }
+    const { before, after } = change;
+    await this.events.record(manager, {
+      orgId: change.orgId,
+      type: 'lead.updated',
+      data: {
+        lead_id: after.lead_id,
+        call_id: after.call_id,
+        status: after.status,
+        previous_status: before.status,
+        changes: change.changes,
+        changed_by: change.by,
+        url: this.url(after.lead_id),
+      },
+    });
+  }
+
+  private url(leadId: string): string {
+    return `${this.config.baseUrl}/v1/leads/${encodeURIComponent(leadId)}`;
+  }
+}

@@ -1,0 +1,30 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AuditService } from '../audit/index.js';
+import type { LeadFromCall, LeadRow } from './lead-model.js';
+import { LeadWritesService, type LeadChange } from './lead-writes.service.js';
+import type { LeadsRepository } from './leads.repository.js';
+
+/** Leads tells its writes to the recorder the events context registers; without one, no lead is written without its event. */
+describe('LeadWritesService and its change recorder', () => {
+  const row = { lead_id: 'lead_1', call_id: 'call_1', status: 'new', category: null, urgency: 'high' } as LeadRow;
+  const repo = { insert: () => Promise.resolve(row) } as unknown as LeadsRepository;
+  const manager = {} as EntityManager;
+  const writes = () => new LeadWritesService({} as DataSource, repo, {} as AuditService);
+
+  it('refuses to write a lead when no recorder is registered', async () => {
+    await expect(writes().upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall)).rejects.toThrow(
+      /No recorder of lead events/,
+    );
+  });
+
+  it('tells the registered recorder of a new lead, in the same transaction', async () => {
+    const told: [EntityManager, LeadChange][] = [];
+    const w = writes();
+    w.onChange((m, change) => Promise.resolve(void told.push([m, change])));
+    await expect(w.upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall)).resolves.toEqual({
+      leadId: 'lead_1',
+      created: true,
+    });
+    expect(told).toEqual([[manager, { kind: 'created', orgId: 'org_1', lead: row }]]);
+  });
+});
