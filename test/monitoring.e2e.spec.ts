@@ -2,7 +2,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../src/audit';
@@ -15,7 +14,8 @@ import { exposedNames, metricNames } from './support/promql-names';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+// Jest runs from the project's root (as examples.e2e.spec.ts relies on too).
+const ROOT = process.cwd();
 const ALERTS = join(ROOT, 'deploy/prometheus/alerts.yml');
 const ALERT_TESTS = join(ROOT, 'deploy/prometheus/alerts.test.yml');
 const PROMETHEUS_CONFIG = join(ROOT, 'deploy/prometheus/prometheus.yml');

@@ -6,6 +6,7 @@ import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { createFirm, type TestFirm } from './support/factories';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startSmtp } from './support/smtp';
+import { recordEvent } from './support/events';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const DAY = 86_400_000;
@@ -46,7 +47,7 @@ describe('deliveries an endpoint missed while it was off', () => {
     return endpoint.id;
   };
   const record = (orgId: string, type: 'lead.created' | 'lead.updated' | 'webhook.test', data: Record<string, unknown> = {}) =>
-    t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, { orgId, type, data }));
+    t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
   const listed = async (f: TestFirm, query: Record<string, string>) =>
     (await t.get('/v1/webhook-deliveries', { key: f.keys.read, query })).body.deliveries;
   const redeliver = (f: TestFirm, id: string) => t.request('POST', `/v1/webhook-deliveries/${id}/redeliver`, { key: f.keys.read });
@@ -59,8 +60,8 @@ describe('deliveries an endpoint missed while it was off', () => {
 
     let eventId = '';
     await t.app.get(DataSource).transaction(async (m) => {
-      eventId = (await t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_m' } })).envelope
-        .id;
+      eventId = (await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_m' } }))
+        .envelope.id;
       const inside = await m.query(`SELECT endpoint_id, status, trigger FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
       expect(inside).toHaveLength(2);
       expect(inside).toEqual(

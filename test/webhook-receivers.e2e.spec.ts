@@ -118,7 +118,9 @@ describe('misbehaving receivers', () => {
       const start = t.clock.now().getTime();
       const e = await t.app
         .get(DataSource)
-        .transaction((m) => t.app.get(EventsService).record(m, { orgId: f.orgId, type: 'call.completed', data: { call_id: 'call_h' } }));
+        .transaction((m) =>
+          recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'call.completed', data: { call_id: 'call_h' } }),
+        );
       const stored = (check: (d: any) => boolean, what: string) =>
         waitFor(
           async () => {
