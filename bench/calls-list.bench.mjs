@@ -10,6 +10,7 @@
  * default: an embedded one in a temp folder), BENCH_CALLS (200000),
  * BENCH_DURATION (seconds per scenario and server, 20), BENCH_CONNECTIONS (10),
  * BENCH_ROUNDS (alternating service/baseline rounds the duration is split into, 10),
+ * BENCH_WARMUP (seconds of warm-up per scenario and server, 1),
  * BENCH_ONLY (comma-separated scenario names or their first words, e.g. "reference,caller_number" or
  * "first page,after" for the first and the deep page),
  * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there).
@@ -19,7 +20,7 @@
  * CallMapper (compiled, from dist/), so the SQL and JSON are identical; it
  * skips what the service adds per request: API-key lookup, scope check, query
  * validation, cursor MAC, the firm's timezone, the audit row and its commit.
- * Not part of `npm test`.
+ * `npm test` runs it once with tiny parameters (test/benches.e2e.spec.ts), so it keeps running.
  */
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 200_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const log = (line) => process.stderr.write(line + '\n');
 
 const role = process.argv[2];
@@ -164,7 +166,7 @@ async function main() {
     const { createApp } = require(dist('create-app.js'));
     const { AccountService } = require(dist('account/index.js'));
     const { ApiKeyService } = require(dist('auth/index.js'));
-    const { CursorCodec } = require(dist('common/pagination/cursor.js'));
+    const { KeysetCursors } = require(dist('common/pagination/keyset.js'));
     const setupApp = await createApp({
       config: loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'silent', PORT: '0', ROLE: 'api' }),
       databaseUrl,
@@ -172,7 +174,7 @@ async function main() {
     await setupApp.init();
     const org = await setupApp.get(AccountService).createOrg({ name: 'Bench Firm', slug: 'bench' });
     const { key } = await setupApp.get(ApiKeyService).create({ orgId: org.id, name: 'bench', set: 'read' });
-    const codec = setupApp.get(CursorCodec);
+    const cursors = setupApp.get(KeysetCursors);
 
     // 3. 200,000 calls in bulk (one INSERT ... SELECT generate_series), references, one 1,000-turn transcript.
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -231,14 +233,19 @@ async function main() {
     const seedSeconds = (Date.now() - t0) / 1000;
     log(`seeded ${CALLS} calls in ${seedSeconds.toFixed(1)} s`);
 
-    // 4. The deep page: the position after 1,000 pages of 100 (keyset position of row 100,000).
-    const deep = (
+    // 4. The deep page: the position after 1,000 pages of 100 (keyset position of row 100,000). Its cursor is made
+    // the way CallsService makes next_cursor: the page's rows fetched with LIMIT n + 1 (here n = 1, ending at that
+    // row), the list's kind, no filters, and the firm it is bound to.
+    const [deep, ...more] = (
       await client.query(
-        `SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 1`,
+        `SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 2`,
         [org.id, Math.min(100_000, CALLS - 101) - 1],
       )
-    ).rows[0];
-    const serviceCursor = codec.encode('calls', [deep.started_at.toISOString(), deep.call_id], {});
+    ).rows;
+    const serviceCursor = cursors.page('calls', [deep, ...more], 1, { filters: {}, firmId: org.id }, (r) => ({
+      at: r.started_at.toISOString(),
+      id: r.call_id,
+    })).nextCursor;
     const baselineCursor = Buffer.from(JSON.stringify({ at: deep.started_at.toISOString(), id: deep.call_id })).toString('base64url');
     const updatedSince = new Date(now.getTime() - 3_600_000).toISOString();
     await client.end();
@@ -307,8 +314,8 @@ async function main() {
     const compare = async (sUrl, bUrl) => {
       const sRound = () => once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS, service.proc.pid);
       const bRound = () => once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS, baseline.proc.pid);
-      await once(sUrl, auth, CONNECTIONS, 1, service.proc.pid); // warm-up
-      await once(bUrl, {}, CONNECTIONS, 1, baseline.proc.pid);
+      await once(sUrl, auth, CONNECTIONS, WARMUP, service.proc.pid); // warm-up
+      await once(bUrl, {}, CONNECTIONS, WARMUP, baseline.proc.pid);
       const s = [];
       const b = [];
       for (let i = 0; i < ROUNDS; i++) {
@@ -331,7 +338,7 @@ async function main() {
       );
     }
     const run = async (url, headers, connections, duration, pid) => {
-      await once(url, headers, connections, 1, pid);
+      await once(url, headers, connections, WARMUP, pid);
       return once(url, headers, connections, duration, pid);
     };
     const tr = await run(
@@ -348,7 +355,7 @@ async function main() {
     const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
     const label = (name) => (pageSize.get(name) === 100 ? name : `${name} (${pageSize.get(name)} calls)`);
     const lines = [
-      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after 1 s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after ${WARMUP} s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
       '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

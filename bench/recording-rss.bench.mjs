@@ -16,9 +16,10 @@
  * during each transfer minus the RSS before it (target: under 64 MiB).
  *
  * Environment (optional): BENCH_DATABASE_URL (a PostgreSQL server; default an
- * embedded one in a temp folder), BENCH_STORES (fs,s3), BENCH_MIB (256).
- * Results: printed, and written to bench/results/recording-rss-<time>.json.
- * Not part of `npm test`.
+ * embedded one in a temp folder), BENCH_STORES (fs,s3), BENCH_MIB (256),
+ * BENCH_RESULTS_DIR (bench/results).
+ * Results: printed, and written to BENCH_RESULTS_DIR/recording-rss-<time>.json.
+ * `npm test` runs it once with a small recording (test/benches.e2e.spec.ts), so it keeps running.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -42,6 +43,8 @@ const INTERNAL_TOKEN = `bench-internal-${randomBytes(12).toString('hex')}`;
 const MiB = 1024 * 1024;
 const SIZE_MIB = Number(process.env.BENCH_MIB ?? 256);
 const STORES = (process.env.BENCH_STORES ?? 'fs,s3').split(',');
+/** The range fetched from the middle: 8 MiB, or a quarter of a recording smaller than 32 MiB (a quick run's). */
+const RANGE = Math.min(8 * MiB, Math.floor((SIZE_MIB * MiB) / 4));
 const log = (line) => process.stderr.write(line + '\n');
 const mib = (bytes) => Math.round((bytes / MiB) * 10) / 10;
 
@@ -178,9 +181,9 @@ async function runStore(store, ctx) {
 
     const start = Math.floor((SIZE_MIB / 2) * MiB) - 10;
     meter = rssMeter(api.child.pid);
-    const part = await download(api.baseUrl, `/v1/calls/${callId}/recording`, ctx.key, { range: `bytes=${start}-${start + 8 * MiB - 1}` });
+    const part = await download(api.baseUrl, `/v1/calls/${callId}/recording`, ctx.key, { range: `bytes=${start}-${start + RANGE - 1}` });
     const rangeRss = meter.stop();
-    if (part.status !== 206 || part.bytes !== 8 * MiB) throw new Error(`range: ${part.status}, ${part.bytes} bytes`);
+    if (part.status !== 206 || part.bytes !== RANGE) throw new Error(`range: ${part.status}, ${part.bytes} bytes`);
     // The whole run against the RSS before the upload: what a 256 MiB recording cost the process overall.
     const overall = mib(Math.max(uploadRss.peak_mib, downloadRss.peak_mib, rangeRss.peak_mib) * MiB - uploadRss.start_mib * MiB);
     return { store, size_mib: SIZE_MIB, upload: uploadRss, download: downloadRss, range_8mib: rangeRss, overall_growth_mib: overall };
@@ -221,8 +224,9 @@ async function main() {
       log(JSON.stringify(results.at(-1)));
     }
     const report = { at: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg(), results };
-    mkdirSync(join(root, 'bench/results'), { recursive: true });
-    writeFileSync(join(root, `bench/results/recording-rss-${report.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2));
+    const resultsDir = process.env.BENCH_RESULTS_DIR ?? join(root, 'bench/results');
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(join(resultsDir, `recording-rss-${report.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2));
     console.log(
       '| store | upload RSS growth MiB | download RSS growth MiB | 8 MiB range RSS growth MiB | overall growth MiB | RSS before MiB |',
     );

@@ -8,22 +8,25 @@
  *   npm run bench:soak
  *
  * Environment (all optional): SOAK_SECONDS (150), SOAK_CONCURRENCY (16 requests
- * in flight), SOAK_FIRMS (3; two keys each). Loopback only: an embedded
- * PostgreSQL in a temp folder, the service and the receiver on 127.0.0.1.
+ * in flight), SOAK_FIRMS (3; two keys each), SOAK_SEED (the traffic mix's
+ * random choices, printed; default fixed), BENCH_RESULTS_DIR (bench/results), BENCH_DATABASE_URL (a
+ * PostgreSQL server; default an embedded one in a temp folder). The service and the receiver on 127.0.0.1.
  *
  * Reports: requests/s, p50/p99 per operation, 5xx, 4xx (every request of the
  * mix is valid) and transport errors (all must be 0), every event delivered (events recorded vs
  * distinct webhook-ids received after a bounded drain), and the service's RSS
  * after warm-up and at the end. Exits 1 when a 5xx, a 4xx, an error or an
- * undelivered event was seen. Not part of `npm test`.
+ * undelivered event was seen. `npm test` runs it once for a few seconds
+ * (test/benches.e2e.spec.ts), so it keeps running.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { benchDatabase } from './bench-database.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,11 +34,25 @@ const dist = (p) => new URL(`../dist/src/${p}`, import.meta.url).href;
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 150);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 16);
 const FIRMS = Number(process.env.SOAK_FIRMS ?? 3);
+const SEED = Number(process.env.SOAK_SEED ?? 20_261_125);
+const RESULTS = process.env.BENCH_RESULTS_DIR ?? join(root, 'bench/results');
 const SECRET = Buffer.alloc(32, 13).toString('base64');
 const INTERNAL = 'soak-internal-token-0123456789';
 const DOC = JSON.parse(readFileSync(join(root, 'bench/soak-call-document.json'), 'utf8'));
 const OGG = readFileSync(join(root, 'fixtures/recordings/injury-caller.ogg'));
 const log = (line) => process.stderr.write(line + '\n');
+
+/** Mulberry32: the mix's choices come from one seeded stream, so a run's traffic can be replayed (SOAK_SEED). */
+function seeded(seed) {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seeded(SEED);
 
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -111,7 +128,7 @@ async function ingest(api, firm) {
 
 /** The traffic mix: [name, weight, send(firm, key)]. */
 function operations(api) {
-  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+  const pick = (xs) => xs[Math.floor(random() * xs.length)];
   return [
     ['list calls', 20, (f, key) => api('GET', '/v1/calls?limit=20', { key })],
     ['call detail', 15, (f, key) => api('GET', `/v1/calls/${pick(f.calls)}`, { key })],
@@ -162,7 +179,7 @@ async function soak(api, firms, pid) {
   const total = ops.reduce((s, o) => s + o[1], 0);
   const stats = new Map(ops.map(([name]) => [name, { times: [], statuses: {}, errors: 0 }]));
   const choose = () => {
-    let r = Math.random() * total;
+    let r = random() * total;
     for (const op of ops) if ((r -= op[1]) < 0) return op;
     return ops[0];
   };
@@ -173,11 +190,11 @@ async function soak(api, firms, pid) {
     Array.from({ length: CONCURRENCY }, async (_, w) => {
       while (Date.now() < endAt) {
         const [name, , send] = choose();
-        const firm = firms[(w + Math.floor(Math.random() * firms.length)) % firms.length];
+        const firm = firms[(w + Math.floor(random() * firms.length)) % firms.length];
         const s = stats.get(name);
         const t0 = performance.now();
         try {
-          const r = await send(firm, firm.keys[Math.floor(Math.random() * 2)]);
+          const r = await send(firm, firm.keys[Math.floor(random() * 2)]);
           s.statuses[r.status] = (s.statuses[r.status] ?? 0) + 1;
         } catch (err) {
           s.errors++;
@@ -193,20 +210,18 @@ async function soak(api, firms, pid) {
 }
 
 async function main() {
-  const { startEmbeddedPostgres } = await import(dist('database/embedded-postgres.js'));
   const { runMigrations } = await import(dist('database/migrate.js'));
-  const dir = mkdtempSync(join(tmpdir(), 'soak-pg-'));
-  chmodSync(dir, 0o777);
-  const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'soak' });
+  const dir = mkdtempSync(join(tmpdir(), 'soak-'));
+  const db = await benchDatabase('soak');
   const receiver = await startReceiver();
   let service;
   try {
-    await runMigrations(db.url);
+    await runMigrations(db.databaseUrl);
     const port = await freePort();
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
-      DATABASE_URL: db.url,
+      DATABASE_URL: db.databaseUrl,
       WEBHOOK_SECRET_KEY: SECRET,
       LOG_LEVEL: 'warn',
       DATA_DIR: join(dir, 'data'),
@@ -231,21 +246,23 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const api = client(baseUrl);
+    log(`soak: seed ${SEED} (replay with SOAK_SEED=${SEED})`);
     log(`seeding ${FIRMS} firms...`);
     const firms = await Promise.all(Array.from({ length: FIRMS }, (_, i) => seedFirm(i, env, receiver.url, api)));
     log(`soaking for ${SECONDS} s at ${CONCURRENCY} in flight...`);
     const started = Date.now();
     const { stats, rss } = await soak(api, firms, service.pid);
     const elapsed = (Date.now() - started) / 1000;
-    const result = await report(stats, rss, elapsed, db.url, receiver);
-    mkdirSync(join(root, 'bench/results'), { recursive: true });
-    writeFileSync(join(root, `bench/results/soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));
+    const result = await report(stats, rss, elapsed, db.databaseUrl, receiver);
+    mkdirSync(RESULTS, { recursive: true });
+    writeFileSync(join(RESULTS, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));
     process.exitCode = result.ok ? 0 : 1;
   } finally {
     service?.kill('SIGTERM');
     await new Promise((r) => (service && service.exitCode === null ? service.once('exit', r) : r()));
     receiver.close();
     await db.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -279,8 +296,9 @@ async function report(stats, rss, elapsed, databaseUrl, receiver) {
     operations[name] = {
       count: sorted.length,
       per_s: +(sorted.length / elapsed).toFixed(1),
-      p50_ms: +quantile(sorted, 0.5).toFixed(1),
-      p99_ms: +quantile(sorted, 0.99).toFixed(1),
+      // A short run may never pick a rare operation: it has no latencies then.
+      p50_ms: sorted.length ? +quantile(sorted, 0.5).toFixed(1) : null,
+      p99_ms: sorted.length ? +quantile(sorted, 0.99).toFixed(1) : null,
       statuses: s.statuses,
       errors: s.errors,
     };

@@ -16,14 +16,16 @@
 //            time from COMMIT returning to the first POST arriving, p50/p99.
 //
 // Options: --events N (10000)  --rate EVENTS_PER_S (400)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
-// Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there.
-// Results: printed, and written to bench/results/webhooks-<time>.json.
+// Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there;
+// BENCH_RESULTS_DIR (bench/results) is where the results file goes.
+// Results: printed, and written to BENCH_RESULTS_DIR/webhooks-<time>.json.
+// `npm test` runs it once with a few events (test/benches.e2e.spec.ts), so it keeps running.
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
 
@@ -423,7 +425,7 @@ async function main() {
     'load avg': r.load_before,
   }));
   console.table(rows);
-  const outDir = new URL('bench/results/', root);
+  const outDir = process.env.BENCH_RESULTS_DIR ? pathToFileURL(`${process.env.BENCH_RESULTS_DIR}/`) : new URL('bench/results/', root);
   mkdirSync(outDir, { recursive: true });
   const file = new URL(`webhooks-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, outDir);
   writeFileSync(file, JSON.stringify({ options: opts, cpus: cpus().length, node: process.version, results }, null, 2));

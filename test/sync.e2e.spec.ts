@@ -4,6 +4,7 @@ import { CallsService } from '../src/calls';
 import { fullCallDocument, ingestOk, internalEnv, putCall, unansweredCallDocument } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
+import { seededRandom } from './support/seeded-random';
 import { hold } from './support/time';
 
 /**
@@ -117,7 +118,9 @@ describe('sync: the poller recipe never misses a late commit', () => {
     const hardStop = until + 20_000;
     const enough = () => stats.ingested >= 5 && stats.reprocessed >= 5 && stats.patched >= 5 && stats.held >= 2 && stats.eventLocks >= 1;
     const keepWriting = () => Date.now() < hardStop && (Date.now() < until || !enough());
-    const pick = <T>(a: T[]) => a[Math.floor(Math.random() * a.length)];
+    // Which call is re-processed or patched, and how: seeded and printed, so a failing mix can be replayed.
+    const random = seededRandom('sync');
+    const pick = <T>(a: T[]) => random.pick(a);
 
     // New calls (each records events, so each can be held up by the event lock).
     const ingestNew = async () => {
@@ -143,9 +146,9 @@ describe('sync: the poller recipe never misses a late commit', () => {
         const doc = fullCallDocument({
           started_at: new Date(Date.UTC(2026, 2, 1, Number(id.replace(/\D/g, '')) % 24)).toISOString(),
           urgency: pick(['high', 'normal', 'low']),
-          duration_s: Math.floor(Math.random() * 600),
+          duration_s: Math.floor(random.next() * 600),
         });
-        if (Math.random() < 0.2) doc.lead = null;
+        if (random.next() < 0.2) doc.lead = null;
         const r = await putCall(t, firm.orgId, id, doc);
         if (r.status !== 200 && r.status !== 201) failures.push(`reprocess ${id}: ${r.status}`);
         else stats.reprocessed++;

@@ -1,4 +1,5 @@
-import { TEST_INTERNAL_TOKEN, type HttpResult, type TestApp } from './test-app';
+import { TEST_INTERNAL_TOKEN } from './secrets';
+import type { HttpResult, TestApp } from './test-app';
 
 let seq = 0;
 /** A unique call id per test process. */

@@ -5,7 +5,11 @@ import pg from 'pg';
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   const template = process.env.TEST_PG_TEMPLATE;
-  if (!adminUrl || !template) throw new Error('test database not prepared: run through jest (globalSetup)');
+  if (!adminUrl || !template) {
+    throw new Error(
+      'no test database: the unit tier (src/**/*.spec.ts) has none; a spec that needs one is a medium (test/medium/) or e2e spec, run through jest',
+    );
+  }
   const name = `t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

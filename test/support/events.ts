@@ -11,7 +11,7 @@ import type { TestApp } from './test-app';
 const LISTABLE = `txid < pg_snapshot_xmin(pg_current_snapshot())`;
 
 /** Waits (bounded) until the events log can list these committed events. */
-export async function eventsListable(t: TestApp, ids: string[]): Promise<void> {
+export async function eventsListable(t: Pick<TestApp, 'sql'>, ids: string[]): Promise<void> {
   await waitFor(
     async () => (await t.sql(`SELECT count(*)::int AS n FROM events WHERE id = ANY($1) AND ${LISTABLE}`, [ids]))[0].n === ids.length,
     `events ${ids.join(', ')} to be listable`,
@@ -20,7 +20,7 @@ export async function eventsListable(t: TestApp, ids: string[]): Promise<void> {
 }
 
 /** Waits (bounded) until every committed event of these firms can be listed. */
-export async function firmEventsListable(t: TestApp, ...orgIds: string[]): Promise<void> {
+export async function firmEventsListable(t: Pick<TestApp, 'sql'>, ...orgIds: string[]): Promise<void> {
   await waitFor(
     async () => (await t.sql(`SELECT count(*)::int AS n FROM events WHERE org_id = ANY($1) AND NOT (${LISTABLE})`, [orgIds]))[0].n === 0,
     `the events of ${orgIds.join(', ')} to be listable`,

@@ -1,11 +1,13 @@
-// Runs outside Jest's module system, so it loads the compiled service (npm test builds first).
-import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+// Runs outside Jest's module system: it loads the TypeScript sources through ts-hooks.mjs, so the template is
+// migrated from migrations/ as they are now (no build needed, and never a stale compiled migration).
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { register } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-const dist = new URL('../../dist/src/database/', import.meta.url);
+const sources = new URL('../../src/database/', import.meta.url);
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -45,11 +47,12 @@ function holdXmin(adminUrl, ms) {
 /**
  * One real PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL's server),
  * with a migrated template database; each test file clones it (test/support/database.ts).
+ * The medium and e2e projects name this file; Jest runs it once for both, and not at all for the unit tier alone.
  */
 export default async function globalSetup() {
-  if (!existsSync(new URL('migrate.js', dist))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before jest');
-  const { startEmbeddedPostgres } = await import(new URL('embedded-postgres.js', dist).href);
-  const { runMigrations } = await import(new URL('migrate.js', dist).href);
+  register('./ts-hooks.mjs', import.meta.url);
+  const { startEmbeddedPostgres } = await import(new URL('embedded-postgres.ts', sources).href);
+  const { runMigrations } = await import(new URL('migrate.ts', sources).href);
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const dir = mkdtempSync(join(tmpdir(), 'receptionist-test-'));

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { readByServer } from './tcp-queues';
 
 /**
  * One HTTP/1.1 exchange written byte for byte over a plain socket, so a test
@@ -110,6 +111,8 @@ export interface RawConnection {
   write(bytes: string, method?: string): void;
   /** Each answer in order, once the server has closed the connection. */
   answers: Promise<RawResult[]>;
+  /** True once the server process has read every byte written so far (not necessarily answered it). */
+  readByServer(): boolean;
 }
 
 export function rawConnection(baseUrl: string, timeoutMs = 30_000): RawConnection {
@@ -139,5 +142,6 @@ export function rawConnection(baseUrl: string, timeoutMs = 30_000): RawConnectio
       socket.write(bytes, 'latin1');
     },
     answers,
+    readByServer: () => socket.writableLength === 0 && !!socket.localPort && readByServer(socket.localPort, Number(port)),
   };
 }

@@ -10,9 +10,9 @@ import { checkResponse, forgetServed, servedConformance, type Conformance } from
 import { createTestDatabase } from './database';
 import { requestAt, type HttpResult, type RequestOptions } from './http';
 import { captureAppLog } from './run-log';
+import { TEST_SECRET_KEY } from './secrets';
 
-export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
-export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
+export { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './secrets';
 
 export type { HttpResult, RequestOptions };
 

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Every benchmark in bench/ runs once with tiny parameters, so one that no longer runs (a cursor the service now
+ * refuses, an option renamed, a module moved in dist/) fails the suite instead of the next person who measures.
+ * What it measures is not judged here: only that it runs to the end and reports.
+ */
+interface BenchRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The JSON results file it wrote, if it writes one. */
+  results: any;
+}
+
+function runBench(file: string, args: string[], env: Record<string, string>): Promise<BenchRun> {
+  const resultsDir = mkdtempSync(join(tmpdir(), 'bench-results-'));
+  const child = spawn(process.execPath, [file, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      // The run's PostgreSQL, for the benches that take one (each makes a database of its own on it).
+      BENCH_DATABASE_URL: process.env.TEST_PG_ADMIN_URL!,
+      BENCH_RESULTS_DIR: resultsDir,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      const [written] = readdirSync(resultsDir);
+      const results = written ? JSON.parse(readFileSync(join(resultsDir, written), 'utf8')) : undefined;
+      rmSync(resultsDir, { recursive: true, force: true });
+      resolve({ code, stdout, stderr, results });
+    });
+  });
+}
+
+/** Each bench's own knobs (read in its header comment), turned down to seconds. */
+const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; check(run: BenchRun): void }> = {
+  'calls-list.bench.mjs': {
+    // The deep page alone: it is the scenario whose cursor must be built as the service builds it.
+    env: { BENCH_CALLS: '300', BENCH_ONLY: 'after', BENCH_DURATION: '0.3', BENCH_ROUNDS: '1', BENCH_WARMUP: '0.1', BENCH_CONNECTIONS: '2' },
+    check: (run) => {
+      expect(run.stderr).toContain('after 1,000 cursor steps: 100 calls per page, same JSON on both');
+      expect(run.stdout).toMatch(/^\| after 1,000 cursor steps \| \d+ \| \d+ \/ \d+ \| \d+ \|/m);
+    },
+  },
+  'webhook-delivery.bench.mjs': {
+    args: ['--events', '20', '--rate', '100', '--only', 'ours-1,graphile-1'],
+    env: {},
+    check: (run) => {
+      expect(run.results.results.map((r: any) => ({ name: r.name, burst: r.burst.duplicates, paced: r.paced.duplicates }))).toEqual([
+        { name: 'ours-1', burst: 0, paced: 0 },
+        { name: 'graphile-1', burst: 0, paced: 0 },
+      ]);
+    },
+  },
+  'soak.bench.mjs': {
+    env: { SOAK_SECONDS: '2', SOAK_CONCURRENCY: '2', SOAK_FIRMS: '1' },
+    check: (run) => {
+      expect(run.stderr).toMatch(/soak: seed \d+ \(replay with SOAK_SEED=\d+\)/);
+      expect({ ok: run.results.ok, requests: run.results.requests > 0 }).toEqual({ ok: true, requests: true });
+    },
+  },
+  'recording-rss.bench.mjs': {
+    env: { BENCH_MIB: '2' },
+    check: (run) => {
+      expect(run.results.results.map((r: any) => [r.store, typeof r.overall_growth_mib])).toEqual([
+        ['fs', 'number'],
+        ['s3', 'number'],
+      ]);
+    },
+  },
+};
+
+describe('benchmarks', () => {
+  it('every bench/*.bench.mjs is exercised here', () => {
+    expect(
+      readdirSync('bench')
+        .filter((f) => f.endsWith('.bench.mjs'))
+        .sort(),
+    ).toEqual(Object.keys(BENCHES).sort());
+  });
+
+  it('each runs to the end with tiny parameters and reports', async () => {
+    // Side by side: each starts its own PostgreSQL and processes, and most of each run is start-up.
+    const names = Object.keys(BENCHES);
+    const runs = await Promise.all(names.map((name) => runBench(join('bench', name), BENCHES[name].args ?? [], BENCHES[name].env)));
+    for (const [i, name] of names.entries()) {
+      const run = runs[i];
+      expect({ name, code: run.code, stderr: run.code === 0 ? '' : run.stderr.slice(-2000) }).toEqual({ name, code: 0, stderr: '' });
+      BENCHES[name].check(run);
+    }
+  });
+});

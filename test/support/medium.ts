@@ -1,0 +1,64 @@
+import type { Type } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { AdjustableClock } from '../../src/common/clock';
+import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { coreModules } from '../../src/core-modules';
+import { createTestDatabase } from './database';
+import { captureAppLog } from './run-log';
+import { TEST_SECRET_KEY } from './secrets';
+
+/** One service under test, in the Nest context the CLI uses, on a database of its own, with no HTTP server. */
+export interface MediumService<S> {
+  /** The service under test. */
+  sut: S;
+  /** The whole context: its other services (to build data the way the product does). */
+  module: TestingModule;
+  clock: AdjustableClock;
+  config: AppConfig;
+  databaseUrl: string;
+  /** A direct connection for assertions about stored rows (never for the code under test). */
+  sql(text: string, params?: unknown[]): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The medium tier (immich's model, without its mocks: every collaborator is real): `Service` with the real
+ * repositories, services and PostgreSQL (a clone of the run's migrated template), composed from the same
+ * `coreModules` as the CLI, so no controller, pipe, guard or HTTP server takes part. `env` adds environment
+ * variables as an operator would set them.
+ */
+export async function newMediumService<S>(Service: Type<S>, opts: { env?: Record<string, string> } = {}): Promise<MediumService<S>> {
+  const databaseUrl = await createTestDatabase();
+  const log = captureAppLog();
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: log.level,
+    BASE_URL: 'http://api.test',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'medium-data-')),
+    ...opts.env,
+  });
+  const clock = new AdjustableClock();
+  const module = await Test.createTestingModule({
+    imports: coreModules({ config, databaseUrl, clock, logStream: log.stream }),
+  }).compile();
+  await module.init();
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  return {
+    sut: module.get(Service),
+    module,
+    clock,
+    config,
+    databaseUrl,
+    sql: async (text, params) => (await pool.query(text, params)).rows,
+    close: async () => {
+      await module.close();
+      await pool.end();
+      await log.close();
+    },
+  };
+}
