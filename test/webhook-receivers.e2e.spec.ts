@@ -67,7 +67,8 @@ describe('misbehaving receivers', () => {
 
     const good = await recorded(ep['/good']);
     expect(good.status).toBe('succeeded');
-    expect(new Date(good.attempts[0].at).getTime() - started).toBeLessThan(1000);
+    // Sent before the hanging receiver's 10 s deadline could have freed anything: it was not held up behind it.
+    expect(new Date(good.attempts[0].at).getTime() - started).toBeLessThan(9_000);
     // The hanging receiver is still being waited for, and held nothing up.
     expect((await row(ep['/hang'])).attempt_count).toBe(0);
 
@@ -91,11 +92,13 @@ describe('misbehaving receivers', () => {
     expect(slow.attempts[0].duration_ms).toBeGreaterThanOrEqual(1400);
     expect(slow.attempts[0].response_body).toBe('slow ok');
 
-    const hang = await recorded(ep['/hang'], 13_000);
+    const hang = await recorded(ep['/hang'], 30_000);
     expect(hang.status).toBe('pending');
     expect(hang.attempts[0]).toMatchObject({ status_code: null, error: 'timeout', response_body: null });
+    // Cut by the 10 s deadline: never sooner, and (the receiver never answers) not by anything else; the upper
+    // bound leaves a busy machine's timers room.
     expect(hang.attempts[0].duration_ms).toBeGreaterThanOrEqual(9_900);
-    expect(hang.attempts[0].duration_ms).toBeLessThan(11_500);
+    expect(hang.attempts[0].duration_ms).toBeLessThan(20_000);
     // The 1 minute wait counts from the timeout, not from the attempt's start (a few ms for rounding).
     const waited = hang.next_attempt_at.getTime() - new Date(hang.attempts[0].at).getTime();
     expect(waited).toBeGreaterThanOrEqual(hang.attempts[0].duration_ms + 60_000 - 5);
