@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { createFirm } from './support/factories';
@@ -42,7 +42,7 @@ describe('misbehaving receivers', () => {
     ep.tls = (await svc.create({ orgId: f2.orgId, url: `https://127.0.0.1:${tls.port}/hook`, eventTypes: 'call.completed' })).endpoint.id;
     const record = (orgId: string) =>
       t.app
-        .get(DataSource)
+        .get(Database)
         .transaction((m) => t.app.get(EventsService).record(m, { orgId, type: 'call.completed', data: { call_id: 'call_m' } }));
     const started = Date.now();
     const e1 = await record(f1.orgId);

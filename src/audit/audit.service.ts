@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { AuditRepository } from './audit.repository.js';
+import type { Tx } from '../database/sql.js';
+import { AuditRepository, type NewAuditEntry } from './audit.repository.js';
 import { ReadAuditWriter } from './read-audit-writer.js';
 
 export type AuditActor =
@@ -29,6 +29,16 @@ export interface AuditEntryView {
   details: Record<string, unknown> | null;
 }
 
+const toNewEntry = ({ orgId, actor, action, resourceType, resourceIds, details }: AuditRecord): NewAuditEntry => ({
+  orgId,
+  actorType: actor.type,
+  actorId: actor.id,
+  action,
+  resourceType,
+  resourceIds,
+  details: details ?? null,
+});
+
 /**
  * Who did what to which records. Never stores secrets: callers pass ids, not
  * keys or tokens.
@@ -40,13 +50,14 @@ export class AuditService {
     private readonly reads: ReadAuditWriter,
   ) {}
 
-  /** Writes inside the caller's transaction when a manager is given. */
-  record(entry: AuditRecord, manager?: EntityManager): Promise<void> {
-    const { orgId, actor, action, resourceType, resourceIds, details } = entry;
-    return this.entries.insert(
-      { orgId, actorType: actor.type, actorId: actor.id, action, resourceType, resourceIds, details: details ?? null },
-      manager,
-    );
+  /** Writes inside the transaction of the change it records. */
+  record(entry: AuditRecord, manager: Tx): Promise<void> {
+    return this.entries.insert(toNewEntry(entry), manager);
+  }
+
+  /** An entry that is the whole change (a recording played): its own statement on the pool. */
+  recordStandalone(entry: AuditRecord): Promise<void> {
+    return this.entries.insertStandalone(toNewEntry(entry));
   }
 
   /**
@@ -76,11 +87,11 @@ export class AuditService {
     const rows = await this.entries.listForOrg(orgId, opts.action, opts.limit ?? 100);
     return rows.map((r) => ({
       at: r.at.toISOString(),
-      actor_type: r.actorType,
-      actor_id: r.actorId,
+      actor_type: r.actor_type,
+      actor_id: r.actor_id,
       action: r.action,
-      resource_type: r.resourceType,
-      resource_ids: r.resourceIds,
+      resource_type: r.resource_type,
+      resource_ids: r.resource_ids,
       details: r.details,
     }));
   }

@@ -1,13 +1,10 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
-import { EventEntity } from './entities/event.entity.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([EventEntity])],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository],
   exports: [EventsService],

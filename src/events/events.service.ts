@@ -1,21 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
+import type { Tx } from '../database/sql.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
-import type { EventEntity } from './entities/event.entity.js';
 import type { EventEnvelope, EventType, RecordedEvent } from './event-types.js';
-import { EventsRepository } from './events.repository.js';
+import { EventsRepository, type EventRecord } from './events.repository.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
-export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
+export type EventFanOut = (manager: Tx, event: RecordedEvent) => Promise<void>;
 
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-export function toEnvelope(row: Pick<EventEntity, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
+export function toEnvelope(row: Pick<EventRecord, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
   return {
     id: row.id,
     type: row.type as EventType,
@@ -46,7 +45,7 @@ export class EventsService {
   }
 
   async record(
-    manager: EntityManager,
+    manager: Tx,
     input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
   ): Promise<RecordedEvent> {
     const now = this.clock.now();
