@@ -1,21 +1,8 @@
+import type { Camelized } from '../database/tables.js';
+import type { OrgsRow } from './account.tables.js';
+
 /** A firm as the account context holds it: the `orgs` row, named in camelCase. */
-export interface OrgRecord {
-  id: string;
-  slug: string;
-  displayName: string | null;
-  status: string;
-  timezone: string;
-  vertical: string;
-  plan: string | null;
-  billingStatus: string | null;
-  trialEndsAt: Date | null;
-  number: string | null;
-  paymentMethodOnFile: boolean;
-  ownerEmail: string | null;
-  firstCallAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type OrgRecord = Camelized<OrgsRow>;
 
 /** A firm as other contexts and the CLI see it: read-only; only AccountService changes firms. */
 export type Org = Readonly<OrgRecord>;

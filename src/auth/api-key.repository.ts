@@ -1,24 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PoolSql } from '../database/pool-sql.js';
 import type { Tx } from '../database/sql.js';
+import type { Camelized } from '../database/tables.js';
 import type { ApiKeysRow } from './auth.tables.js';
 
-/** A key as the service sees it (the row, named in camelCase). */
-export interface ApiKey {
-  id: string;
-  orgId: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  /** SHA-256 of the whole key; the key itself is never stored. */
-  keyHash: Buffer;
-  permissionSet: string;
-  scopes: string[];
-  expiresAt: Date | null;
-  lastUsedAt: Date | null;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
+/** A key as the service sees it: the row, named in camelCase (`key_hash` is the SHA-256 of the whole key; the key is never stored). */
+export type ApiKey = Camelized<ApiKeysRow>;
 
 export type NewApiKey = Omit<ApiKey, 'id' | 'lastUsedAt' | 'revokedAt'>;
 

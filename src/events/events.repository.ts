@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PoolSql } from '../database/pool-sql.js';
 import type { Tx } from '../database/sql.js';
+import type { Camelized } from '../database/tables.js';
 import type { EventsRow } from './events.tables.js';
 
-/** An event as the service holds it (`seq` as text: a bigint). */
-export interface EventRecord {
-  seq: string;
-  id: string;
-  orgId: string;
-  type: string;
-  test: boolean;
-  occurredAt: Date;
-  data: EventsRow['data'];
-}
+/** An event as the service holds it: the row but its txid, named in camelCase (`seq` as text: a bigint). */
+export type EventRecord = Camelized<Omit<EventsRow, 'txid'>>;
 
 /** An event as read: its columns plus the writing transaction's id (set by the database, never mapped for writes). */
 export type EventRow = EventRecord & { txid: string };

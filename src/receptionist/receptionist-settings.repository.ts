@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PoolSql } from '../database/pool-sql.js';
+import type { Camelized } from '../database/tables.js';
 import type { ReceptionistSettingsRow } from './receptionist.tables.js';
 
-/** A firm's settings as the service holds them (the row, named in camelCase). */
-export interface ReceptionistSettings {
-  orgId: string;
-  published: Record<string, unknown> | null;
-  version: number;
-  publishedAt: Date | null;
-  draft: Record<string, unknown> | null;
-  draftUpdatedAt: Date | null;
-}
+/** A firm's settings as the service holds them: the row, named in camelCase. */
+export type ReceptionistSettings = Camelized<ReceptionistSettingsRow>;
 
 /** The `receptionist_settings` table: one row per firm, the published document and a draft. */
 @Injectable()
