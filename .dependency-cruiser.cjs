@@ -35,9 +35,16 @@ module.exports = {
     {
       name: 'controller-not-to-storage',
       severity: 'error',
-      comment: 'A controller calls a service; it never touches a repository or an entity.',
+      comment: 'A controller calls a service; it never touches a repository or a row type.',
       from: { path: '\\.controller\\.ts$' },
-      to: { path: '(\\.repository\\.ts|/entities/[^/]+\\.ts)$' },
+      to: { path: '(\\.repository\\.ts|\\.tables\\.ts)$' },
+    },
+    {
+      name: 'typeorm-only-in-the-kernel',
+      severity: 'error',
+      comment: 'TypeORM (DataSource, pool, migrations, transactions) stays in src/database; contexts run SQL through its Queryable and Tx.',
+      from: { path: '^src/', pathNot: '^src/database/' },
+      to: { path: 'node_modules/(typeorm|@nestjs/typeorm)/' },
     },
     {
       name: 'repository-not-to-service',
@@ -49,9 +56,9 @@ module.exports = {
     {
       name: 'index-exports-no-storage',
       severity: 'error',
-      comment: "A context's public index.ts exports no entity and no repository: its tables are its own.",
+      comment: "A context's public index.ts exports no row type and no repository: its tables are its own.",
       from: { path: `^src/(${CONTEXTS})/index\\.ts$` },
-      to: { path: '(\\.repository\\.ts|/entities/[^/]+\\.ts)$' },
+      to: { path: '(\\.repository\\.ts|\\.tables\\.ts)$' },
     },
     {
       name: 'bench-runs-compiled-code',

@@ -26,11 +26,31 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Raw SQL rows and JSON documents are untyped at the boundary; they are typed where they are mapped.
-      '@typescript-eslint/no-explicit-any': 'off',
+      // Rows are typed by their table's row type (src/database/tables.ts); nothing in src is `any`.
+      '@typescript-eslint/no-explicit-any': 'error',
       'max-lines': ['error', { max: 250, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
+  },
+  {
+    // Every statement names the type of its rows (a row type, a Pick of it, a named result); one run for
+    // its effect is `execute`. The kernel's own plumbing (pg clients, migrations) is exempt.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|prepared)$/][typeArguments=undefined]',
+          message: 'State the row type: query<Row>(...) / prepared<Row>(...), or execute(...) for a statement run for its effect.',
+        },
+      ],
+    },
+  },
+  {
+    // Tests and benches read rows and documents loosely; src may not.
+    files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**', 'migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // Specs hold many cases in one describe; their size says nothing about a job.

@@ -5,11 +5,11 @@
  * compile; if one ever compiles (data loosened to a free map, a member made
  * optional), the unused directive is itself a type error.
  */
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../src/database/sql';
 import type { EventData, EventsService } from '../src/events/index';
 
 declare const events: EventsService;
-declare const m: EntityManager;
+declare const m: Tx;
 const orgId = 'org';
 const test: EventData<'webhook.test'> = { endpoint_id: 'e', message: 'x' };
 const changedBy = { kind: 'api_key', id: 'key_1' } as const;

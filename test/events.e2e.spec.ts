@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { EventsService } from '../src/events';
 import { eventsListable, firmEventsListable, insertEvent, recordEvent, restrictKey } from './support/events';
@@ -14,7 +14,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
   let other: TestFirm;
   let key: string;
   const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated', data: Record<string, unknown>) =>
-    t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
+    t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -152,7 +152,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
   it('events of a rolled-back transaction never appear', async () => {
     const f = await createFirm(t.app, { publish: false });
     await expect(
-      t.app.get(DataSource).transaction(async (m) => {
+      t.app.get(Database).transaction(async (m) => {
         await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_rb' } });
         throw new Error('roll back');
       }),
@@ -202,7 +202,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
     const f = await createFirm(t.app, { publish: false });
     const [{ seq }] = await t.sql(`SELECT last_value::int AS seq FROM events_seq_seq`);
     await t.sql(`SELECT setval('events_seq_seq', $1)`, [Math.max(seq, Math.ceil((seq + 1) / 1000) * 1000 - 5)]);
-    const ids = await t.app.get(DataSource).transaction(async (m) => {
+    const ids = await t.app.get(Database).transaction(async (m) => {
       const out: string[] = [];
       for (let i = 0; i < 10; i++)
         out.push((await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { i } })).envelope.id);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { CallsService } from '../src/calls';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall, unansweredCallDocument } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
@@ -184,7 +184,7 @@ describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ing
       const callId = nextCallId();
       const first = await ingestOk(t, firm.orgId, callId, fullCallDocument());
       // The recordings context's port.
-      await t.app.get(DataSource).transaction((m) => t.app.get(CallsService).setHasRecording(m, firm.orgId, callId, true));
+      await t.app.get(Database).transaction((m) => t.app.get(CallsService).setHasRecording(m, firm.orgId, callId, true));
       await t.sql(`UPDATE leads SET status = 'signed', external_id = 'EXT-9', status_reason = 'Retained' WHERE lead_id = $1`, [
         first.lead_id,
       ]);

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { ApiKeyService } from '../src/auth';
 import { runCli } from './support/cli';
 import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
 import { seededRandom } from './support/seeded-random';
+import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 describe('keys behave as credentials in every api process', () => {
@@ -147,5 +149,44 @@ describe('a wrong key costs the same whatever prefix of a real key it shares', (
     await sample(20, measure);
     expectAlike(await sample(150, measure));
     expect([...details]).toEqual(['The API key is not valid.']);
+  });
+});
+
+describe('revoking a key', () => {
+  let t: TestApp;
+  let firm: TestFirm;
+  beforeAll(async () => {
+    t = await startTestApp();
+    firm = await createFirm(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('revoking reads the key inside its own transaction: a revoke racing another answers the key as revoked, audited once', async () => {
+    const { summary } = await t.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'revoked twice', set: 'read' });
+    const other = new pg.Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    try {
+      // Another writer revokes the key and holds its transaction open.
+      await other.query('BEGIN');
+      await other.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [summary.id]);
+      const revoking = t.app.get(ApiKeyService).revoke(summary.id);
+      await waitFor(
+        async () =>
+          (
+            await other.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+            )
+          ).rowCount,
+        'the revoke to wait on the held row',
+      );
+      await other.query('COMMIT');
+      const answer = await revoking;
+      expect(answer).toMatchObject({ id: summary.id, status: 'revoked' });
+      expect(answer.revoked_at).not.toBeNull();
+      const audited = await t.sql(`SELECT 1 FROM audit_log WHERE action = 'api_key.revoked' AND $1 = ANY(resource_ids)`, [summary.id]);
+      expect(audited).toHaveLength(0);
+    } finally {
+      await other.end();
+    }
   });
 });

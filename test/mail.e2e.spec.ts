@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { MailDispatcher, MailService } from '../src/mail';
 import { createFirm } from './support/factories';
@@ -16,7 +16,7 @@ describe('owner email outbox', () => {
   afterAll(() => smtp.close());
 
   const enqueue = (t: TestApp, orgId: string, to: string, fail = false) =>
-    t.app.get(DataSource).transaction(async (m) => {
+    t.app.get(Database).transaction(async (m) => {
       const id = await t.app
         .get(MailService)
         .enqueue(m, { orgId, kind: 'test.notice', to, subject: 'Webhook notice ✓', body: 'Line one.\nLine two: ünïcode.' });

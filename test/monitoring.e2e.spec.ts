@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { AuditService } from '../src/audit';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { EventsService } from '../src/events';
@@ -134,7 +134,7 @@ describe('alert rules, dashboard and compose file', () => {
       const firm = await createFirm(t.app);
       const record = (orgId: string) =>
         t.app
-          .get(DataSource)
+          .get(Database)
           .transaction((m) =>
             t.app
               .get(EventsService)
@@ -151,8 +151,8 @@ describe('alert rules, dashboard and compose file', () => {
         resourceType: 'org',
         resourceIds: [],
       });
-      await audit.record(entry(firm.orgId));
-      await expect(audit.record(entry(randomUUID()))).rejects.toThrow();
+      await audit.recordStandalone(entry(firm.orgId));
+      await expect(audit.recordStandalone(entry(randomUUID()))).rejects.toThrow();
       const after = await scrape(t);
       expect(count(after, 'outbox') - count(before, 'outbox')).toBe(1);
       expect(count(after, 'audit') - count(before, 'audit')).toBe(1);
@@ -165,7 +165,7 @@ describe('alert rules, dashboard and compose file', () => {
         const firm = await createFirm(t.app);
         await t.app.get(WebhookEndpointsService).create({ orgId: firm.orgId, url: rx.url('/down'), eventTypes: 'lead.created' });
         t.clock.freeze();
-        await t.app.get(DataSource).transaction((m) =>
+        await t.app.get(Database).transaction((m) =>
           t.app.get(EventsService).record(m, {
             orgId: firm.orgId,
             type: 'lead.created',

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { CallsService } from '../src/calls';
 import { fullCallDocument, ingestOk, internalEnv, putCall, unansweredCallDocument } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
@@ -190,12 +190,12 @@ describe('sync: the poller recipe never misses a late commit', () => {
     };
     // The recordings port, in transactions that idle before writing (no xid yet) and commit a second after writing.
     const heldWriter = async () => {
-      const ds = t.app.get(DataSource);
+      const ds = t.app.get(Database);
       const calls = t.app.get(CallsService);
       for (let i = 0; keepWriting(); i++) {
         const id = heldIds[i % heldIds.length];
         await ds.transaction(async (m) => {
-          await m.query('SELECT 1');
+          await m.execute('SELECT 1');
           await hold(200);
           await calls.setHasRecording(m, firm.orgId, id, i % 2 === 0);
           await hold(1000);

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { DeliveryDispatcher, TEST_EVENT_MESSAGE, WebhookEndpointsService } from '../src/webhooks';
 import { recordEvent, restrictKey } from './support/events';
@@ -58,7 +58,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   const createEndpoint = (f: TestFirm, path: string, types = 'lead.created', description?: string) =>
     endpoints().create({ orgId: f.orgId, url: rx.url(path), eventTypes: types, description });
   const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated', data: Record<string, unknown> = {}) =>
-    t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
+    t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
   const idle = () => t.app.get(DeliveryDispatcher).idle();
   /** Every delivery of these events has had its first attempt recorded. */
   const attempted = (eventIds: string[], count: number) =>

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { COMMANDS } from '../src/cli/commands';
 import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../src/webhooks';
@@ -58,7 +58,7 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(api.body.endpoints[0]).toEqual(listed.json.endpoints[0]);
 
     const e = await t.app
-      .get(DataSource)
+      .get(Database)
       .transaction((m) =>
         recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.updated', data: { lead_id: 'lead_cli' } }),
       );

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { createTestDatabase } from './support/database';
@@ -72,7 +72,7 @@ describe('crash safety with real worker processes', () => {
       .get(WebhookEndpointsService)
       .create({ orgId: f.orgId, url: rx.url('/slow'), eventTypes: 'call.completed' });
     const ids: string[] = [];
-    await api.app.get(DataSource).transaction(async (m) => {
+    await api.app.get(Database).transaction(async (m) => {
       for (let i = 0; i < 80; i++)
         ids.push((await recordEvent(api.app.get(EventsService), m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });
@@ -113,7 +113,7 @@ describe('crash safety with real worker processes', () => {
     // SIGTERM: stop claiming, finish what is in flight, record it, exit.
     rx.on('/slow', (_req, res) => setTimeout(() => res.end('ok'), 1500));
     const more: string[] = [];
-    await api.app.get(DataSource).transaction(async (m) => {
+    await api.app.get(Database).transaction(async (m) => {
       for (let i = 0; i < 30; i++)
         more.push((await recordEvent(api.app.get(EventsService), m, { orgId: f.orgId, type: 'call.completed', data: { i } })).envelope.id);
     });

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { AccountService } from '../src/account';
 import { EventsService } from '../src/events';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
@@ -46,7 +46,7 @@ describe('webhook delivery', () => {
     orgId: string,
     type: 'call.completed' | 'lead.created' | 'lead.updated' | 'webhook.test',
     data: Record<string, unknown> = {},
-  ) => t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
+  ) => t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
   const advance = (ms: number) => {
     t.clock.advance(ms);
     dispatcher().wake();
@@ -76,7 +76,7 @@ describe('webhook delivery', () => {
     await createEndpoint(other, '/fan/other', 'lead.created');
 
     let eventId = '';
-    await t.app.get(DataSource).transaction(async (m) => {
+    await t.app.get(Database).transaction(async (m) => {
       const e = await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_fan' } });
       eventId = e.envelope.id;
       const inside = await m.query(
@@ -103,7 +103,7 @@ describe('webhook delivery', () => {
 
     // A rolled-back change leaves neither event nor delivery.
     await expect(
-      t.app.get(DataSource).transaction(async (m) => {
+      t.app.get(Database).transaction(async (m) => {
         const e = await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: {} });
         eventId = e.envelope.id;
         throw new Error('rolled back');

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { createFirm, type TestFirm } from './support/factories';
@@ -34,7 +34,7 @@ async function scrape(t: TestApp): Promise<string> {
 }
 
 const record = (t: TestApp, orgId: string, type: 'lead.created' | 'call.completed') =>
-  t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data: {} }));
+  t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data: {} }));
 
 const endpoint = (t: TestApp, f: TestFirm, url: string, eventTypes: string) =>
   t.app.get(WebhookEndpointsService).create({ orgId: f.orgId, url, eventTypes });

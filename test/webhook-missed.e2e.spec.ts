@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { AccountService } from '../src/account';
 import { RetentionRunner } from '../src/common/retention/retention-runner';
 import { EventsService } from '../src/events';
@@ -47,7 +47,7 @@ describe('deliveries an endpoint missed while it was off', () => {
     return endpoint.id;
   };
   const record = (orgId: string, type: 'lead.created' | 'lead.updated' | 'webhook.test', data: Record<string, unknown> = {}) =>
-    t.app.get(DataSource).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
+    t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
   const listed = async (f: TestFirm, query: Record<string, string>) =>
     (await t.get('/v1/webhook-deliveries', { key: f.keys.read, query })).body.deliveries;
   const redeliver = (f: TestFirm, id: string) => t.request('POST', `/v1/webhook-deliveries/${id}/redeliver`, { key: f.keys.read });
@@ -59,7 +59,7 @@ describe('deliveries an endpoint missed while it was off', () => {
     await offEndpoint(f, '/missed/unsubscribed', 'lead.updated');
 
     let eventId = '';
-    await t.app.get(DataSource).transaction(async (m) => {
+    await t.app.get(Database).transaction(async (m) => {
       eventId = (await recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'lead.created', data: { lead_id: 'lead_m' } }))
         .envelope.id;
       const inside = await m.query(`SELECT endpoint_id, status, trigger FROM webhook_deliveries WHERE event_id = $1`, [eventId]);

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { createFirm } from './support/factories';
@@ -43,7 +43,7 @@ describe('misbehaving receivers', () => {
     ep.tls = (await svc.create({ orgId: f2.orgId, url: `https://127.0.0.1:${tls.port}/hook`, eventTypes: 'call.completed' })).endpoint.id;
     const record = (orgId: string) =>
       t.app
-        .get(DataSource)
+        .get(Database)
         .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type: 'call.completed', data: { call_id: 'call_m' } }));
     const started = Date.now();
     const e1 = await record(f1.orgId);
@@ -120,7 +120,7 @@ describe('misbehaving receivers', () => {
       const { endpoint } = await svc.create({ orgId: f.orgId, url: rx.url('/hang-then-ok'), eventTypes: 'call.completed' });
       const start = t.clock.now().getTime();
       const e = await t.app
-        .get(DataSource)
+        .get(Database)
         .transaction((m) =>
           recordEvent(t.app.get(EventsService), m, { orgId: f.orgId, type: 'call.completed', data: { call_id: 'call_h' } }),
         );

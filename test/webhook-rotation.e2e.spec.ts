@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { COMMANDS } from '../src/cli/commands';
 import { EventsService } from '../src/events';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
@@ -46,7 +46,7 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
   /** Records an event and returns the POST the receiver got for it. */
   const deliver = async (orgId: string, path: string): Promise<Received> => {
     const e = await t.app
-      .get(DataSource)
+      .get(Database)
       .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type: 'lead.updated', data: { lead_id: 'lead_rot' } }));
     t.app.get(DeliveryDispatcher).wake();
     return waitFor(() => rx.at(path).find((r) => r.headers['webhook-id'] === e.envelope.id), `the POST of ${e.envelope.id}`);

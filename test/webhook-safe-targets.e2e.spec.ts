@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { InvalidInputError } from '../src/common/errors/invalid-input';
 import { WebhookEndpointsService } from '../src/webhooks';
@@ -53,7 +53,7 @@ describe('safe webhook targets', () => {
     });
     await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, `https://localhost:${target.port}/hook`]);
     const e = await t.app
-      .get(DataSource)
+      .get(Database)
       .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
     const d = await waitFor(
       async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [e.envelope.id]))[0],
@@ -77,7 +77,7 @@ describe('safe webhook targets', () => {
     ]) {
       await t.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, url]);
       const ev = await t.app
-        .get(DataSource)
+        .get(Database)
         .transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId: firm.orgId, type: 'lead.created', data: {} }));
       const x = await waitFor(
         async () => (await t.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [ev.envelope.id]))[0],

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { isUuid } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
+import type { Tx } from '../database/sql.js';
 import { ReceptionistService } from '../receptionist/index.js';
 import { toAccountDto } from './account.mapper.js';
 import type { AccountDto } from './dto/account.dto.js';
@@ -113,12 +113,12 @@ export class AccountService {
   }
 
   /** Serialises per-firm limits (active keys, endpoints) across processes, inside the caller's transaction. */
-  lockOrg(manager: EntityManager, orgId: string): Promise<void> {
+  lockOrg(manager: Tx, orgId: string): Promise<void> {
     return this.orgs.lockForUpdate(manager, orgId);
   }
 
   /** Ingestion calls this in each call's transaction; only the first one writes. */
-  markCallReceived(manager: EntityManager, orgId: string, at: Date): Promise<void> {
+  markCallReceived(manager: Tx, orgId: string, at: Date): Promise<void> {
     return this.orgs.markCallReceived(manager, orgId, at);
   }
 

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
 import { PoolSql } from '../database/pool-sql.js';
-import { AuditEntryEntity } from './entities/audit-entry.entity.js';
+import type { Queryable, Tx } from '../database/sql.js';
+import type { AuditLogRow } from './audit.tables.js';
 
 /** One audit row of a read made with an API key. */
 export interface ReadAuditRow {
@@ -14,10 +13,17 @@ export interface ReadAuditRow {
   details: Record<string, unknown> | null;
 }
 
-export type NewAuditEntry = Pick<
-  AuditEntryEntity,
-  'orgId' | 'actorType' | 'actorId' | 'action' | 'resourceType' | 'resourceIds' | 'details'
->;
+export interface NewAuditEntry {
+  orgId: string;
+  actorType: string;
+  actorId: string | null;
+  action: string;
+  resourceType: string;
+  resourceIds: string[];
+  details: Record<string, unknown> | null;
+}
+
+export type AuditEntryRow = Pick<AuditLogRow, 'at' | 'actor_type' | 'actor_id' | 'action' | 'resource_type' | 'resource_ids' | 'details'>;
 
 /**
  * Each statement's own implicit transaction commits without waiting for the
@@ -34,14 +40,20 @@ const INSERT_READ_ROWS = `
 /** The `audit_log` table. */
 @Injectable()
 export class AuditRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sql: PoolSql,
-  ) {}
+  constructor(private readonly sql: PoolSql) {}
 
-  /** Plain SQL: changes record an entry in their own transaction, often. */
-  async insert(entry: NewAuditEntry, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.query(
+  /** In the transaction of the change the entry records. */
+  insert(entry: NewAuditEntry, tx: Tx): Promise<void> {
+    return this.write(tx, entry);
+  }
+
+  /** An entry that is a change of its own, on the pool. */
+  insertStandalone(entry: NewAuditEntry): Promise<void> {
+    return this.write(this.sql, entry);
+  }
+
+  private async write(sql: Queryable, entry: NewAuditEntry): Promise<void> {
+    await sql.execute(
       `INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
@@ -58,15 +70,15 @@ export class AuditRepository {
 
   /** Several reads' rows in one relaxed-commit statement (a named prepared statement: it runs on every read). */
   async insertReadRows(rows: ReadAuditRow[]): Promise<void> {
-    await this.sql.prepared('audit_read_rows', INSERT_READ_ROWS, [JSON.stringify(rows)]);
+    await this.sql.executePrepared('audit_read_rows', INSERT_READ_ROWS, [JSON.stringify(rows)]);
   }
 
   /** Newest first. */
-  listForOrg(orgId: string, action: string | undefined, limit: number): Promise<AuditEntryEntity[]> {
-    return this.dataSource.getRepository(AuditEntryEntity).find({
-      where: { orgId, ...(action ? { action } : {}) },
-      order: { id: 'DESC' },
-      take: limit,
-    });
+  listForOrg(orgId: string, action: string | undefined, limit: number): Promise<AuditEntryRow[]> {
+    return this.sql.query<AuditEntryRow>(
+      `SELECT at, actor_type, actor_id, action, resource_type, resource_ids, details FROM audit_log
+        WHERE org_id = $1 AND ($2::text IS NULL OR action = $2) ORDER BY id DESC LIMIT $3`,
+      [orgId, action || null, limit],
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { OpsSignals } from '../common/ops/ops-signals.js';
-import { AuditRepository } from './audit.repository.js';
+import type { Tx } from '../database/sql.js';
+import { AuditRepository, type NewAuditEntry } from './audit.repository.js';
 import { ReadAuditWriter } from './read-audit-writer.js';
 
 export type AuditActor =
@@ -30,6 +30,16 @@ export interface AuditEntryView {
   details: Record<string, unknown> | null;
 }
 
+const toNewEntry = ({ orgId, actor, action, resourceType, resourceIds, details }: AuditRecord): NewAuditEntry => ({
+  orgId,
+  actorType: actor.type,
+  actorId: actor.id,
+  action,
+  resourceType,
+  resourceIds,
+  details: details ?? null,
+});
+
 /**
  * Who did what to which records. Never stores secrets: callers pass ids, not
  * keys or tokens.
@@ -42,15 +52,14 @@ export class AuditService {
     private readonly signals: OpsSignals,
   ) {}
 
-  /** Writes inside the caller's transaction when a manager is given. */
-  record(entry: AuditRecord, manager?: EntityManager): Promise<void> {
-    const { orgId, actor, action, resourceType, resourceIds, details } = entry;
-    return this.signals.guard('audit', () =>
-      this.entries.insert(
-        { orgId, actorType: actor.type, actorId: actor.id, action, resourceType, resourceIds, details: details ?? null },
-        manager,
-      ),
-    );
+  /** Writes inside the transaction of the change it records. */
+  record(entry: AuditRecord, manager: Tx): Promise<void> {
+    return this.signals.guard('audit', () => this.entries.insert(toNewEntry(entry), manager));
+  }
+
+  /** An entry that is the whole change (a recording played): its own statement on the pool. */
+  recordStandalone(entry: AuditRecord): Promise<void> {
+    return this.signals.guard('audit', () => this.entries.insertStandalone(toNewEntry(entry)));
   }
 
   /**
@@ -80,11 +89,11 @@ export class AuditService {
     const rows = await this.entries.listForOrg(orgId, opts.action, opts.limit ?? 100);
     return rows.map((r) => ({
       at: r.at.toISOString(),
-      actor_type: r.actorType,
-      actor_id: r.actorId,
+      actor_type: r.actor_type,
+      actor_id: r.actor_id,
       action: r.action,
-      resource_type: r.resourceType,
-      resource_ids: r.resourceIds,
+      resource_type: r.resource_type,
+      resource_ids: r.resource_ids,
       details: r.details,
     }));
   }

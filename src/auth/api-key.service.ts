@@ -1,15 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
 import { UnauthorizedError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
-import { ApiKeyRepository } from './api-key.repository.js';
-import type { ApiKeyEntity } from './entities/api-key.entity.js';
+import { ApiKeyRepository, type ApiKey } from './api-key.repository.js';
+import { Database } from '../database/sql.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { NotFoundError } from '../common/errors/problems.js';
 
@@ -47,7 +45,7 @@ export class ApiKeyService {
     private readonly account: AccountService,
     private readonly audit: AuditService,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {}
 
   /** Dashboard action. The full key is returned only here. */
@@ -65,7 +63,7 @@ export class ApiKeyService {
     const now = this.clock.now();
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new InvalidInputError('expiresAt', 'must be in the future');
     const scopes = sortScopes(PERMISSION_SETS[input.set as PermissionSet].scopes);
-    return this.dataSource.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       await this.account.lockOrg(manager, input.orgId);
       if ((await this.keys.countActive(manager, input.orgId, now)) >= MAX_ACTIVE_KEYS) {
         throw new InvalidInputError(null, `this firm already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
@@ -102,8 +100,8 @@ export class ApiKeyService {
 
   async revoke(id: string): Promise<ApiKeySummary> {
     const now = this.clock.now();
-    return this.dataSource.transaction(async (manager) => {
-      const row = await this.keys.findById(id);
+    return this.db.transaction(async (manager) => {
+      const row = await this.keys.lockById(manager, id);
       if (!row) throw new NotFoundError('The API key', `no API key with id "${id}"`);
       if (await this.keys.revoke(manager, id, now)) {
         await this.audit.record(
@@ -163,11 +161,11 @@ export class ApiKeyService {
     this.keys.touch(id, now).catch((err) => this.logger.warn({ err: String(err) }, 'could not record last_used_at'));
   }
 
-  private activeAt(k: ApiKeyEntity, now: Date): boolean {
+  private activeAt(k: ApiKey, now: Date): boolean {
     return !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now.getTime());
   }
 
-  private summarize(k: ApiKeyEntity, now: Date): ApiKeySummary {
+  private summarize(k: ApiKey, now: Date): ApiKeySummary {
     return {
       id: k.id,
       org_id: k.orgId,

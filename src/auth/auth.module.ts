@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
 import { AccessGuard } from './access.guard.js';
@@ -8,10 +7,9 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
 import { RateLimitService } from './rate-limit.service.js';
-import { ApiKeyEntity } from './entities/api-key.entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), AccountModule, AuditModule],
+  imports: [AccountModule, AuditModule],
   providers: [ApiKeyRepository, ApiKeyService],
   exports: [ApiKeyService],
 })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PoolSql } from '../database/pool-sql.js';
+import type { RateLimitBucketsRow } from './auth.tables.js';
 
 export interface BucketState {
   allowed: boolean;
@@ -18,7 +19,7 @@ export class RateLimitRepository {
    * upsert): refill, then take one token if there is a whole one.
    */
   async take(keyId: string, perSecond: number, burst: number, now: Date): Promise<BucketState> {
-    const rows = await this.sql.prepared(
+    const rows = await this.sql.prepared<Pick<RateLimitBucketsRow, 'allowed' | 'tokens'>>(
       'rate_limit_take',
       `INSERT INTO rate_limit_buckets AS b (key_id, tokens, allowed, updated_at)
        VALUES ($1, $3::float8 - 1, true, $4)

@@ -92,25 +92,9 @@ export interface CallWriteState {
   hasRecording: boolean;
 }
 
-/** One row of the list/detail queries. */
-export interface CallRow {
-  call_id: string;
-  started_at: Date;
-  duration_s: number | null;
-  answered: boolean | null;
-  category: string | null;
-  urgency: string | null;
-  language: string | null;
-  outcome: string | null;
-  lead_id: string | null;
-  from_e164: string | null;
-  callback_number: string | null;
-  callback_extension: string | null;
-  updated_at: Date;
-  processing_complete: boolean;
-  has_recording: boolean;
-  untrusted: CallUntrusted | null;
-  config_version?: number | null;
-  conversation_summary?: ConversationSummary | null;
-  handling?: CallHandling | null;
+/** Whether the firm has the call, and whether it has a recording. */
+export interface CallRef {
+  orgId: string;
+  callId: string;
+  hasRecording: boolean;
 }

@@ -1,5 +1,6 @@
 import { maskPhone } from '../common/phone.js';
-import type { CallDetails, CallHandling, CallRow, CallUntrusted, ConversationSummary } from './call-model.js';
+import type { CallDetails, CallHandling, CallUntrusted, ConversationSummary } from './call-model.js';
+import type { CallRow } from './calls.tables.js';
 import type { CallDetailDto, CallDetailsDto, CallDto, CallUntrustedDto, ConversationSummaryDto, HandlingDto } from './dto/call.dto.js';
 import { explainHandling } from './explanation.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { Queryable } from '../database/pool-sql.js';
-import type { CallReference, CallRow, CallWriteState, IngestedCall } from './call-model.js';
+import type { Queryable, Tx } from '../database/sql.js';
+import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
+import type { CallRow, CallsRow } from './calls.tables.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
 
@@ -48,16 +48,12 @@ export class CallsRepository {
     if (after) where.push(`(c.started_at, c.call_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
     const sql = `SELECT ${LIST_COLUMNS} FROM calls c WHERE ${where.join(' AND ')}
                  ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${q.add(limit + 1)}`;
-    return manager.query(sql, q.values);
+    return manager.query<CallRow>(sql, q.values);
   }
 
   /** Whether the firm has the call, and whether it has a recording. */
-  async findRef(
-    manager: Queryable,
-    orgId: string,
-    callId: string,
-  ): Promise<{ orgId: string; callId: string; hasRecording: boolean } | null> {
-    const rows = await manager.query(
+  async findRef(manager: Queryable, orgId: string, callId: string): Promise<CallRef | null> {
+    const rows = await manager.query<CallRef>(
       `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls WHERE org_id = $1 AND call_id = $2`,
       [orgId, callId],
     );
@@ -65,7 +61,10 @@ export class CallsRepository {
   }
 
   async findDetail(manager: Queryable, orgId: string, callId: string): Promise<CallRow | null> {
-    const rows = await manager.query(`SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2`, [orgId, callId]);
+    const rows = await manager.query<CallRow>(`SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2`, [
+      orgId,
+      callId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -74,9 +73,9 @@ export class CallsRepository {
    * once) with a transaction-scoped advisory lock, then reads what the
    * rewrite must keep.
    */
-  async lockForWrite(manager: EntityManager, orgId: string, callId: string): Promise<CallWriteState | null> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
-    const rows = await manager.query(
+  async lockForWrite(manager: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
+    await manager.execute(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
+    const rows = await manager.query<Pick<CallsRow, 'processing_complete' | 'completed_event_at' | 'lead_id' | 'has_recording'>>(
       `SELECT processing_complete, completed_event_at, lead_id, has_recording FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
       [orgId, callId],
     );
@@ -91,8 +90,8 @@ export class CallsRepository {
   }
 
   /** Insert or replace everything the pipeline owns; has_recording and created_at are kept. */
-  async upsert(manager: EntityManager, orgId: string, c: IngestedCall, leadId: string | null): Promise<void> {
-    await manager.query(
+  async upsert(manager: Tx, orgId: string, c: IngestedCall, leadId: string | null): Promise<void> {
+    await manager.execute(
       `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
                           callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,
                           conversation_summary, handling, created_at, updated_at)
@@ -127,11 +126,11 @@ export class CallsRepository {
     );
   }
 
-  async replaceReferences(manager: EntityManager, orgId: string, callId: string, references: CallReference[]): Promise<void> {
-    await manager.query('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+  async replaceReferences(manager: Tx, orgId: string, callId: string, references: CallReference[]): Promise<void> {
+    await manager.execute('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
     const keys = [...new Set(references.map((r) => r.key))];
     if (keys.length) {
-      await manager.query(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [
+      await manager.execute(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [
         orgId,
         callId,
         keys,
@@ -139,13 +138,13 @@ export class CallsRepository {
     }
   }
 
-  async markCompletedEvent(manager: EntityManager, orgId: string, callId: string): Promise<void> {
-    await manager.query('UPDATE calls SET completed_event_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+  async markCompletedEvent(manager: Tx, orgId: string, callId: string): Promise<void> {
+    await manager.execute('UPDATE calls SET completed_event_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
   }
 
   /** Caller has run beginChange (the stamp is clock_timestamp(), see change-stamp.ts). */
-  async setHasRecording(manager: EntityManager, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
-    await manager.query('UPDATE calls SET has_recording = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [
+  async setHasRecording(manager: Tx, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
+    await manager.execute('UPDATE calls SET has_recording = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [
       orgId,
       callId,
       hasRecording,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { Tx } from '../database/sql.js';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
@@ -13,16 +12,12 @@ import { beginChange, pageAsOf } from '../database/change-stamp.js';
 import { PoolSql } from '../database/pool-sql.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
-import type { CallReference, CallWriteState, IngestedCall } from './call-model.js';
+import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
 import { CallsRepository, type CallListFilters } from './calls.repository.js';
 import type { CallListDto, CallResponseDto } from './dto/call.dto.js';
 import type { ListCallsQuery } from './dto/list-calls.query.js';
 
-export interface CallRef {
-  orgId: string;
-  callId: string;
-  hasRecording: boolean;
-}
+export type { CallRef } from './call-model.js';
 
 const CURSOR_KIND = 'calls';
 
@@ -45,7 +40,6 @@ export class CallsService {
   private readonly mapper: CallMapper;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sql: PoolSql,
     private readonly repo: CallsRepository,
     private readonly account: AccountService,
@@ -57,14 +51,23 @@ export class CallsService {
   }
 
   /** The firm's call, or 404 (another firm's call answers exactly like a missing one). */
-  async requireCall(orgId: string, callId: string, manager: EntityManager = this.dataSource.manager): Promise<CallRef> {
-    const row = await this.repo.findRef(manager, orgId, callId);
+  requireCall(orgId: string, callId: string): Promise<CallRef> {
+    return this.found(this.repo.findRef(this.sql, orgId, callId));
+  }
+
+  /** requireCall inside the caller's transaction (which goes on to change or read the call's parts). */
+  requireCallIn(tx: Tx, orgId: string, callId: string): Promise<CallRef> {
+    return this.found(this.repo.findRef(tx, orgId, callId));
+  }
+
+  private async found(lookup: Promise<CallRef | null>): Promise<CallRef> {
+    const row = await lookup;
     if (!row) throw new NotFoundError('The call');
     return row;
   }
 
   /** Recording stored or removed: a change of the call, so updated_at moves (sync-safe stamp, see change-stamp.ts). */
-  async setHasRecording(manager: EntityManager, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
+  async setHasRecording(manager: Tx, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
     await beginChange(manager);
     await this.repo.setHasRecording(manager, orgId, callId, hasRecording);
   }
@@ -136,18 +139,18 @@ export class CallsService {
   // ---- the ingestion port's writes (all inside the ingestion transaction) ----
 
   /** Locks the call for a rewrite and returns what must survive it (null for a new call). */
-  lockForWrite(manager: EntityManager, orgId: string, callId: string): Promise<CallWriteState | null> {
+  lockForWrite(manager: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
     return this.repo.lockForWrite(manager, orgId, callId);
   }
 
   /** Writes the call as the pipeline sent it, with its reference keys; has_recording is never touched. Caller has run beginChange. */
-  async writeIngested(manager: EntityManager, orgId: string, call: IngestedCall, leadId: string | null): Promise<void> {
+  async writeIngested(manager: Tx, orgId: string, call: IngestedCall, leadId: string | null): Promise<void> {
     await this.repo.upsert(manager, orgId, call, leadId);
     const references: CallReference[] = call.untrusted.details?.references ?? [];
     await this.repo.replaceReferences(manager, orgId, call.callId, references);
   }
 
-  markCompletedEvent(manager: EntityManager, orgId: string, callId: string): Promise<void> {
+  markCompletedEvent(manager: Tx, orgId: string, callId: string): Promise<void> {
     return this.repo.markCompletedEvent(manager, orgId, callId);
   }
 }

@@ -1,5 +1,4 @@
-import type { EntityManager } from 'typeorm';
-import type { Queryable } from './pool-sql.js';
+import type { Queryable, Tx } from './sql.js';
 
 /**
  * Sync-safe `updated_at` and `as_of` (docs/decisions.md, "Sync").
@@ -22,8 +21,8 @@ import type { Queryable } from './pool-sql.js';
  *   that moment (then as_of <= its xact_start <= its stamp) or took its xid
  *   later (then its stamp is later than the moment, hence later than as_of).
  */
-export async function beginChange(manager: EntityManager): Promise<void> {
-  await manager.query('SELECT pg_current_xact_id()');
+export async function beginChange(tx: Tx): Promise<void> {
+  await tx.query('SELECT pg_current_xact_id()');
 }
 
 /**
@@ -45,12 +44,12 @@ const OPEN_WRITERS = `
  * transaction whose snapshot is older.
  */
 export async function readAsOf(manager: Queryable, marginMs: number): Promise<string> {
-  const [row] = await manager.query(
+  const [row] = await manager.query<{ as_of: string }>(
     `SELECT to_char(date_trunc('milliseconds', least(clock_timestamp() - make_interval(secs => $1::float8 / 1000), (${OPEN_WRITERS}))) AT TIME ZONE 'UTC',
                     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of`,
     [marginMs],
   );
-  return row.as_of as string;
+  return row.as_of;
 }
 
 /**

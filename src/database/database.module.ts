@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PoolSql } from './pool-sql.js';
+import { Database } from './sql.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 
@@ -35,8 +36,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [{ provide: DATABASE_URL, useValue: url }, PoolSql],
-      exports: [DATABASE_URL, PoolSql],
+      providers: [{ provide: DATABASE_URL, useValue: url }, PoolSql, Database],
+      exports: [DATABASE_URL, PoolSql, Database],
     };
   }
 }

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { PoolClient, QueryConfig, QueryResultRow } from 'pg';
+import type { PoolClient, QueryConfig, QueryResult } from 'pg';
 import { DataSource } from 'typeorm';
-
-/** Runs one statement and resolves to its rows: TypeORM's EntityManager fits, and so does PoolSql. */
-export interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<any>;
-}
+import type { Queryable } from './sql.js';
 
 /**
  * The part of TypeORM's PostgresDriver this uses: its public way to check a connection out of its pool, and
@@ -30,7 +26,7 @@ export interface PoolStats {
  * timezone, as_of, the page, the read's audit rows) straight on TypeORM's own
  * pg pool: same connections and limits, without the query runner TypeORM
  * builds around each statement (measured at about 80 µs of CPU a statement,
- * docs/benchmarks.md). Never for transactions: those stay on the EntityManager.
+ * docs/benchmarks.md). Never for transactions: those are `Tx` (sql.ts).
  */
 @Injectable()
 export class PoolSql implements Queryable {
@@ -47,8 +43,12 @@ export class PoolSql implements Queryable {
     };
   }
 
-  query<T extends QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]> {
-    return this.run<T>({ text, values });
+  async query<R extends object = never>(text: string, values?: readonly unknown[]): Promise<R[]> {
+    return (await this.run({ text, values: values as unknown[] | undefined })).rows as R[];
+  }
+
+  async execute(text: string, values?: readonly unknown[]): Promise<number> {
+    return (await this.run({ text, values: values as unknown[] | undefined })).rowCount ?? 0;
   }
 
   /**
@@ -56,8 +56,13 @@ export class PoolSql implements Queryable {
    * Only for fixed statements whose best plan does not depend on the values
    * (a lookup by unique key, an insert); `name` must always go with the same text.
    */
-  prepared<T extends QueryResultRow = any>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    return this.run<T>({ name, text, values });
+  async prepared<R extends object = never>(name: string, text: string, values: readonly unknown[]): Promise<R[]> {
+    return (await this.run({ name, text, values: values as unknown[] })).rows as R[];
+  }
+
+  /** `prepared`, run for its effect: how many rows it touched. */
+  async executePrepared(name: string, text: string, values: readonly unknown[]): Promise<number> {
+    return (await this.run({ name, text, values: values as unknown[] })).rowCount ?? 0;
   }
 
   private driver(): PooledDriver {
@@ -65,7 +70,7 @@ export class PoolSql implements Queryable {
   }
 
   /** Check out, run, give back, as pg's own pool.query does: a connection that failed a statement is not reused. */
-  private async run<T extends QueryResultRow>(config: QueryConfig): Promise<T[]> {
+  private async run(config: QueryConfig): Promise<QueryResult> {
     const [client, release] = await this.driver().obtainMasterConnection();
     // A checked-out pg client emits 'error' when its connection drops (an outage); with no listener that is an
     // uncaught exception that ends the process. The failed query rejects below and is answered 503 from there;
@@ -73,10 +78,10 @@ export class PoolSql implements Queryable {
     const onConnectionError = () => undefined;
     client.on('error', onConnectionError);
     try {
-      const result = await client.query<T>(config);
+      const result = await client.query(config);
       client.removeListener('error', onConnectionError);
       release();
-      return result.rows;
+      return result;
     } catch (err) {
       client.removeListener('error', onConnectionError);
       release(err instanceof Error ? err : new Error(String(err)));

@@ -1,15 +1,13 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { LeadsModule } from '../leads/index.js';
-import { EventEntity } from './entities/event.entity.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
 import { LeadEvents } from './lead-events.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule],
+  imports: [LeadsModule],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository, LeadEvents],
   exports: [EventsService],

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { EventEntity } from './entities/event.entity.js';
+import { PoolSql } from '../database/pool-sql.js';
+import type { Tx } from '../database/sql.js';
+import type { Camelized } from '../database/tables.js';
+import type { EventsRow } from './events.tables.js';
 
-/** An event as read: the entity's columns plus the writing transaction's id (set by the database, never mapped for writes). */
-export type EventRow = EventEntity & { txid: string };
+/** An event as the service holds it: the row but its txid, named in camelCase (`seq` as text: a bigint). */
+export type EventRecord = Camelized<Omit<EventsRow, 'txid'>>;
+
+/** An event as read: its columns plus the writing transaction's id (set by the database, never mapped for writes). */
+export type EventRow = EventRecord & { txid: string };
 
 /** Where an event sits in the log's commit-safe order. */
 export interface EventPosition {
@@ -23,20 +27,20 @@ const COLUMNS = `seq::text AS seq, id, org_id AS "orgId", type, test, occurred_a
  */
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: PoolSql) {}
 
   /** In the caller's transaction; `seq` and `txid` come from the database. */
-  async insert(
-    manager: EntityManager,
-    values: Pick<EventEntity, 'id' | 'orgId' | 'type' | 'test' | 'occurredAt' | 'data'>,
-  ): Promise<EventEntity> {
-    const row = manager.getRepository(EventEntity).create(values);
-    await manager.getRepository(EventEntity).insert(row);
-    return row;
+  /** `data` is any event's (event-catalogue.ts types it for record()); stored as JSON and read back as a plain map. */
+  async insert(tx: Tx, values: Omit<EventRecord, 'seq' | 'data'> & { data: object }): Promise<EventRecord> {
+    const [row] = await tx.query<Pick<EventsRow, 'seq'>>(
+      'INSERT INTO events (id, org_id, type, test, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq',
+      [values.id, values.orgId, values.type, values.test, values.occurredAt, JSON.stringify(values.data)],
+    );
+    return { ...values, data: values.data as Record<string, unknown>, seq: row.seq };
   }
 
   async position(orgId: string, eventId: string): Promise<EventPosition | null> {
-    const rows = await this.dataSource.query(
+    const rows = await this.sql.query<EventPosition>(
       `SELECT txid::text AS txid, seq::text AS seq, occurred_at AS "occurredAt" FROM events WHERE org_id = $1 AND id = $2`,
       [orgId, eventId],
     );
@@ -55,14 +59,14 @@ export class EventsRepository {
       where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
     }
     // Qualified: a bare "txid, seq" would sort by the text aliases of the select list.
-    return this.dataSource.query(
+    return this.sql.query<EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY events.txid, events.seq LIMIT $3`,
       params,
     );
   }
 
   async findOne(orgId: string, eventId: string, since: Date): Promise<EventRow | null> {
-    const rows = await this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [
+    const rows = await this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [
       orgId,
       eventId,
       since,
@@ -73,15 +77,14 @@ export class EventsRepository {
   /** Any firm's events by id (the webhook dispatcher builds bodies from them). */
   async findByIds(ids: string[]): Promise<EventRow[]> {
     if (ids.length === 0) return [];
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
+    return this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
   }
 
   /** One bounded batch of the retention job: a short statement, row locks only on what it deletes. */
   async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
-    const [, count] = await this.dataSource.query(
+    return this.sql.execute(
       `DELETE FROM events WHERE ctid = ANY(ARRAY(SELECT ctid FROM events WHERE occurred_at < $1 LIMIT $2)) AND occurred_at < $1`,
       [cutoff, batchSize],
     );
-    return Number(count);
   }
 }

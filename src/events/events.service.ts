@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
+import type { Tx } from '../database/sql.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
-import type { EventEntity } from './entities/event.entity.js';
 import type { EventData, EventType } from './event-catalogue.js';
 import type { EventEnvelope, RecordedEvent } from './event-types.js';
-import { EventsRepository } from './events.repository.js';
+import { EventsRepository, type EventRecord } from './events.repository.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
-export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
+export type EventFanOut = (manager: Tx, event: RecordedEvent) => Promise<void>;
 
 /** One event to record: `data` typed by its `type` (see event-catalogue.ts). */
 export type EventInput<T extends EventType> = { orgId: string; type: T; data: EventData<T>; test?: boolean };
@@ -20,7 +19,7 @@ export type EventInput<T extends EventType> = { orgId: string; type: T; data: Ev
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-export function toEnvelope(row: Pick<EventEntity, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
+export function toEnvelope(row: Pick<EventRecord, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
   return {
     id: row.id,
     type: row.type as EventType,
@@ -52,7 +51,7 @@ export class EventsService {
   }
 
   /** Writes one event; its `data` must be exactly what the catalogue declares for its type. */
-  async record<T extends EventType>(manager: EntityManager, input: EventInput<T>): Promise<RecordedEvent> {
+  async record<T extends EventType>(manager: Tx, input: EventInput<T>): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
       this.events.insert(manager, {

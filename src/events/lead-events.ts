@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import type { Tx } from '../database/sql.js';
 import { LeadWritesService, type LeadChange } from '../leads/index.js';
 import { EventsService } from './events.service.js';
 
@@ -22,7 +22,7 @@ export class LeadEvents implements OnModuleInit {
     this.leads.onChange((manager, change) => this.record(manager, change));
   }
 
-  private async record(manager: EntityManager, change: LeadChange): Promise<void> {
+  private async record(manager: Tx, change: LeadChange): Promise<void> {
     if (change.kind === 'created') {
       const { lead } = change;
       await this.events.record(manager, {

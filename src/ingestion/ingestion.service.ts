@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/sql.js';
 import { AccountService } from '../account/index.js';
 import { CallsService, type IngestedCall } from '../calls/index.js';
 import { NotFoundError } from '../common/errors/problems.js';
@@ -42,7 +41,7 @@ export interface IngestResult {
 @Injectable()
 export class IngestionService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
     private readonly account: AccountService,
     private readonly calls: CallsService,
     private readonly transcripts: TranscriptsService,
@@ -116,7 +115,7 @@ export class IngestionService {
 
   private async write(orgId: string, v: ValidatedCall): Promise<IngestResult> {
     const { call } = v;
-    return this.dataSource.transaction(async (m) => {
+    return this.db.transaction(async (m) => {
       const before = await this.calls.lockForWrite(m, orgId, call.callId);
       await beginChange(m);
       // A call yields at most one lead, ever: a re-processing finds the same one again.

@@ -5,4 +5,4 @@ export type { LeadChange, LeadChangedBy, LeadChangeRecorder } from './lead-write
 export { FIRM_FIELDS } from './lead-patch-rules.js';
 export type { FirmField, LeadPatch } from './lead-patch-rules.js';
 export { INTAKE_FIELDS, LEAD_CHANGED_BY_KINDS, LEAD_STATUSES, SETTABLE_STATUSES } from './lead-model.js';
-export type { LeadFromCall, LeadIntake, LeadRow, LeadStatus } from './lead-model.js';
+export type { LeadFromCall, LeadIntake, LeadStatus } from './lead-model.js';

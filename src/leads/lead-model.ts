@@ -31,28 +31,6 @@ export interface LeadFromCall {
   intake: LeadIntake | null;
 }
 
-export interface LeadRow {
-  lead_id: string;
-  call_id: string;
-  status: LeadStatus;
-  status_updated_at: Date | null;
-  captured_at: Date;
-  updated_at: Date;
-  category: string | null;
-  urgency: string | null;
-  language: string | null;
-  intake_completeness: number | null;
-  phone: string | null;
-  phone_extension: string | null;
-  email: string | null;
-  external_id: string | null;
-  status_reason: string | null;
-  untrusted_name: string | null;
-  untrusted_incident_date: string | null;
-  version: number;
-  intake?: LeadIntake | null;
-}
-
 /** Every member of `intake.untrusted` (spec: Lead intake); all present and nullable. */
 export const INTAKE_FIELDS = {
   strings: [

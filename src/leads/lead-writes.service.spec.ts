@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Database, Tx } from '../database/sql.js';
 import type { AuditService } from '../audit/index.js';
-import type { LeadFromCall, LeadRow } from './lead-model.js';
+import type { LeadFromCall } from './lead-model.js';
+import type { LeadRow } from './leads.tables.js';
 import { LeadWritesService, type LeadChange } from './lead-writes.service.js';
 import type { LeadsRepository } from './leads.repository.js';
 
@@ -8,8 +9,8 @@ import type { LeadsRepository } from './leads.repository.js';
 describe('LeadWritesService and its change recorder', () => {
   const row = { lead_id: 'lead_1', call_id: 'call_1', status: 'new', category: null, urgency: 'high' } as LeadRow;
   const repo = { insert: () => Promise.resolve(row) } as unknown as LeadsRepository;
-  const manager = {} as EntityManager;
-  const writes = () => new LeadWritesService({} as DataSource, repo, {} as AuditService);
+  const manager = {} as Tx;
+  const writes = () => new LeadWritesService({} as Database, repo, {} as AuditService);
 
   it('refuses to write a lead when no recorder is registered', async () => {
     await expect(writes().upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall)).rejects.toThrow(
@@ -18,7 +19,7 @@ describe('LeadWritesService and its change recorder', () => {
   });
 
   it('tells the registered recorder of a new lead, in the same transaction', async () => {
-    const told: [EntityManager, LeadChange][] = [];
+    const told: [Tx, LeadChange][] = [];
     const w = writes();
     w.onChange((m, change) => Promise.resolve(void told.push([m, change])));
     await expect(w.upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall)).resolves.toEqual({

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database, type Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
 import { beginChange } from '../database/change-stamp.js';
-import type { LEAD_CHANGED_BY_KINDS, LeadFromCall, LeadRow } from './lead-model.js';
+import type { LEAD_CHANGED_BY_KINDS, LeadFromCall } from './lead-model.js';
+import type { LeadRow } from './leads.tables.js';
 import { alreadyApplied, applyPatch, changedFields, expectedStatusHolds, type FirmField, type LeadPatch } from './lead-patch-rules.js';
 import { toLeadDto } from './lead.mapper.js';
 import { LeadsRepository } from './leads.repository.js';
@@ -15,13 +15,13 @@ export type LeadChangedBy = { kind: (typeof LEAD_CHANGED_BY_KINDS)[number]; id: 
 export type LeadChange =
   | { kind: 'created'; orgId: string; lead: LeadRow }
   | { kind: 'updated'; orgId: string; before: LeadRow; after: LeadRow; changes: FirmField[]; by: LeadChangedBy };
-export type LeadChangeRecorder = (manager: EntityManager, change: LeadChange) => Promise<void>;
+export type LeadChangeRecorder = (manager: Tx, change: LeadChange) => Promise<void>;
 
 /** Every change to leads: the firm's PATCH (and the demo acting as a key), and the pipeline's lead of a call. */
 @Injectable()
 export class LeadWritesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
     private readonly repo: LeadsRepository,
     private readonly audit: AuditService,
   ) {}
@@ -33,7 +33,7 @@ export class LeadWritesService {
     this.recorder = recorder;
   }
 
-  private recordChange(manager: EntityManager, change: LeadChange): Promise<void> {
+  private recordChange(manager: Tx, change: LeadChange): Promise<void> {
     if (!this.recorder) throw new Error('No recorder of lead events is registered (the events module is not loaded).');
     return this.recorder(manager, change);
   }
@@ -46,7 +46,7 @@ export class LeadWritesService {
    * audit entry commit together.
    */
   update(orgId: string, leadId: string, patch: LeadPatch, changedBy: LeadChangedBy): Promise<{ row: LeadRow; changes: FirmField[] }> {
-    return this.dataSource.transaction(async (m) => {
+    return this.db.transaction(async (m) => {
       await beginChange(m);
       const current = await this.repo.find(m, orgId, leadId);
       if (!current) throw new NotFoundError('The lead');
@@ -64,14 +64,14 @@ export class LeadWritesService {
   }
 
   /** Someone else changed the lead after our read. */
-  private async afterLostRace(m: EntityManager, orgId: string, leadId: string, patch: LeadPatch) {
+  private async afterLostRace(m: Tx, orgId: string, leadId: string, patch: LeadPatch) {
     const now = await this.repo.find(m, orgId, leadId);
     if (!now) throw new NotFoundError('The lead');
     if (alreadyApplied(patch, now)) return { row: now, changes: [] as FirmField[] };
     throw conflict(now, `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`);
   }
 
-  private async recordUpdate(m: EntityManager, orgId: string, before: LeadRow, after: LeadRow, changes: FirmField[], by: LeadChangedBy) {
+  private async recordUpdate(m: Tx, orgId: string, before: LeadRow, after: LeadRow, changes: FirmField[], by: LeadChangedBy) {
     await this.recordChange(m, { kind: 'updated', orgId, before, after, changes, by });
     await this.audit.record(
       {
@@ -89,7 +89,7 @@ export class LeadWritesService {
   // ---- the ingestion port (inside the ingestion transaction, after beginChange) ----
 
   /** The lead id this call already has (attached or not), if any. */
-  findIdByCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
+  findIdByCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
     return this.repo.findIdByCall(manager, orgId, callId);
   }
 
@@ -99,7 +99,7 @@ export class LeadWritesService {
    * status / external_id / status_reason kept, updated_at moved.
    */
   async upsertForCall(
-    manager: EntityManager,
+    manager: Tx,
     orgId: string,
     leadId: string,
     exists: boolean,
@@ -115,7 +115,7 @@ export class LeadWritesService {
   }
 
   /** Re-processing found no lead: the earlier lead (if any) stays readable, detached from the call; its updated_at moves. */
-  detachFromCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
+  detachFromCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
     return this.repo.touchForCall(manager, orgId, callId);
   }
 }

@@ -1,5 +1,6 @@
 import type { LeadDto, LeadIntakeDto } from './dto/lead.dto.js';
-import { INTAKE_FIELDS, type LeadIntake, type LeadRow } from './lead-model.js';
+import { INTAKE_FIELDS, type LeadIntake } from './lead-model.js';
+import type { LeadRow } from './leads.tables.js';
 
 /** Row to the spec's Lead, member by member. */
 export function toLeadDto(r: LeadRow): LeadDto {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { Queryable } from '../database/pool-sql.js';
-import type { LeadFromCall, LeadRow, LeadStatus } from './lead-model.js';
+import type { Queryable, Tx } from '../database/sql.js';
+import type { LeadFromCall, LeadStatus } from './lead-model.js';
+import type { LeadRow, LeadsRow } from './leads.tables.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
 
@@ -56,27 +56,30 @@ export class LeadsRepository {
     if (f.phoneE164 !== undefined) where.push(`l.phone_e164 = ${q.add(f.phoneE164)}`);
     if (f.externalId !== undefined) where.push(`l.external_id = ${q.add(f.externalId)}`);
     if (after) where.push(`(l.captured_at, l.lead_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
-    return manager.query(
+    return manager.query<LeadRow>(
       `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
       q.values,
     );
   }
 
   async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
-    const rows = await manager.query(
+    const rows = await manager.query<LeadRow>(
       `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`,
       [orgId, leadId],
     );
     return rows[0] ?? null;
   }
 
-  async findIdByCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
-    const rows = await manager.query('SELECT lead_id FROM leads WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+  async findIdByCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
+    const rows = await manager.query<Pick<LeadsRow, 'lead_id'>>('SELECT lead_id FROM leads WHERE org_id = $1 AND call_id = $2', [
+      orgId,
+      callId,
+    ]);
     return rows[0]?.lead_id ?? null;
   }
 
-  async insert(manager: EntityManager, orgId: string, leadId: string, l: LeadFromCall): Promise<LeadRow> {
-    const rows = await manager.query(
+  async insert(manager: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<LeadRow> {
+    const rows = await manager.query<LeadRow>(
       `INSERT INTO leads (org_id, lead_id, call_id, status, status_updated_at, captured_at, created_at, updated_at, category, urgency, language,
                           intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake)
        VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
@@ -87,8 +90,8 @@ export class LeadsRepository {
   }
 
   /** Re-processing: the pipeline's fields are replaced; status, external_id, status_reason and version are kept. */
-  async updateFromCall(manager: EntityManager, orgId: string, leadId: string, l: LeadFromCall): Promise<void> {
-    await manager.query(
+  async updateFromCall(manager: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<void> {
+    await manager.execute(
       `UPDATE leads SET captured_at = $3, category = $4, urgency = $5, language = $6, intake_completeness = $7, phone = $8, phone_e164 = $9,
                         phone_extension = $10, email = $11, untrusted_name = $12, untrusted_incident_date = $13, intake = $14, updated_at = clock_timestamp()
         WHERE org_id = $1 AND lead_id = $2`,
@@ -97,9 +100,8 @@ export class LeadsRepository {
   }
 
   /** The lead's call was re-processed without finding a lead: the lead stays, its updated_at moves. */
-  async touchForCall(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
-    // TypeORM answers UPDATE with [rows, rowCount].
-    const [rows] = await manager.query(
+  async touchForCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
+    const rows = await manager.query<Pick<LeadsRow, 'lead_id'>>(
       'UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id',
       [orgId, callId],
     );
@@ -113,14 +115,14 @@ export class LeadsRepository {
    * taken after beginChange gave the transaction its xid.
    */
   async updateFirmFields(
-    manager: EntityManager,
+    manager: Tx,
     orgId: string,
     leadId: string,
     version: number,
     next: LeadFirmFields,
     statusChanged: boolean,
   ): Promise<LeadRow | null> {
-    const [rows] = await manager.query(
+    const rows = await manager.query<LeadRow>(
       `UPDATE leads l SET status = $4, external_id = $5, status_reason = $6, version = l.version + 1,
               updated_at = statement_timestamp(), status_updated_at = CASE WHEN $7 THEN statement_timestamp() ELSE l.status_updated_at END
         WHERE l.org_id = $1 AND l.lead_id = $2 AND l.version = $3

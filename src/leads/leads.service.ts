@@ -13,7 +13,7 @@ import type { ListLeadsQuery } from './dto/list-leads.query.js';
 import type { PatchLeadDto } from './dto/patch-lead.dto.js';
 import { LeadWritesService } from './lead-writes.service.js';
 import { toIntakeDto, toLeadDto } from './lead.mapper.js';
-import type { LeadRow } from './lead-model.js';
+import type { LeadRow } from './leads.tables.js';
 import { LeadsRepository, type LeadListFilters } from './leads.repository.js';
 
 const CURSOR_KIND = 'leads';

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { PoolSql } from '../database/pool-sql.js';
+import type { Tx } from '../database/sql.js';
+import type { MailOutboxRow } from './mail.tables.js';
 
+/** A claimed message (columns aliased to camelCase). */
 export interface OutgoingMail {
   id: string;
   kind: string;
@@ -13,13 +15,13 @@ export interface OutgoingMail {
 
 @Injectable()
 export class MailRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: PoolSql) {}
 
   async insert(
-    manager: EntityManager,
+    manager: Tx,
     m: { orgId: string | null; kind: string; to: string; subject: string; body: string; now: Date },
   ): Promise<string> {
-    const rows = await manager.query(
+    const rows = await manager.query<Pick<MailOutboxRow, 'id'>>(
       `INSERT INTO mail_outbox (org_id, kind, to_address, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
       [m.orgId, m.kind, m.to, m.subject, m.body, m.now],
     );
@@ -28,7 +30,7 @@ export class MailRepository {
 
   /** Claims due mail for one sender: lease in database time, attempt counted at claim. */
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<OutgoingMail[]> {
-    const [rows] = await this.dataSource.query(
+    return this.sql.query<OutgoingMail>(
       `UPDATE mail_outbox m SET locked_until = now() + make_interval(secs => $3), attempt_count = m.attempt_count + 1
         WHERE m.id IN (
           SELECT id FROM mail_outbox
@@ -39,11 +41,10 @@ export class MailRepository {
         RETURNING m.id, m.kind, m.to_address AS "to", m.subject, m.body, m.attempt_count AS "attemptCount"`,
       [now, limit, leaseSeconds],
     );
-    return rows;
   }
 
   async markDone(id: string, status: 'sent' | 'logged', at: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE mail_outbox SET status = $2, sent_at = $3, locked_until = NULL, last_error = NULL WHERE id = $1`, [
+    await this.sql.execute(`UPDATE mail_outbox SET status = $2, sent_at = $3, locked_until = NULL, last_error = NULL WHERE id = $1`, [
       id,
       status,
       at,
@@ -51,7 +52,7 @@ export class MailRepository {
   }
 
   async markFailedAttempt(id: string, error: string, nextAttemptAt: Date | null): Promise<void> {
-    await this.dataSource.query(
+    await this.sql.execute(
       `UPDATE mail_outbox SET status = CASE WHEN $3::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
               next_attempt_at = coalesce($3, next_attempt_at), locked_until = NULL, last_error = $2 WHERE id = $1`,
       [id, error.slice(0, 500), nextAttemptAt],
@@ -59,10 +60,9 @@ export class MailRepository {
   }
 
   async deleteFinishedBefore(cutoff: Date, batchSize: number): Promise<number> {
-    const [, count] = await this.dataSource.query(
+    return this.sql.execute(
       `DELETE FROM mail_outbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM mail_outbox WHERE created_at < $1 AND status <> 'pending' LIMIT $2)) AND created_at < $1`,
       [cutoff, batchSize],
     );
-    return Number(count);
   }
 }

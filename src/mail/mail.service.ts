@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { Tx } from '../database/sql.js';
 import { Clock } from '../common/clock.js';
 import { MailRepository } from './mail.repository.js';
 
@@ -25,7 +25,7 @@ export class MailService {
     private readonly clock: Clock,
   ) {}
 
-  async enqueue(manager: EntityManager, message: MailMessage): Promise<string> {
+  async enqueue(manager: Tx, message: MailMessage): Promise<string> {
     return this.mail.insert(manager, { ...message, now: this.clock.now() });
   }
 }

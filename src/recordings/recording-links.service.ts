@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Database } from '../database/sql.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/index.js';
 import { ApiKeyService } from '../auth/index.js';
 import { CallsService } from '../calls/index.js';
@@ -40,7 +39,7 @@ export class RecordingLinksService {
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {}
 
   /** A new link to the call's recording, created by the calling key (404: no such call, or no recording). */
@@ -48,8 +47,8 @@ export class RecordingLinksService {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const createdAt = this.clock.now();
     const expiresAt = new Date(createdAt.getTime() + LINK_LIFETIME_MS);
-    await this.dataSource.transaction(async (manager) => {
-      await this.calls.requireCall(principal.orgId, callId, manager);
+    await this.db.transaction(async (manager) => {
+      await this.calls.requireCallIn(manager, principal.orgId, callId);
       const recording = await this.repo.lockForLink(manager, principal.orgId, callId);
       if (!recording) throw new NotFoundError('The recording of this call');
       await this.repo.deleteExpiredLinks(manager, principal.orgId, createdAt);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { PoolSql } from '../database/pool-sql.js';
+import type { Tx } from '../database/sql.js';
+import type { RecordingLinksRow, RecordingsRow } from './recordings.tables.js';
 
 export interface RecordingRow {
   id: string;
@@ -20,7 +21,9 @@ export interface LinkTarget {
   storageKey: string;
 }
 
-const toRecording = (r: any): RecordingRow => ({
+type RecordingColumns = Pick<RecordingsRow, 'id' | 'org_id' | 'call_id' | 'storage_key' | 'size_bytes' | 'updated_at'>;
+
+const toRecording = (r: RecordingColumns): RecordingRow => ({
   id: r.id,
   orgId: r.org_id,
   callId: r.call_id,
@@ -32,10 +35,10 @@ const toRecording = (r: any): RecordingRow => ({
 /** Every query names the firm, except the token lookup, where the token's hash is the key. */
 @Injectable()
 export class RecordingsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: PoolSql) {}
 
-  async findByCall(orgId: string, callId: string, manager: EntityManager = this.dataSource.manager): Promise<RecordingRow | null> {
-    const rows = await manager.query(
+  async findByCall(orgId: string, callId: string): Promise<RecordingRow | null> {
+    const rows = await this.sql.query<RecordingColumns>(
       `SELECT id, org_id, call_id, storage_key, size_bytes, updated_at FROM recordings WHERE org_id = $1 AND call_id = $2`,
       [orgId, callId],
     );
@@ -49,16 +52,16 @@ export class RecordingsRepository {
    * replaced key is ever lost.
    */
   async upsert(
-    manager: EntityManager,
+    manager: Tx,
     r: { orgId: string; callId: string; storageKey: string; sizeBytes: number; sha256: Buffer; now: Date },
   ): Promise<{ id: string; previousKey: string | null }> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await manager.query(`SELECT id, storage_key FROM recordings WHERE org_id = $1 AND call_id = $2 FOR UPDATE`, [
-        r.orgId,
-        r.callId,
-      ]);
+      const current = await manager.query<Pick<RecordingsRow, 'id' | 'storage_key'>>(
+        `SELECT id, storage_key FROM recordings WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
+        [r.orgId, r.callId],
+      );
       if (current.length) {
-        await manager.query(`UPDATE recordings SET storage_key = $2, size_bytes = $3, sha256 = $4, updated_at = $5 WHERE id = $1`, [
+        await manager.execute(`UPDATE recordings SET storage_key = $2, size_bytes = $3, sha256 = $4, updated_at = $5 WHERE id = $1`, [
           current[0].id,
           r.storageKey,
           r.sizeBytes,
@@ -67,7 +70,7 @@ export class RecordingsRepository {
         ]);
         return { id: current[0].id, previousKey: current[0].storage_key };
       }
-      const inserted = await manager.query(
+      const inserted = await manager.query<Pick<RecordingsRow, 'id'>>(
         `INSERT INTO recordings (org_id, call_id, storage_key, size_bytes, sha256, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6)
          ON CONFLICT (org_id, call_id) DO NOTHING
@@ -80,30 +83,38 @@ export class RecordingsRepository {
   }
 
   /** Deletes the call's recording (its links go with it, ON DELETE CASCADE); returns the stored object's key. */
-  async delete(manager: EntityManager, orgId: string, callId: string): Promise<string | null> {
-    // TypeORM answers a DELETE with [rows, rowCount].
-    const [rows] = await manager.query(`DELETE FROM recordings WHERE org_id = $1 AND call_id = $2 RETURNING storage_key`, [orgId, callId]);
+  async delete(manager: Tx, orgId: string, callId: string): Promise<string | null> {
+    const rows = await manager.query<Pick<RecordingsRow, 'storage_key'>>(
+      `DELETE FROM recordings WHERE org_id = $1 AND call_id = $2 RETURNING storage_key`,
+      [orgId, callId],
+    );
     return rows.length ? rows[0].storage_key : null;
   }
 
   /** Which of these storage keys a recording row points to (the sweep keeps those objects). */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
-    const rows = await this.dataSource.query(`SELECT storage_key FROM recordings WHERE storage_key = ANY($1::text[])`, [keys]);
-    return new Set(rows.map((r: { storage_key: string }) => r.storage_key));
+    const rows = await this.sql.query<Pick<RecordingsRow, 'storage_key'>>(
+      `SELECT storage_key FROM recordings WHERE storage_key = ANY($1::text[])`,
+      [keys],
+    );
+    return new Set(rows.map((r) => r.storage_key));
   }
 
   /** The recording a new link will point to, locked against removal until the link is committed. */
-  async lockForLink(manager: EntityManager, orgId: string, callId: string): Promise<{ id: string } | null> {
-    const rows = await manager.query(`SELECT id FROM recordings WHERE org_id = $1 AND call_id = $2 FOR KEY SHARE`, [orgId, callId]);
+  async lockForLink(manager: Tx, orgId: string, callId: string): Promise<{ id: string } | null> {
+    const rows = await manager.query<Pick<RecordingsRow, 'id'>>(
+      `SELECT id FROM recordings WHERE org_id = $1 AND call_id = $2 FOR KEY SHARE`,
+      [orgId, callId],
+    );
     return rows.length ? { id: rows[0].id } : null;
   }
 
   async insertLink(
-    manager: EntityManager,
+    manager: Tx,
     l: { orgId: string; recordingId: string; callId: string; tokenHash: Buffer; createdByKeyId: string; createdAt: Date; expiresAt: Date },
   ): Promise<string> {
-    const rows = await manager.query(
+    const rows = await manager.query<Pick<RecordingLinksRow, 'id'>>(
       `INSERT INTO recording_links (org_id, recording_id, call_id, token_hash, created_by_key_id, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        RETURNING id`,
@@ -113,13 +124,15 @@ export class RecordingsRepository {
   }
 
   /** Expired links are useless; drop the firm's on each new link so the table stays small. */
-  async deleteExpiredLinks(manager: EntityManager, orgId: string, now: Date): Promise<void> {
-    await manager.query(`DELETE FROM recording_links WHERE org_id = $1 AND expires_at <= $2`, [orgId, now]);
+  async deleteExpiredLinks(manager: Tx, orgId: string, now: Date): Promise<void> {
+    await manager.execute(`DELETE FROM recording_links WHERE org_id = $1 AND expires_at <= $2`, [orgId, now]);
   }
 
   /** A link and the recording it plays; null when the hash is unknown or the recording was removed. */
   async findLinkTarget(tokenHash: Buffer): Promise<LinkTarget | null> {
-    const rows = await this.dataSource.query(
+    const rows = await this.sql.query<
+      Pick<RecordingLinksRow, 'id' | 'org_id' | 'call_id' | 'created_by_key_id' | 'expires_at'> & Pick<RecordingsRow, 'storage_key'>
+    >(
       `SELECT l.id, l.org_id, l.call_id, l.created_by_key_id, l.expires_at, r.storage_key
          FROM recording_links l
          JOIN recordings r ON r.id = l.recording_id

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Database } from '../database/sql.js';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { AuditService, type AuditActor } from '../audit/index.js';
 import { CallsService } from '../calls/index.js';
 import { Clock } from '../common/clock.js';
@@ -40,7 +39,7 @@ export class RecordingsService {
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {}
 
   get maxBytes(): number {
@@ -78,8 +77,8 @@ export class RecordingsService {
     const sha256 = intake.digest();
     let previousKey: string | null;
     try {
-      previousKey = await this.dataSource.transaction(async (manager) => {
-        await this.calls.requireCall(orgId, callId, manager);
+      previousKey = await this.db.transaction(async (manager) => {
+        await this.calls.requireCallIn(manager, orgId, callId);
         const row = await this.recordings.upsert(manager, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
         await this.calls.setHasRecording(manager, orgId, callId, true);
         await this.audit.record(
@@ -123,8 +122,8 @@ export class RecordingsService {
   /** Removes the call's recording: has_recording turns false and every link to it stops. Idempotent. */
   async remove(orgId: string, callId: string, via: RecordingSource): Promise<RemovedRecordingSummary> {
     await this.requireCall(orgId, callId);
-    const key = await this.dataSource.transaction(async (manager) => {
-      await this.calls.requireCall(orgId, callId, manager);
+    const key = await this.db.transaction(async (manager) => {
+      await this.calls.requireCallIn(manager, orgId, callId);
       const removedKey = await this.recordings.delete(manager, orgId, callId);
       await this.calls.setHasRecording(manager, orgId, callId, false);
       if (removedKey) {
@@ -181,7 +180,7 @@ export class RecordingsService {
     },
   ): Promise<void> {
     try {
-      await this.audit.record(entry);
+      await this.audit.recordStandalone(entry);
     } catch (err) {
       await playback.object.close();
       throw err;

@@ -1,27 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../database/sql.js';
 import type { Segment } from '../calls/index.js';
 import type { PreparedTranscript, TranscriptTurn } from './transcript-model.js';
+import type { TranscriptTurnsRow, TranscriptsRow } from './transcripts.tables.js';
 
-export interface TranscriptHeaderRow {
-  conversation_status: string | null;
-  connected_name: string | null;
-  notice: string | null;
-  covers: string[];
-  briefings: PreparedTranscript['briefings'];
-  turn_count: number;
-  intake_count: number;
-  briefing_count: number;
-  conversation_count: number;
-}
+export type TranscriptHeaderRow = Omit<TranscriptsRow, 'org_id' | 'call_id'>;
 
 @Injectable()
 export class TranscriptsRepository {
-  async replace(manager: EntityManager, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
+  async replace(manager: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
     // Turns go with their header (ON DELETE CASCADE).
-    await manager.query('DELETE FROM transcripts WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+    await manager.execute('DELETE FROM transcripts WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
     if (!t) return;
-    await manager.query(
+    await manager.execute(
       `INSERT INTO transcripts (org_id, call_id, conversation_status, connected_name, notice, covers, briefings, turn_count, intake_count, briefing_count, conversation_count)
        VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8, $9, $10, $11)`,
       [
@@ -41,7 +32,7 @@ export class TranscriptsRepository {
     if (!t.turns.length) return;
     const seen: Record<string, number> = { intake: 0, briefing: 0, conversation: 0 };
     const segIdx = t.turns.map((turn) => seen[turn.segment]++);
-    await manager.query(
+    await manager.execute(
       `INSERT INTO transcript_turns (org_id, call_id, idx, segment, seg_idx, speaker, speaker_name, text, start_s)
        SELECT $1, $2, u.idx - 1, u.segment, u.seg_idx, u.speaker, u.speaker_name, u.text, u.start_s
          FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::float8[])
@@ -59,8 +50,8 @@ export class TranscriptsRepository {
     );
   }
 
-  async header(manager: EntityManager, orgId: string, callId: string): Promise<TranscriptHeaderRow | null> {
-    const rows = await manager.query(
+  async header(manager: Tx, orgId: string, callId: string): Promise<TranscriptHeaderRow | null> {
+    const rows = await manager.query<TranscriptHeaderRow>(
       `SELECT conversation_status, connected_name, notice, covers, briefings, turn_count, intake_count, briefing_count, conversation_count
          FROM transcripts WHERE org_id = $1 AND call_id = $2`,
       [orgId, callId],
@@ -70,7 +61,7 @@ export class TranscriptsRepository {
 
   /** Turns by index range: the whole transcript's idx, or the segment's own seg_idx (primary key / segment index). */
   async turns(
-    manager: EntityManager,
+    manager: Tx,
     orgId: string,
     callId: string,
     segment: Segment | undefined,
@@ -91,6 +82,6 @@ export class TranscriptsRepository {
       params.push(limit);
       sql += ` LIMIT $${params.length}`;
     }
-    return manager.query(sql, params);
+    return manager.query<Pick<TranscriptTurnsRow, 'speaker' | 'speaker_name' | 'segment' | 'text' | 'start_s'>>(sql, params);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Database, type Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
 import { CallsService, SEGMENTS, type Segment } from '../calls/index.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
@@ -12,7 +11,7 @@ import { TranscriptsRepository } from './transcripts.repository.js';
 @Injectable()
 export class TranscriptsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
     private readonly repo: TranscriptsRepository,
     private readonly calls: CallsService,
     private readonly audit: AuditService,
@@ -86,7 +85,7 @@ export class TranscriptsService {
   }
 
   /** Ingestion: the call's transcript becomes exactly this one (or none). */
-  replace(manager: EntityManager, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
+  replace(manager: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
     return this.repo.replace(manager, orgId, callId, t);
   }
 
@@ -94,8 +93,8 @@ export class TranscriptsService {
   async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<TranscriptDto> {
     const start = q.start_turn ?? 0;
     // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
-    const { header, total, turns } = await this.dataSource.transaction('REPEATABLE READ', async (m) => {
-      await this.calls.requireCall(principal.orgId, callId, m);
+    const { header, total, turns } = await this.db.transaction('REPEATABLE READ', async (m) => {
+      await this.calls.requireCallIn(m, principal.orgId, callId);
       const header = await this.repo.header(m, principal.orgId, callId);
       const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
       const turns = header && start < total ? await this.repo.turns(m, principal.orgId, callId, q.segment, start, q.limit) : [];

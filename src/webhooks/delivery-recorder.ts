@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database, type Tx } from '../database/sql.js';
 import { AccountService } from '../account/index.js';
 import { Clock } from '../common/clock.js';
 import { NotFoundError } from '../common/errors/problems.js';
@@ -38,7 +37,7 @@ export class DeliveryRecorder {
     private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {}
 
   /** Resolves once the result is committed; rejects when its batch could not be. */
@@ -80,7 +79,7 @@ export class DeliveryRecorder {
       const isTest = f.claimed.eventType === 'webhook.test';
       return { ...f, isTest, decision: decideDelivery({ attemptsBefore: f.claimed.attemptCount, isTest, outcome: f.outcome, scheduleMs }) };
     });
-    const written = await this.dataSource.transaction(async (manager) => {
+    const written = await this.db.transaction(async (manager) => {
       const now = this.clock.now();
       const endpointIds = [...new Set(decided.map((d) => d.claimed.endpointId))].sort();
       const plans = (await this.endpoints.lockMany(manager, endpointIds)).map((e) =>
@@ -102,7 +101,7 @@ export class DeliveryRecorder {
     if (lost > 0) this.logger.warn({ lost }, 'results not recorded: their lease had run out and another worker holds them');
   }
 
-  private async applyPlan(manager: EntityManager, plan: EndpointPlan, written: Set<string>, now: Date): Promise<void> {
+  private async applyPlan(manager: Tx, plan: EndpointPlan, written: Set<string>, now: Date): Promise<void> {
     const { endpoint, health, disableFor } = plan;
     if (health) await this.endpoints.setHealth(manager, endpoint.id, health);
     // A result another worker now owns is that worker's to report.

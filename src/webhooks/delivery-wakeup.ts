@@ -43,6 +43,8 @@ export class DeliveryWakeup {
     client.on('end', () => this.drop(client));
     try {
       await client.connect();
+      // A dedicated connection that only listens: outside the pool and the repositories' Queryable by design.
+      // eslint-disable-next-line no-restricted-syntax
       await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
       if (!this.running) return this.drop(client);
       this.client = client;

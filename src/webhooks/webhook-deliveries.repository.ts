@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import type { DeliveryAttempt, DeliveryStatus, DeliveryTrigger, WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import { PoolSql } from '../database/pool-sql.js';
+import type { Tx } from '../database/sql.js';
+import type { Camelized } from '../database/tables.js';
+import type { DeliveryAttempt, DeliveryStatus, DeliveryTrigger, WebhookDeliveriesRow } from './webhooks.tables.js';
 
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
 
 const COLUMNS = `id, org_id AS "orgId", endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", trigger, status,
   attempt_count AS "attemptCount", attempts, next_attempt_at AS "nextAttemptAt", completed_at AS "completedAt", created_at AS "createdAt"`;
 
-export type DeliveryRow = Omit<WebhookDeliveryEntity, 'lockedUntil' | 'claimToken'>;
+/** A delivery as listed and shown: every column but the lease, aliased to camelCase. */
+export type DeliveryRow = Camelized<Omit<WebhookDeliveriesRow, 'locked_until' | 'claim_token'>>;
 
-/** A delivery leased to this worker, with what sending it needs. */
+/** A delivery leased to this worker, with what sending it needs (a named result of the claim's join). */
 export interface ClaimedDelivery {
   id: string;
   orgId: string;
@@ -48,7 +50,7 @@ export interface DeliveryFilters {
 
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: PoolSql) {}
 
   /**
    * One delivery per endpoint of the firm subscribed to the type, in the
@@ -57,8 +59,8 @@ export class WebhookDeliveriesRepository {
    * log shows what it missed and it can be redelivered once it is back on.
    * Returns how many are pending (to be sent).
    */
-  async fanOut(manager: EntityManager, e: { orgId: string; eventId: string; eventType: string; at: Date }): Promise<number> {
-    const rows: { status: DeliveryStatus }[] = await manager.query(
+  async fanOut(manager: Tx, e: { orgId: string; eventId: string; eventType: string; at: Date }): Promise<number> {
+    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'status'>>(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at)
        SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
               CASE WHEN status = 'enabled' THEN 'pending' ELSE 'failed' END,
@@ -74,10 +76,10 @@ export class WebhookDeliveriesRepository {
   }
 
   async insertOne(
-    manager: EntityManager,
+    manager: Tx,
     d: { orgId: string; endpointId: string; eventId: string; eventType: string; trigger: DeliveryTrigger; now: Date },
   ): Promise<DeliveryRow> {
-    const rows = await manager.query(
+    const rows = await manager.query<DeliveryRow>(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6) RETURNING ${COLUMNS}`,
       [d.orgId, d.endpointId, d.eventId, d.eventType, d.trigger, d.now],
@@ -86,8 +88,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Wakes every dispatcher when the transaction commits (collapsed to one per transaction). */
-  async notify(manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
+  async notify(manager: Tx): Promise<void> {
+    await manager.execute(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
   }
 
   /** Newest first, keyset on (created_at, id). */
@@ -108,28 +110,27 @@ export class WebhookDeliveriesRepository {
       params.push(f.before.createdAt, f.before.id);
       where.push(`(created_at, id) < ($${params.length - 1}, $${params.length}::uuid)`);
     }
-    return this.dataSource.query(
+    return this.sql.query<DeliveryRow>(
       `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $3`,
       params,
     );
   }
 
-  async findForOrg(manager: EntityManager, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
-    const rows = await manager.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND created_at >= $3`, [
-      id,
-      orgId,
-      since,
-    ]);
+  async findForOrg(manager: Tx, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
+    const rows = await manager.query<DeliveryRow>(
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND created_at >= $3`,
+      [id, orgId, since],
+    );
     return rows[0] ?? null;
   }
 
   /** Creation times of the endpoint's most recent test/redeliver requests inside the window, newest first. */
-  async recentManual(manager: EntityManager, endpointId: string, since: Date, limit: number): Promise<Date[]> {
-    const rows = await manager.query(
+  async recentManual(manager: Tx, endpointId: string, since: Date, limit: number): Promise<Date[]> {
+    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'created_at'>>(
       `SELECT created_at FROM webhook_deliveries WHERE endpoint_id = $1 AND trigger <> 'event' AND created_at > $2 ORDER BY created_at DESC LIMIT $3`,
       [endpointId, since, limit],
     );
-    return rows.map((r: { created_at: Date }) => r.created_at);
+    return rows.map((r) => r.created_at);
   }
 
   /**
@@ -138,7 +139,7 @@ export class WebhookDeliveriesRepository {
    * that dies loses nothing: the row is due again when the lease runs out.
    */
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    return this.dataSource.query(
+    return this.sql.query<ClaimedDelivery>(
       `WITH claimed AS (
          UPDATE webhook_deliveries d
             SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
@@ -163,7 +164,7 @@ export class WebhookDeliveriesRepository {
    * claim are written (a lease that ran out belongs to another worker now);
    * returns the ids written.
    */
-  async applyTransitions(manager: EntityManager, items: DeliveryTransition[]): Promise<Set<string>> {
+  async applyTransitions(manager: Tx, items: DeliveryTransition[]): Promise<Set<string>> {
     if (items.length === 0) return new Set();
     const payload = items.map((i) => ({
       id: i.id,
@@ -173,7 +174,7 @@ export class WebhookDeliveriesRepository {
       next_attempt_at: i.nextAttemptAt?.toISOString() ?? null,
       completed_at: i.completedAt?.toISOString() ?? null,
     }));
-    const [rows] = await manager.query(
+    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'id'>>(
       `UPDATE webhook_deliveries d
           SET status = x.status,
               attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
@@ -187,7 +188,7 @@ export class WebhookDeliveriesRepository {
         RETURNING d.id`,
       [JSON.stringify(payload)],
     );
-    return new Set((rows as { id: string }[]).map((r) => r.id));
+    return new Set(rows.map((r) => r.id));
   }
 
   /**
@@ -195,28 +196,26 @@ export class WebhookDeliveriesRepository {
    * closed as failed and will not be sent later. Held ones are closed by
    * their worker (see the dispatcher).
    */
-  async closePending(manager: EntityManager, endpointId: string, now: Date): Promise<number> {
-    const [, count] = await manager.query(
+  async closePending(manager: Tx, endpointId: string, now: Date): Promise<number> {
+    return manager.execute(
       `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
         WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`,
       [endpointId, now],
     );
-    return Number(count);
   }
 
   /** Gives leases back (shutdown): the rows are due again at once for any worker. */
   async release(claimTokens: string[]): Promise<number> {
     if (claimTokens.length === 0) return 0;
-    const [, count] = await this.dataSource.query(
+    return this.sql.execute(
       `UPDATE webhook_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[]) AND status = 'pending'`,
       [claimTokens],
     );
-    return Number(count);
   }
 
   /** Pending deliveries whose time has come (in flight or not), and how long the oldest of them has waited. */
   async dueStats(now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
-    const [row] = await this.dataSource.query(
+    const [row] = await this.sql.query<{ due: number; oldest: number }>(
       `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest
          FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1`,
       [now],
@@ -225,10 +224,9 @@ export class WebhookDeliveriesRepository {
   }
 
   async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
-    const [, count] = await this.dataSource.query(
+    return this.sql.execute(
       `DELETE FROM webhook_deliveries WHERE ctid = ANY(ARRAY(SELECT ctid FROM webhook_deliveries WHERE created_at < $1 LIMIT $2)) AND created_at < $1`,
       [cutoff, batchSize],
     );
-    return Number(count);
   }
 }

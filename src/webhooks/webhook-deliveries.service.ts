@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Database, type Tx } from '../database/sql.js';
 import { Clock } from '../common/clock.js';
 import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedError } from '../common/errors/problems.js';
 import { KeysetCursors } from '../common/pagination/keyset.js';
@@ -32,7 +31,7 @@ export class WebhookDeliveriesService {
     private readonly events: EventsService,
     private readonly cursors: KeysetCursors,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {}
 
   async list(orgId: string, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
@@ -58,7 +57,7 @@ export class WebhookDeliveriesService {
   /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */
   async sendTest(orgId: string, endpointIdParam: string): Promise<WebhookDeliveryDto> {
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
-    const sent = await this.dataSource.transaction(async (manager) => {
+    const sent = await this.db.transaction(async (manager) => {
       const endpoint = await this.endpoints.lockForOrg(manager, orgId, endpointId);
       if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
@@ -86,7 +85,7 @@ export class WebhookDeliveriesService {
   /** A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. */
   async redeliver(orgId: string, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
-    const sent = await this.dataSource.transaction(async (manager) => {
+    const sent = await this.db.transaction(async (manager) => {
       const original = await this.deliveries.findForOrg(manager, orgId, deliveryId, this.keptSince());
       if (!original) throw new NotFoundError('The webhook delivery');
       const endpoint = await this.endpoints.lockForOrg(manager, orgId, original.endpointId);
@@ -120,7 +119,7 @@ export class WebhookDeliveriesService {
    * so the limit holds across any number of API processes. Retry-After is
    * when the oldest of those 5 leaves the window.
    */
-  private async checkSendable(manager: EntityManager, endpoint: EndpointRow, now: Date): Promise<void> {
+  private async checkSendable(manager: Tx, endpoint: EndpointRow, now: Date): Promise<void> {
     if (endpoint.status !== 'enabled') {
       throw new EndpointDisabledError(
         `The webhook endpoint is turned off (${endpoint.disabledReason}); turn it back on in the dashboard first.`,

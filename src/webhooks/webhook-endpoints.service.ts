@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Database, type Tx } from '../database/sql.js';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
@@ -51,7 +50,7 @@ export class WebhookEndpointsService {
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {}
 
   /** The signing secret is returned only here. */
@@ -63,7 +62,7 @@ export class WebhookEndpointsService {
     const id = randomUUID();
     const secret = newSigningSecret();
     const now = this.clock.now();
-    const row = await this.dataSource.transaction(async (manager) => {
+    const row = await this.db.transaction(async (manager) => {
       await this.account.lockOrg(manager, input.orgId);
       if ((await this.endpoints.countForOrg(manager, input.orgId)) >= MAX_ENDPOINTS_PER_FIRM) {
         throw new InvalidInputError(null, `this firm already has ${MAX_ENDPOINTS_PER_FIRM} webhook endpoints; delete one first`);
@@ -115,7 +114,7 @@ export class WebhookEndpointsService {
 
   /** Deletes the endpoint and its deliveries. */
   async delete(id: string): Promise<{ id: string; deleted: true }> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.db.transaction(async (manager) => {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
       if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
       await this.endpoints.delete(manager, e.id);
@@ -143,7 +142,7 @@ export class WebhookEndpointsService {
     const secret = newSigningSecret();
     const now = this.clock.now();
     const expiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
-    await this.dataSource.transaction(async (manager) => {
+    await this.db.transaction(async (manager) => {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
       if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
       await this.endpoints.rotateSecret(manager, e.id, {
@@ -176,10 +175,10 @@ export class WebhookEndpointsService {
   private async change(
     id: string,
     action: string,
-    apply: (manager: EntityManager, e: EndpointRow, now: Date) => Promise<void>,
+    apply: (manager: Tx, e: EndpointRow, now: Date) => Promise<void>,
   ): Promise<WebhookEndpointDto> {
     const now = this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
+    await this.db.transaction(async (manager) => {
       const e = await this.endpoints.lockById(manager, this.checkId(id));
       if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
       await apply(manager, e, now);

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../database/sql.js';
 import { EventsService, type RecordedEvent } from '../events/index.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 
@@ -22,7 +22,7 @@ export class WebhookFanOut implements OnModuleInit {
     this.events.registerFanOut((manager, event) => this.fanOut(manager, event));
   }
 
-  async fanOut(manager: EntityManager, event: RecordedEvent): Promise<void> {
+  async fanOut(manager: Tx, event: RecordedEvent): Promise<void> {
     if (event.envelope.type === 'webhook.test') return;
     const pending = await this.deliveries.fanOut(manager, {
       orgId: event.orgId,

@@ -13,7 +13,11 @@ const RESPONSE_BODY_BYTES = RESPONSE_BODY_CHARS * 4;
 export function describeSendError(err: unknown): string {
   const seen = new Set<unknown>();
   const codes: string[] = [];
-  for (let e: any = err; e && typeof e === 'object' && !seen.has(e); e = e.cause) {
+  for (
+    let e = err as { code?: unknown; name?: unknown; cause?: unknown } | undefined;
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
     seen.add(e);
     if (typeof e.code === 'string') codes.push(e.code);
     if (typeof e.name === 'string') codes.push(e.name);

@@ -1,5 +1,4 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
@@ -9,8 +8,6 @@ import { MailModule } from '../mail/index.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
-import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
-import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
@@ -23,7 +20,7 @@ import { WebhookDeliveriesController, WebhookEndpointsController } from './webho
 
 /** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity]), AccountModule, AuditModule, EventsModule, MailModule],
+  imports: [AccountModule, AuditModule, EventsModule, MailModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     { provide: SecretBox, useFactory: (config: AppConfig) => new SecretBox(config.webhookSecretKey), inject: [AppConfig] },

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../src/database/sql';
 import type { EventData, EventType, EventsService, RecordedEvent } from '../../src/events/index';
 import { newEventId } from '../../src/common/ids';
 import { waitFor } from './receiver';
@@ -59,7 +59,7 @@ export async function restrictKey(t: TestApp, keyId: string, scopes: string[]): 
  */
 export function recordEvent(
   events: EventsService,
-  manager: EntityManager,
+  manager: Tx,
   input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
 ): Promise<RecordedEvent> {
   return events.record(manager, { ...input, data: input.data as unknown as EventData<EventType> });

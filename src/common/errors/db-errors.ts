@@ -1,10 +1,18 @@
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  driverError?: ErrorLike;
+  cause?: ErrorLike;
+}
+
 /** True for errors that mean "the database is not reachable right now" (answered 503, not 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
-  let e: any = err;
+  // An error's members as drivers set them (pg: code; TypeORM: driverError); any may be missing.
+  let e = err as ErrorLike | undefined;
   while (e && typeof e === 'object' && !seen.has(e)) {
     seen.add(e);
-    const code: string | undefined = e.code;
+    const code = typeof e.code === 'string' ? e.code : undefined;
     if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(code)) return true;
     // PostgreSQL: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions,
     // 53300 too many connections, 57014 statement cancelled (DATABASE_STATEMENT_TIMEOUT ran out).

@@ -1,6 +1,27 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-type Schema = Record<string, any>;
+/** The members of a JSON Schema this reads; the document's schemas are plain JSON. */
+interface Schema {
+  $ref?: unknown;
+  allOf?: unknown;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  type?: unknown;
+  properties?: Record<string, Schema>;
+  example?: unknown;
+  examples?: unknown;
+  items?: Schema;
+}
+
+interface MediaObject {
+  schema?: Schema;
+  example?: unknown;
+  examples?: unknown;
+}
+
+interface ResponseObject {
+  content?: Record<string, MediaObject>;
+}
 // Each $ref, allOf, anyOf and property is a level; a cycle stops here.
 const MAX_DEPTH = 40;
 
@@ -9,14 +30,14 @@ function exampleOf(doc: OpenAPIObject, schema: Schema | undefined, depth = 0): u
   if (!schema || depth > MAX_DEPTH) return undefined;
   if (typeof schema.$ref === 'string') return exampleOf(doc, doc.components?.schemas?.[schema.$ref.split('/').pop()!] as Schema, depth + 1);
   if (Array.isArray(schema.allOf)) {
-    return Object.assign({}, ...schema.allOf.map((s: Schema) => exampleOf(doc, s, depth + 1) ?? {}));
+    return Object.assign({}, ...(schema.allOf as Schema[]).map((s) => exampleOf(doc, s, depth + 1) ?? {}));
   }
-  const variants = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  const variants = schema.oneOf ?? schema.anyOf;
   if (variants) return exampleOf(doc, variants.find((v) => v.type !== 'null') ?? variants[0], depth + 1);
   // An object is composed from its properties (a whole-object example written by hand can fall behind them).
   if (schema.properties) {
     const out: Record<string, unknown> = {};
-    for (const [name, prop] of Object.entries<Schema>(schema.properties)) {
+    for (const [name, prop] of Object.entries(schema.properties)) {
       const value = exampleOf(doc, prop, depth + 1);
       if (value !== undefined) out[name] = value;
     }
@@ -24,9 +45,9 @@ function exampleOf(doc: OpenAPIObject, schema: Schema | undefined, depth = 0): u
   }
   if (schema.example !== undefined) return schema.example;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
-  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const types: unknown[] = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
   if (types.includes('array')) {
-    const item = exampleOf(doc, schema.items as Schema, depth + 1);
+    const item = exampleOf(doc, schema.items, depth + 1);
     return item === undefined ? [] : [item];
   }
   if (types.includes('object')) return {};
@@ -40,12 +61,12 @@ function exampleOf(doc: OpenAPIObject, schema: Schema | undefined, depth = 0): u
  */
 export function documentResponseExamples(doc: OpenAPIObject): void {
   for (const item of Object.values(doc.paths)) {
-    for (const op of Object.values(item as Record<string, any>)) {
-      for (const [status, response] of Object.entries<any>(op?.responses ?? {})) {
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, ResponseObject> } | undefined>)) {
+      for (const [status, response] of Object.entries(op?.responses ?? {})) {
         if (!status.startsWith('2')) continue;
-        for (const [type, media] of Object.entries<any>(response.content ?? {})) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
           if (!type.includes('json') || media.example !== undefined || media.examples) continue;
-          const example = exampleOf(doc, media.schema as Schema);
+          const example = exampleOf(doc, media.schema);
           if (example !== undefined) media.example = example;
         }
       }

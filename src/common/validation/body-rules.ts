@@ -12,7 +12,7 @@ export function requiredOneOf(metatype: object): string[] | undefined {
 }
 
 /** The members a body class declares, in declaration order. */
-export function bodyMembers(metatype: new (...args: any[]) => unknown): string[] {
+export function bodyMembers(metatype: new (...args: never[]) => unknown): string[] {
   const names = getMetadataStorage()
     .getTargetValidationMetadatas(metatype, '', true, false)
     .map((m) => m.propertyName);

@@ -1,7 +1,7 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { bodyMembers } from './body-rules.js';
 
-type Metatype = new (...args: any[]) => unknown;
+type Metatype = new (...args: never[]) => unknown;
 
 /** Where @nestjs/swagger keeps what the OpenAPI document shows of a class (its DECORATORS constants). */
 const SWAGGER_PROPERTIES = 'swagger/apiModelPropertiesArray';

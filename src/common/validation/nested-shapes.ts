@@ -1,7 +1,7 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, IS_OPTIONAL, ValidationTypes } from 'class-validator';
 
-type Metatype = new (...args: any[]) => unknown;
+type Metatype = new (...args: never[]) => unknown;
 
 /** A member a DTO declares as one nested object (`@ValidateNested()`) or a list of them (`@ValidateNested({ each: true })`). */
 export interface NestedMember {

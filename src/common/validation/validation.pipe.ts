@@ -13,7 +13,7 @@ class FoundProblems extends Error {
   }
 }
 
-type Metatype = new (...args: any[]) => unknown;
+type Metatype = new (...args: never[]) => unknown;
 /** What validate-document.ts makes of class-validator's "property X should not exist". */
 const NOT_ALLOWED = 'is not allowed';
 const isObjectBody = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
