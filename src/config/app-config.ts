@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { recordingStoreConfig, type RecordingStoreConfig } from './recording-store-config.js';
+import { loadTracingConfig, type TracingConfig } from './tracing-config.js';
 
 export type Role = 'all' | 'api' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'worker'];
@@ -58,6 +59,8 @@ export class AppConfig {
   metricsToken: string | null;
   /** A port on which the process also serves GET /metrics alone (METRICS_PORT): how a ROLE=worker process is scraped. */
   metricsPort: number | null;
+  /** Span export (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard variables); null: tracing is off. */
+  tracing: TracingConfig | null;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -192,5 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
   c.metricsToken = env.METRICS_TOKEN || null;
   c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
+  c.tracing = loadTracingConfig(env, (message) => {
+    throw new ConfigError(message);
+  });
   return c;
 }

@@ -28,7 +28,7 @@ export class EventsRepository {
   /** In the caller's transaction; `seq` and `txid` come from the database. */
   async insert(
     manager: EntityManager,
-    values: Pick<EventEntity, 'id' | 'orgId' | 'type' | 'test' | 'occurredAt' | 'data'>,
+    values: Pick<EventEntity, 'id' | 'orgId' | 'type' | 'test' | 'occurredAt' | 'data' | 'traceContext'>,
   ): Promise<EventEntity> {
     const row = manager.getRepository(EventEntity).create(values);
     await manager.getRepository(EventEntity).insert(row);
@@ -74,6 +74,16 @@ export class EventsRepository {
   async findByIds(ids: string[]): Promise<EventRow[]> {
     if (ids.length === 0) return [];
     return this.dataSource.query(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
+  }
+
+  /** The stored traceparents of these events (those recorded while tracing was on), by event id. */
+  async traceContexts(ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; trace_context: string }[] = await this.dataSource.query(
+      `SELECT id, trace_context FROM events WHERE id = ANY($1::text[]) AND trace_context IS NOT NULL`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.trace_context]));
   }
 
   /** One bounded batch of the retention job: a short statement, row locks only on what it deletes. */

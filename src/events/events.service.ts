@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
+import { Tracing, traceparentOf } from '../common/tracing/tracing.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
@@ -12,6 +13,8 @@ import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
 export type EventFanOut = (manager: EntityManager, event: RecordedEvent) => Promise<void>;
+
+type RecordInput = { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean };
 
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
@@ -40,6 +43,7 @@ export class EventsService {
     private readonly clock: Clock,
     private readonly events: EventsRepository,
     private readonly signals: OpsSignals,
+    private readonly tracing: Tracing,
   ) {}
 
   /** Webhooks registers its fan-out here at start-up (events does not import webhooks). */
@@ -47,10 +51,17 @@ export class EventsService {
     this.fanOuts.push(handler);
   }
 
-  async record(
-    manager: EntityManager,
-    input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
-  ): Promise<RecordedEvent> {
+  async record(manager: EntityManager, input: RecordInput): Promise<RecordedEvent> {
+    // A span of its own (tracing on), whose traceparent is stored with the event: its deliveries join this trace.
+    const attributes = { 'app.event.type': input.type, 'app.firm.id': input.orgId };
+    return this.tracing.inSpan(`outbox record ${input.type}`, { attributes }, async (span) => {
+      const event = await this.insertAndFanOut(manager, input, traceparentOf(span));
+      span?.setAttribute('app.event.id', event.envelope.id);
+      return event;
+    });
+  }
+
+  private async insertAndFanOut(manager: EntityManager, input: RecordInput, traceContext: string | null): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
       this.events.insert(manager, {
@@ -60,6 +71,7 @@ export class EventsService {
         test: input.test ?? false,
         occurredAt: now,
         data: input.data,
+        traceContext,
       }),
     );
     const event: RecordedEvent = { seq: row.seq, orgId: input.orgId, envelope: toEnvelope(row) };
@@ -105,6 +117,11 @@ export class EventsService {
   async findKept(orgId: string, eventId: string): Promise<EventEnvelope | null> {
     const row = await this.events.findOne(orgId, eventId, this.keptSince());
     return row ? toEnvelope(row) : null;
+  }
+
+  /** The traceparents stored with these events (recorded while tracing was on), by event id. */
+  traceContexts(ids: string[]): Promise<Map<string, string>> {
+    return this.events.traceContexts([...new Set(ids)]);
   }
 
   private keptSince(): Date {

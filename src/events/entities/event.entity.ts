@@ -9,4 +9,6 @@ export class EventEntity {
   @Column('boolean') test: boolean;
   @Column('timestamptz', { name: 'occurred_at' }) occurredAt: Date;
   @Column('json') data: Record<string, any>;
+  /** The traceparent of the span that recorded it (tracing on): delivery attempts continue that trace. */
+  @Column('text', { name: 'trace_context', nullable: true }) traceContext: string | null;
 }
