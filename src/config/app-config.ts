@@ -11,6 +11,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** Thrown at boot for a bad environment; the message names the variable. */
 export class ConfigError extends Error {}
 
+const failConfig = (message: string): never => {
+  throw new ConfigError(message);
+};
+
 /**
  * The validated environment. Built once at boot by `loadConfig` and provided to
  * every module as a plain value, so nothing reads `process.env` later.
@@ -178,9 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
   c.httpRequestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
-  c.recordingStore = recordingStoreConfig(env, (message) => {
-    throw new ConfigError(message);
-  });
+  c.recordingStore = recordingStoreConfig(env, failConfig);
   const grace = parseDuration(env.RECORDING_SWEEP_GRACE || '1h');
   if (grace === null || grace < 60_000 || grace > 30 * 86_400_000) {
     throw new ConfigError(`RECORDING_SWEEP_GRACE must be a duration from 1m to 30d, got "${env.RECORDING_SWEEP_GRACE}"`);
@@ -195,8 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
   c.metricsToken = env.METRICS_TOKEN || null;
   c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
-  c.tracing = loadTracingConfig(env, (message) => {
-    throw new ConfigError(message);
-  });
+  c.tracing = loadTracingConfig(env, failConfig);
   return c;
 }
