@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import { Tracing } from '../src/common/tracing/tracing';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
@@ -229,5 +230,38 @@ describe('tracing: a retry hours later, by another worker, joins the same trace'
     // Each app exports to its own receiver only: a tracer provider per app, none global.
     expect(workerOtlp.spans().some((s) => s.name.startsWith('PATCH ') || s.name.startsWith('outbox '))).toBe(false);
     expect(otlp.spans().some((s) => s.attributes['app.webhook.delivery.attempt'] === 2)).toBe(false);
+  });
+});
+
+describe('tracing off (no OTLP endpoint set)', () => {
+  let rx: Receiver;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { ...internalEnv, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
+
+  it('starts no SDK, stores no trace context and sends no traceparent; an incoming one is still only logged', async () => {
+    expect(t.app.get(Tracing)).toBe(Tracing.OFF);
+    const { firm, leadId } = await firmWithLeadAndEndpoint(t, rx, '/off');
+    const incoming = newTraceparent();
+    const patched = await t.request('PATCH', `/v1/leads/${leadId}`, {
+      key: firm.keys['read-update-leads'],
+      body: { status: 'contacted' },
+      headers: { traceparent: incoming.header },
+    });
+    expect(patched.status).toBe(200);
+    const [delivered] = await waitFor(() => {
+      const got = deliveriesTo(rx, '/off', leadId);
+      return got.length > 0 ? got : null;
+    }, 'the lead.updated delivery');
+    expect(delivered.headers.traceparent).toBeUndefined();
+    const [event] = await t.sql(`SELECT trace_context FROM events WHERE type = 'lead.updated' AND data->>'lead_id' = $1`, [leadId]);
+    expect(event.trace_context).toBeNull();
   });
 });
