@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { Tracing } from '../src/common/tracing/tracing';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { runCli } from './support/cli';
 import { createFirm, type TestFirm } from './support/factories';
 import { OtlpReceiver, type ExportedSpan } from './support/otlp-receiver';
 import { behaviours, Receiver, waitFor } from './support/receiver';
@@ -263,5 +264,41 @@ describe('tracing off (no OTLP endpoint set)', () => {
     expect(delivered.headers.traceparent).toBeUndefined();
     const [event] = await t.sql(`SELECT trace_context FROM events WHERE type = 'lead.updated' AND data->>'lead_id' = $1`, [leadId]);
     expect(event.trace_context).toBeNull();
+  });
+});
+
+describe('tracing in the CLI (call ingest records events)', () => {
+  let otlp: OtlpReceiver;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    otlp = await OtlpReceiver.start();
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+    await otlp.close();
+  });
+
+  it('exports the outbox spans (default protocol, http/protobuf) before it exits, and stores their context with the events', async () => {
+    const firm = await createFirm(t.app);
+    const callId = nextCallId('cli_trace_');
+    const r = await runCli(['call', 'ingest', '--org', firm.orgId, '--file', '-', '--json'], {
+      databaseUrl: t.databaseUrl,
+      stdin: JSON.stringify({ ...fullCallDocument(), call_id: callId }),
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_SERVICE_NAME: 'receptionist-cli' },
+    });
+    expect(r.code).toBe(0);
+    // No wait: closing the CLI's app flushed the batch before the process exited.
+    expect(new Set(otlp.posts.map((p) => p.contentType))).toEqual(new Set(['application/x-protobuf']));
+    const events = await t.sql(`SELECT type, trace_context FROM events WHERE org_id = $1 AND data->>'call_id' = $2 ORDER BY seq`, [
+      firm.orgId,
+      callId,
+    ]);
+    expect(events.map((e) => e.type).sort()).toEqual(['call.completed', 'lead.created']);
+    for (const e of events) {
+      const span = otlp.spans().find((s) => s.name === `outbox record ${e.type}` && e.trace_context === `00-${s.traceId}-${s.spanId}-01`);
+      expect(span?.resource['service.name']).toBe('receptionist-cli');
+    }
   });
 });
