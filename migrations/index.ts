@@ -6,6 +6,7 @@ import { MailOutbox1763910200000 } from './1763910200000-mail-outbox.js';
 import { Recordings1763920000000 } from './1763920000000-recordings.js';
 import { RateLimit1763930000000 } from './1763930000000-rate-limit.js';
 import { WebhookSecretRotation1763940000000 } from './1763940000000-webhook-secret-rotation.js';
+import { EventsTraceContext1763960500000 } from './1763960500000-events-trace-context.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Recordings1763920000000,
   RateLimit1763930000000,
   WebhookSecretRotation1763940000000,
+  EventsTraceContext1763960500000,
 ];

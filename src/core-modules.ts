@@ -5,6 +5,7 @@ import { CallsModule } from './calls/index.js';
 import type { Clock } from './common/clock.js';
 import { CommonModule } from './common/common.module.js';
 import { loggerModule } from './common/logging/logger.module.js';
+import { TracingModule } from './common/tracing/tracing.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/index.js';
@@ -34,6 +35,7 @@ export function coreModules(opts: AppModuleOptions) {
     CommonModule.forRoot(opts.config, opts.clock),
     DatabaseModule.forRoot(opts.databaseUrl, opts.config.databaseStatementTimeoutMs),
     loggerModule(opts.config, opts.logToStderr ?? false, opts.logStream),
+    TracingModule.forRoot(opts.config.tracing),
     AuditModule,
     AccountModule,
     AuthModule,

@@ -14,6 +14,8 @@ import { registerAccessLog } from './common/logging/access-log.js';
 import { ROOT_LOGGER } from './common/logging/logger.module.js';
 import { bindRequestIdToLogs } from './common/logging/request-context.js';
 import { acceptRequestId } from './common/logging/trace-context.js';
+import { traceRequests } from './common/tracing/http-spans.js';
+import { Tracing } from './common/tracing/tracing.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { applyRequestDeadline } from './common/http/request-deadline.js';
 import { closeOnUnreadBodies } from './common/http/unread-bodies.js';
@@ -67,6 +69,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  // Before the early auth hooks, so the key lookup's SQL is a child of the request's span (tracing on).
+  traceRequests(adapter.getInstance(), app.get(Tracing));
   // Before the early auth hooks, so their log lines carry the request id too.
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);

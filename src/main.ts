@@ -48,17 +48,16 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown());
 
+  // Initialised before anything is written: modules register what every write relies on in onModuleInit (the
+  // recorder of lead events, webhook fan-out), and listen() does not initialise twice.
+  await app.init();
   // First start on the embedded database: a demo firm to explore right away.
   let demoKey: string | null = null;
   if (db.embedded && config.runsApi) {
     const demo = app.get(DemoService);
     if (!(await demo.hasAnyFirm())) demoKey = (await demo.seed()).keys['read-update-leads'];
   }
-  if (config.runsApi) {
-    await app.listen({ port: config.port, host: config.host });
-  } else {
-    await app.init();
-  }
+  if (config.runsApi) await app.listen({ port: config.port, host: config.host });
   app
     .get<pino.Logger>(ROOT_LOGGER)
     .info(

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { recordingStoreConfig, type RecordingStoreConfig } from './recording-store-config.js';
+import { loadTracingConfig, type TracingConfig } from './tracing-config.js';
 
 export type Role = 'all' | 'api' | 'worker';
 const ROLES: Role[] = ['all', 'api', 'worker'];
@@ -9,6 +10,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Thrown at boot for a bad environment; the message names the variable. */
 export class ConfigError extends Error {}
+
+const failConfig = (message: string): never => {
+  throw new ConfigError(message);
+};
 
 /**
  * The validated environment. Built once at boot by `loadConfig` and provided to
@@ -58,6 +63,8 @@ export class AppConfig {
   metricsToken: string | null;
   /** A port on which the process also serves GET /metrics alone (METRICS_PORT): how a ROLE=worker process is scraped. */
   metricsPort: number | null;
+  /** Span export (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard variables); null: tracing is off. */
+  tracing: TracingConfig | null;
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -175,9 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.httpIdleTimeoutMs = int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 500, 3_600_000);
   c.httpRequestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
   c.recordingMaxBytes = int(env, 'RECORDING_MAX_BYTES', DEFAULT_RECORDING_MAX_BYTES, 1024, 10 * 1024 ** 3);
-  c.recordingStore = recordingStoreConfig(env, (message) => {
-    throw new ConfigError(message);
-  });
+  c.recordingStore = recordingStoreConfig(env, failConfig);
   const grace = parseDuration(env.RECORDING_SWEEP_GRACE || '1h');
   if (grace === null || grace < 60_000 || grace > 30 * 86_400_000) {
     throw new ConfigError(`RECORDING_SWEEP_GRACE must be a duration from 1m to 30d, got "${env.RECORDING_SWEEP_GRACE}"`);
@@ -192,5 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
   c.metricsToken = env.METRICS_TOKEN || null;
   c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
+  c.tracing = loadTracingConfig(env, failConfig);
   return c;
 }

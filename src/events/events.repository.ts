@@ -5,7 +5,7 @@ import type { Camelized } from '../database/tables.js';
 import type { EventsRow } from './events.tables.js';
 
 /** An event as the service holds it: the row but its txid, named in camelCase (`seq` as text: a bigint). */
-export type EventRecord = Camelized<Omit<EventsRow, 'txid'>>;
+export type EventRecord = Camelized<Omit<EventsRow, 'txid' | 'trace_context'>>;
 
 /** An event as read: its columns plus the writing transaction's id (set by the database, never mapped for writes). */
 export type EventRow = EventRecord & { txid: string };
@@ -31,12 +31,16 @@ export class EventsRepository {
 
   /** In the caller's transaction; `seq` and `txid` come from the database. */
   /** `data` is any event's (event-catalogue.ts types it for record()); stored as JSON and read back as a plain map. */
-  async insert(tx: Tx, values: Omit<EventRecord, 'seq' | 'data'> & { data: object }): Promise<EventRecord> {
+  async insert(
+    tx: Tx,
+    values: Omit<EventRecord, 'seq' | 'data'> & { data: object; traceContext: EventsRow['trace_context'] },
+  ): Promise<EventRecord> {
     const [row] = await tx.query<Pick<EventsRow, 'seq'>>(
-      'INSERT INTO events (id, org_id, type, test, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq',
-      [values.id, values.orgId, values.type, values.test, values.occurredAt, JSON.stringify(values.data)],
+      'INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq',
+      [values.id, values.orgId, values.type, values.test, values.occurredAt, JSON.stringify(values.data), values.traceContext],
     );
-    return { ...values, data: values.data as Record<string, unknown>, seq: row.seq };
+    const { traceContext: _stored, ...event } = values;
+    return { ...event, data: values.data as Record<string, unknown>, seq: row.seq };
   }
 
   async position(orgId: string, eventId: string): Promise<EventPosition | null> {
@@ -78,6 +82,16 @@ export class EventsRepository {
   async findByIds(ids: string[]): Promise<EventRow[]> {
     if (ids.length === 0) return [];
     return this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
+  }
+
+  /** The stored traceparents of these events (those recorded while tracing was on), by event id. */
+  async traceContexts(ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.sql.query<Pick<EventsRow, 'id'> & { trace_context: string }>(
+      `SELECT id, trace_context FROM events WHERE id = ANY($1::text[]) AND trace_context IS NOT NULL`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.trace_context]));
   }
 
   /** One bounded batch of the retention job: a short statement, row locks only on what it deletes. */

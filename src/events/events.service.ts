@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
+import { Tracing, traceparentOf } from '../common/tracing/tracing.js';
 import type { Tx } from '../database/sql.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
@@ -43,6 +44,7 @@ export class EventsService {
     private readonly clock: Clock,
     private readonly events: EventsRepository,
     private readonly signals: OpsSignals,
+    private readonly tracing: Tracing,
   ) {}
 
   /** Webhooks registers its fan-out here at start-up (events does not import webhooks). */
@@ -52,6 +54,20 @@ export class EventsService {
 
   /** Writes one event; its `data` must be exactly what the catalogue declares for its type. */
   async record<T extends EventType>(manager: Tx, input: EventInput<T>): Promise<RecordedEvent> {
+    // A span of its own (tracing on), whose traceparent is stored with the event: its deliveries join this trace.
+    const attributes = { 'app.event.type': input.type, 'app.firm.id': input.orgId };
+    return this.tracing.inSpan(`outbox record ${input.type}`, { attributes }, async (span) => {
+      const event = await this.insertAndFanOut(manager, input, traceparentOf(span));
+      span?.setAttribute('app.event.id', event.envelope.id);
+      return event;
+    });
+  }
+
+  private async insertAndFanOut<T extends EventType>(
+    manager: Tx,
+    input: EventInput<T>,
+    traceContext: string | null,
+  ): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
       this.events.insert(manager, {
@@ -61,6 +77,7 @@ export class EventsService {
         test: input.test ?? false,
         occurredAt: now,
         data: input.data,
+        traceContext,
       }),
     );
     const event: RecordedEvent = { seq: row.seq, orgId: input.orgId, envelope: toEnvelope(row) };
@@ -106,6 +123,11 @@ export class EventsService {
   async findKept(orgId: string, eventId: string): Promise<EventEnvelope | null> {
     const row = await this.events.findOne(orgId, eventId, this.keptSince());
     return row ? toEnvelope(row) : null;
+  }
+
+  /** The traceparents stored with these events (recorded while tracing was on), by event id. */
+  traceContexts(ids: string[]): Promise<Map<string, string>> {
+    return this.events.traceContexts([...new Set(ids)]);
   }
 
   private keptSince(): Date {

@@ -10,6 +10,8 @@ export interface EventsRow {
   occurred_at: Date;
   data: Record<string, unknown>;
   txid: string;
+  /** The W3C traceparent of the span that recorded it, when tracing was on: its delivery attempts continue that trace. */
+  trace_context: string | null;
 }
 
 export const EVENTS_TABLE = defineTable<EventsRow>('events', {
@@ -21,4 +23,5 @@ export const EVENTS_TABLE = defineTable<EventsRow>('events', {
   occurred_at: 'timestamp with time zone',
   data: 'json',
   txid: 'xid8',
+  trace_context: 'text null',
 });

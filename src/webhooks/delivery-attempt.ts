@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
+import { SpanKind, Tracing, type Span } from '../common/tracing/tracing.js';
 import { AppConfig } from '../config/app-config.js';
 import type { EventEnvelope } from '../events/index.js';
 import type { DeliveryOutcome } from './delivery-rules.js';
@@ -10,6 +11,7 @@ import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { WebhookSender } from './webhook-sender.js';
 import { displayUrl } from './webhook.mapper.js';
 import { WebhookMetrics } from './webhook-metrics.js';
+import { attemptSpanAttributes, recordAttemptOnSpan, traceHeaders } from './delivery-trace.js';
 
 /** One signed POST of a delivery: the body is the event envelope byte for byte, signed with the endpoint's secret. */
 @Injectable()
@@ -23,16 +25,19 @@ export class DeliveryAttempt {
     private readonly clock: Clock,
     config: AppConfig,
     private readonly metrics: WebhookMetrics,
+    private readonly tracing: Tracing,
   ) {
     this.keys = new SigningKeys(secrets, this.logger);
     this.sender = new WebhookSender({ allowPrivateTargets: config.webhookAllowPrivateTargets });
   }
 
   /** What happened to this delivery now: cancelled without sending, or the attempt's result. */
-  async run(c: ClaimedDelivery, envelope: EventEnvelope | undefined): Promise<DeliveryOutcome> {
+  async run(c: ClaimedDelivery, envelope: EventEnvelope | undefined, traceContext: string | null = null): Promise<DeliveryOutcome> {
     if (c.endpointStatus !== 'enabled') return { kind: 'cancelled', at: this.clock.now(), reason: 'endpoint disabled' };
     if (!envelope) return { kind: 'cancelled', at: this.clock.now(), reason: 'event no longer kept' };
-    const outcome = await this.send(c, envelope);
+    // A span in the trace of the request that recorded the event (its stored traceparent), however late the attempt.
+    const spanOptions = { kind: SpanKind.CLIENT, parent: traceContext, attributes: attemptSpanAttributes(c) };
+    const outcome = await this.tracing.inSpan(`webhook deliver ${c.eventType}`, spanOptions, (span) => this.send(c, envelope, span));
     if (outcome.kind === 'attempt') this.metrics.attempted(c, outcome.at, outcome.result);
     return outcome;
   }
@@ -41,7 +46,7 @@ export class DeliveryAttempt {
     return this.sender.close();
   }
 
-  private async send(c: ClaimedDelivery, envelope: EventEnvelope): Promise<DeliveryOutcome> {
+  private async send(c: ClaimedDelivery, envelope: EventEnvelope, span: Span | null): Promise<DeliveryOutcome> {
     const body = JSON.stringify(envelope);
     const at = this.clock.now();
     const keys = this.keys.for(c, at);
@@ -49,7 +54,9 @@ export class DeliveryAttempt {
       const result = { statusCode: null, durationMs: null, error: 'signing secret unavailable', responseBody: null };
       return { kind: 'attempt', at, endedAt: at, result };
     }
-    const result = await this.sender.post(c.url, webhookHeaders(keys, envelope.id, at, body), body);
+    // traceparent is not signed: the signature covers id, timestamp and body only.
+    const result = await this.sender.post(c.url, { ...webhookHeaders(keys, envelope.id, at, body), ...traceHeaders(span) }, body);
+    recordAttemptOnSpan(span, result);
     // The failure is known only now (up to the 10 s deadline after `at`): retries wait from here.
     const endedAt = this.clock.now();
     this.logger.debug(

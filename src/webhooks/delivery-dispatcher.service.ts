@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
+import { Tracing } from '../common/tracing/tracing.js';
 import { AppConfig } from '../config/app-config.js';
 import { DATABASE_URL } from '../database/database.module.js';
 import { EventsService, type EventEnvelope } from '../events/index.js';
@@ -12,7 +13,15 @@ import { SEND_TIMEOUT_MS } from './webhook-sender.js';
 
 export const DISPATCH_POLL_MS = 1000;
 const CLAIM_BATCH = 100;
+const NO_TRACES = new Map<string, string>();
 const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Claimed deliveries with their events' envelopes and stored trace contexts, by event id. */
+interface ClaimedBatch {
+  claimed: ClaimedDelivery[];
+  envelopes: Map<string, EventEnvelope>;
+  traces: Map<string, string>;
+}
 
 /**
  * Sends webhook deliveries (ROLE all or worker). Woken by NOTIFY (DeliveryWakeup)
@@ -42,6 +51,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     private readonly recorder: DeliveryRecorder,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly tracing: Tracing,
     @Inject(DATABASE_URL) databaseUrl: string,
   ) {
     this.wakeup = new DeliveryWakeup(databaseUrl, () => this.wake(), this.logger);
@@ -105,14 +115,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       if (!batch) return;
       for (const c of batch.claimed) {
         this.sending++;
-        this.inFlight.set(c.id, { claimed: c, done: this.deliver(c, batch.envelopes.get(c.eventId)) });
+        this.inFlight.set(c.id, { claimed: c, done: this.deliver(c, batch.envelopes.get(c.eventId), batch.traces.get(c.eventId)) });
       }
       if (batch.claimed.length < want) return;
     }
   }
 
   /** Due deliveries and their events; null when there is nothing to send or the claim failed (the next wake tries again). */
-  private async claim(want: number): Promise<{ claimed: ClaimedDelivery[]; envelopes: Map<string, EventEnvelope> } | null> {
+  private async claim(want: number): Promise<ClaimedBatch | null> {
     try {
       const claimed = await this.deliveries.claim(this.clock.now(), want, this.config.webhookLeaseMs / 1000);
       if (claimed.length === 0) return null;
@@ -120,14 +130,17 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         await this.release(claimed);
         return null;
       }
-      return { claimed, envelopes: await this.events.envelopes(claimed.map((c) => c.eventId)) };
+      const eventIds = claimed.map((c) => c.eventId);
+      // The events' stored trace contexts are read only when this process exports spans.
+      const traces = this.tracing.enabled ? await this.events.traceContexts(eventIds) : NO_TRACES;
+      return { claimed, envelopes: await this.events.envelopes(eventIds), traces };
     } catch (err) {
       this.logger.warn({ err }, 'could not claim deliveries; will retry');
       return null;
     }
   }
 
-  private async deliver(c: ClaimedDelivery, envelope: EventEnvelope | undefined): Promise<void> {
+  private async deliver(c: ClaimedDelivery, envelope: EventEnvelope | undefined, traceContext: string | undefined): Promise<void> {
     await Promise.resolve(); // let claimLoop register this delivery as in flight first
     let slot = true;
     const freeSlot = () => {
@@ -137,7 +150,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.wake();
     };
     try {
-      const outcome = await this.attempt.run(c, envelope);
+      const outcome = await this.attempt.run(c, envelope, traceContext ?? null);
       freeSlot();
       await this.recorder.record({ claimed: c, outcome });
     } catch (err) {

@@ -3,6 +3,7 @@ import type pino from 'pino';
 import { PRINCIPAL, type ApiPrincipal } from '../http/principal.js';
 import { redactUrl } from './redact.js';
 import { parseTraceparent } from './trace-context.js';
+import { requestSpanIds } from '../tracing/http-spans.js';
 
 /** Probes poll often and say nothing new. */
 const QUIET_URLS = new Set(['/health/ready']);
@@ -15,7 +16,8 @@ function accessLine(req: FastifyRequest, reply: FastifyReply): Record<string, un
     responseTime: Math.round(reply.elapsedTime * 1000) / 1000,
     // The firm and the key id (never the key) of an authenticated call.
     ...(principal ? { org_id: principal.orgId, key_id: principal.keyId } : {}),
-    ...parseTraceparent(req.headers.traceparent),
+    // Tracing on: the ids of the request's exported span (which continues a valid traceparent); off: the caller's.
+    ...(requestSpanIds(req) ?? parseTraceparent(req.headers.traceparent)),
   };
 }
 
