@@ -10,7 +10,7 @@ import type { Queryable } from './sql.js';
  */
 interface PooledDriver {
   obtainMasterConnection(): Promise<[PoolClient, (err?: Error) => void]>;
-  master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } };
+  master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number }; Client?: unknown };
 }
 
 /** How the pool's connections stand: its size limit, open, idle, and clients waiting for one. */
@@ -41,6 +41,11 @@ export class PoolSql implements Queryable {
       idle: pool?.idleCount ?? 0,
       waiting: pool?.waitingCount ?? 0,
     };
+  }
+
+  /** The pg Client class the pool opens its connections with (TypeORM's and PoolSql's statements alike run on it); null before the pool exists. */
+  poolClientClass(): unknown {
+    return this.driver().master?.Client ?? null;
   }
 
   async query<R extends object = never>(text: string, values?: readonly unknown[]): Promise<R[]> {

@@ -1,28 +1,22 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { TracingConfig } from '../../config/tracing-config.js';
+import { PoolSql } from '../../database/pool-sql.js';
 import { traceSqlStatements } from './sql-spans.js';
 import { startTracing } from './start-tracing.js';
 import { Tracing } from './tracing.js';
-
-/** The part of TypeORM's PostgresDriver used here: its pg pool, whose client class runs every statement. */
-interface PooledDriver {
-  master?: { Client?: Parameters<typeof traceSqlStatements>[0] };
-}
 
 /** Hooks SQL statements once the pool exists, and flushes the last spans when the app closes (after deliveries drained). */
 @Injectable()
 class TracingLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(Tracing) private readonly tracing: Tracing,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pool: PoolSql,
   ) {}
 
   onModuleInit(): void {
     if (!this.tracing.enabled) return;
-    const pool = (this.dataSource.driver as unknown as PooledDriver).master;
-    if (pool?.Client) traceSqlStatements(pool.Client);
+    const clientClass = this.pool.poolClientClass() as Parameters<typeof traceSqlStatements>[0] | null;
+    if (clientClass) traceSqlStatements(clientClass);
   }
 
   async onApplicationShutdown(): Promise<void> {
