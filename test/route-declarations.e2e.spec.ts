@@ -70,7 +70,11 @@ describe('every route is declared once and every stage reads its declaration', (
       const none = await answerBeforeBody(t.baseUrl, { method: r.method, target: pathOf(r), headers: BIG_BODY });
       if (none.status !== 401 || !none.closed) wrong.push(`${label(r)} without a credential: ${none.status}`);
       if (access.kind !== 'key') continue;
-      const lacking = await insertKeyWithScopes(t, firm.orgId, SCOPES.filter((s) => s !== access.scope));
+      const lacking = await insertKeyWithScopes(
+        t,
+        firm.orgId,
+        SCOPES.filter((s) => s !== access.scope),
+      );
       const scoped = await answerBeforeBody(t.baseUrl, {
         method: r.method,
         target: pathOf(r),
@@ -102,8 +106,14 @@ describe('every route is declared once and every stage reads its declaration', (
     expect(json.length).toBeGreaterThanOrEqual(2);
     for (const r of json) {
       const max = (r.declaration.body as { maxBytes: number }).maxBytes;
-      const headers: [string, string][] = [...credentialFor(r.declaration), ['Content-Type', 'application/json'], ['Content-Length', String(max)]];
-      await expect(answerBeforeBody(t.baseUrl, { method: r.method, target: pathOf(r), headers }, 1_000)).rejects.toThrow(/waits for the body/);
+      const headers: [string, string][] = [
+        ...credentialFor(r.declaration),
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(max)],
+      ];
+      await expect(answerBeforeBody(t.baseUrl, { method: r.method, target: pathOf(r), headers }, 1_000)).rejects.toThrow(
+        /waits for the body/,
+      );
     }
   });
 
@@ -120,7 +130,8 @@ describe('every route is declared once and every stage reads its declaration', (
     for (const r of withoutHead().filter((x) => x.declaration.body.kind !== 'stream')) {
       for (const [name, rule] of Object.entries(r.declaration.params)) {
         const a = await send(r, pathOf(r, { [name]: 'a%01b' }));
-        if (rule.notFoundAs ? a.status !== 404 || a.body.code !== 'not_found' : a.status === 500) wrong.push(`${label(r)} :${name}: ${a.status}`);
+        if (rule.notFoundAs ? a.status !== 404 || a.body.code !== 'not_found' : a.status === 500)
+          wrong.push(`${label(r)} :${name}: ${a.status}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -132,7 +143,8 @@ describe('every route is declared once and every stage reads its declaration', (
       const a = await send(r, `${pathOf(r)}?zz_unknown=1`);
       const refused = a.status === 400 && a.body.param === 'zz_unknown';
       if (refused !== (r.declaration.query !== 'any')) wrong.push(`${label(r)} query ${String(r.declaration.query)}: ${a.status}`);
-      if (a.headers.has('ratelimit') !== (r.declaration.access.kind === 'key')) wrong.push(`${label(r)}: RateLimit header ${a.headers.has('ratelimit')}`);
+      if (a.headers.has('ratelimit') !== (r.declaration.access.kind === 'key'))
+        wrong.push(`${label(r)}: RateLimit header ${a.headers.has('ratelimit')}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -160,7 +172,8 @@ describe('every route is declared once and every stage reads its declaration', (
       }
       const scope = d.access.kind === 'key' ? d.access.scope : undefined;
       const security = scope ? [{ api_key: [] }] : [];
-      if (op['x-required-scope'] !== scope || JSON.stringify(op.security ?? []) !== JSON.stringify(security)) wrong.push(`${opLabel}: security`);
+      if (op['x-required-scope'] !== scope || JSON.stringify(op.security ?? []) !== JSON.stringify(security))
+        wrong.push(`${opLabel}: security`);
     }
     const keyedRoutes = declared().filter((r) => r.declaration.access.kind === 'key');
     expect(keyedRoutes.length).toBe(doc.operations().filter((o) => o.op['x-required-scope']).length);

@@ -63,7 +63,9 @@ export function registerLinkTokensIn(text: string): void {
 
 /** The lines holding TOKEN_RUN or more consecutive characters of one of `tokens`, with the run cut out. */
 export function tokenRunsIn(lines: string[], tokens: string[]): string[] {
-  const windows = new Set(tokens.flatMap((t) => Array.from({ length: Math.max(0, t.length - TOKEN_RUN + 1) }, (_, i) => t.slice(i, i + TOKEN_RUN))));
+  const windows = new Set(
+    tokens.flatMap((t) => Array.from({ length: Math.max(0, t.length - TOKEN_RUN + 1) }, (_, i) => t.slice(i, i + TOKEN_RUN))),
+  );
   const found: string[] = [];
   for (const line of lines) {
     for (const run of line.match(/[A-Za-z0-9_-]{20,}/g) ?? []) {
