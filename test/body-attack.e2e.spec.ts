@@ -6,35 +6,21 @@ import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/c
 import { createFirm, type TestFirm } from './support/factories';
 import { rawRequest } from './support/raw-http';
 import { startTestApp, type TestApp } from './support/test-app';
+import { bigParsesDuring } from './support/json-parse-spy';
 
 const MiB = 1024 * 1024;
 /** 8 MiB of nesting: `[` 4 Mi times, then `]` as often (1 to 2 s of JSON.parse, and 2 GB of RSS for 8 in flight, before). */
 const DEEP = Buffer.concat([Buffer.alloc(4 * MiB, '['), Buffer.alloc(4 * MiB, ']')]);
 
-/** Counts JSON.parse calls on long texts while `fn` runs (the app runs in this process and shares the global). */
-async function bigParsesDuring(fn: () => Promise<unknown>): Promise<number> {
-  const parse = JSON.parse;
-  let count = 0;
-  JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
-    if (typeof text === 'string' && text.length > 16 * 1024) count++;
-    return parse(text, reviver);
-  }) as typeof JSON.parse;
-  try {
-    await fn();
-  } finally {
-    JSON.parse = parse;
-  }
-  return count;
-}
-
 /**
  * Sends the deep body to 127.0.0.1 (Content-Length, or chunked) and resolves
  * with the status once the server has answered and closed; the body is
- * written as the socket takes it, and the server may close long before it is all sent.
+ * written as the socket takes it, and the server may close long before it is
+ * all sent (then a reset can overtake the answer: 0).
  */
 function sendDeep(baseUrl: string, target: string, key: string, chunked: boolean): Promise<number> {
   const { port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     let answer = '';
     const socket = connect(Number(port), '127.0.0.1', () => {
       const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${DEEP.length}`;
@@ -48,11 +34,7 @@ function sendDeep(baseUrl: string, target: string, key: string, chunked: boolean
     socket.setTimeout(30_000, () => socket.destroy(new Error('no answer within 30 s')));
     socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
     socket.on('error', () => undefined);
-    socket.on('close', () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-      if (Number.isInteger(status)) resolve(status);
-      else reject(new Error('no answer'));
-    });
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
   });
 }
 
@@ -127,7 +109,9 @@ describe('an 8 MiB deeply nested body can no longer stall the service', () => {
     stop = true;
     await probe;
     const rssGrowthMiB = (process.memoryUsage().rss - rssBefore) / MiB;
-    expect(statuses.filter((s) => s !== 413)).toEqual([]);
+    // 413 on the Content-Length; a chunked one is refused at its first chunk, too deep (400); or reset while still sending.
+    expect(statuses.filter((s) => ![400, 413, 0].includes(s))).toEqual([]);
+    expect(statuses.filter((s) => s > 0).length).toBeGreaterThanOrEqual(20);
     expect(latencies.length).toBeGreaterThanOrEqual(20);
     // The figures (docs/benchmarks.md) are far below; the bound is generous for a busy shared machine.
     expect(percentile(latencies, 99)).toBeLessThan(250);

@@ -3,24 +3,9 @@ import { createFirm, type TestFirm } from './support/factories';
 import { HeadFirstConnection } from './support/head-first';
 import { fixture, tempDataDir, upload, uploadPath } from './support/recordings';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { bigParsesDuring } from './support/json-parse-spy';
 
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
-
-/** Counts JSON.parse calls on long texts while `fn` runs (the app runs in this process, so it shares the global). */
-async function bigParsesDuring(fn: () => Promise<unknown>): Promise<number> {
-  const parse = JSON.parse;
-  let count = 0;
-  JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
-    if (typeof text === 'string' && text.length > 10_000) count++;
-    return parse(text, reviver);
-  }) as typeof JSON.parse;
-  try {
-    await fn();
-  } finally {
-    JSON.parse = parse;
-  }
-  return count;
-}
 
 describe('the stages a route declaration drives', () => {
   const data = tempDataDir();
