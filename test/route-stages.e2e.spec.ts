@@ -82,6 +82,15 @@ describe('the stages a route declaration drives', () => {
       expect(a.status).toBe(413);
     });
 
+    it('a recording upload in another content type: 415, never 100 Continue', async () => {
+      const a = await firstAnswer(
+        'PUT',
+        uploadPath(firm.orgId, callId),
+        expecting(`Bearer ${TEST_INTERNAL_TOKEN}`, 50_000_000, 'audio/mpeg'),
+      );
+      expect({ status: a.status, connection: a.headers.get('connection') }).toEqual({ status: 415, connection: 'close' });
+    });
+
     it('a recording upload with a wrong internal token: 401, never 100 Continue', async () => {
       const a = await firstAnswer('PUT', uploadPath(firm.orgId, callId), expecting('Bearer wrong-token', 50_000_000, 'audio/ogg'));
       expect(a.status).toBe(401);

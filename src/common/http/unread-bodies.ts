@@ -29,7 +29,7 @@ const declaredLength = (headers: IncomingHttpHeaders): number | undefined => {
 
 /**
  * The body stage of onRequest, from the route's declaration, before a byte is
- * read. A route that takes no body: on a GET the body is left unread and the
+ * read. A streamed body must come in its declared content type (415). A route that takes no body: on a GET the body is left unread and the
  * connection closed after the answer (answered as without it); elsewhere it
  * is refused, 415 when its type is one no route takes, else 413. A JSON route
  * refuses a Content-Length over its own limit (a chunked body is counted
@@ -37,6 +37,9 @@ const declaredLength = (headers: IncomingHttpHeaders): number | undefined => {
  * the declaration in route-table.ts).
  */
 export function admitBody(req: FastifyRequest, reply: FastifyReply, d: RouteDeclaration): void {
+  if (d.body.kind === 'stream' && mediaType(req.headers['content-type']) !== d.body.contentType) {
+    throw new UnsupportedMediaTypeError(`Send the request body with Content-Type: ${d.body.contentType}.`);
+  }
   if (!announcesBody(req.headers)) return;
   if (d.body.kind === 'json') {
     const length = declaredLength(req.headers);
