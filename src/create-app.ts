@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger, PinoLogger } from 'nestjs-pino';
@@ -18,18 +19,21 @@ import { traceRequests } from './common/tracing/http-spans.js';
 import { Tracing } from './common/tracing/tracing.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { applyRequestDeadline } from './common/http/request-deadline.js';
-import { closeOnUnreadBodies } from './common/http/unread-bodies.js';
+import { closeOnUnreadBodies, holdContinue } from './common/http/unread-bodies.js';
+import { DOCUMENT_FILES } from './common/http/access.decorators.js';
+import { declareRoutesOf, installRouteTable } from './common/http/route-table.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
 import { mountOpenApi } from './openapi.js';
 import { configureRecordingsHttp } from './recordings/index.js';
 
-/** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
-export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+/** Fastify's own options: limits, timeouts, routing and request ids. */
+function fastifyOptions(opts: AppModuleOptions): ConstructorParameters<typeof FastifyAdapter>[0] {
+  return {
     // Fastify would answer HEAD for every GET by itself; HEAD is refused explicitly where the spec says so.
     exposeHeadRoutes: false,
     trustProxy: true,
-    bodyLimit: 8 * 1024 * 1024,
+    // Each route's declaration sets its own limit (route-table.ts); this one is for a request no declared body fits.
+    bodyLimit: 16 * 1024,
     // A stalled client is cut off by inactivity: the socket closes after HTTP_IDLE_TIMEOUT_MS without a byte. A whole
     // request must also arrive within HTTP_REQUEST_TIMEOUT_MS (request-deadline.ts), except a recording upload: a
     // slow but moving 256 MiB upload is never cut.
@@ -38,7 +42,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     keepAliveTimeout: 72_000,
     // While draining, requests are answered 503 problem+json with Retry-After (drain-connections.ts), not Fastify's bare JSON.
     return503OnClosing: false,
-    // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose path-id pipe answers
+    // Any id the request line can carry (Node bounds it at 16 KiB) reaches its route, whose declared path-id rule answers
     // 404 exactly as for an unknown id; a shorter limit made Fastify answer 414 and echo the URL.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     // A path that cannot be percent-decoded (invalid UTF-8) names nothing: 404 like an unknown id, never the URL echoed.
@@ -51,7 +55,16 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
-  } as ConstructorParameters<typeof FastifyAdapter>[0]);
+  } as ConstructorParameters<typeof FastifyAdapter>[0];
+}
+
+/** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
+export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter(fastifyOptions(opts));
+  // Before any route is registered: every route's declaration is read as Fastify registers it.
+  installRouteTable(adapter.getInstance());
+  // `Expect: 100-continue` is answered by the onRequest stage once the request is admitted, not by Node at once.
+  holdContinue(adapter.getInstance().server as Server);
   // First: a request that arrives while the server drains is answered 503 before any other hook runs.
   endConnectionsOnceDrained(adapter.getInstance());
   adapter.getInstance().addHook('onRequest', async (req, reply) => {
@@ -79,6 +92,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
   applyRequestDeadline(app.getHttpServer(), opts.config.httpRequestTimeoutMs);
-  compileResponsesFromDocument(adapter.getInstance(), mountOpenApi(app, opts.config));
+  const doc = declareRoutesOf(adapter.getInstance(), DOCUMENT_FILES, () => mountOpenApi(app, opts.config));
+  compileResponsesFromDocument(adapter.getInstance(), doc);
   return app;
 }

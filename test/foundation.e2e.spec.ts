@@ -1,9 +1,6 @@
 import pg from 'pg';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { PATH_METADATA } from '@nestjs/common/constants';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { AccountService } from '../src/account';
-import { INTERNAL_ROUTE, PUBLIC_ROUTE, REQUIRED_SCOPE } from '../src/common/http/access.decorators';
 import { ReceptionistService } from '../src/receptionist';
 import { DEMO_SETTINGS } from '../src/demo';
 import { PoolSql } from '../src/database/pool-sql';
@@ -202,32 +199,6 @@ describe('foundation', () => {
       expect(r.status).toBe(404);
       expect(r.body.code).toBe('not_found');
     });
-  });
-
-  it('every route declares its access: a scope, public, or internal', () => {
-    const discovery = t.app.get(DiscoveryService);
-    const scanner = t.app.get(MetadataScanner);
-    const reflector = t.app.get(Reflector);
-    const undeclared: string[] = [];
-    let routes = 0;
-    for (const wrapper of discovery.getControllers()) {
-      const instance = wrapper.instance;
-      if (!instance) continue;
-      const proto = Object.getPrototypeOf(instance);
-      for (const name of scanner.getAllMethodNames(proto)) {
-        const handler = proto[name];
-        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        routes++;
-        const targets = [handler, wrapper.metatype as object];
-        const declared =
-          reflector.getAllAndOverride(REQUIRED_SCOPE, targets as never) ||
-          reflector.getAllAndOverride(PUBLIC_ROUTE, targets as never) ||
-          reflector.getAllAndOverride(INTERNAL_ROUTE, targets as never);
-        if (!declared) undeclared.push(`${wrapper.name}.${name}`);
-      }
-    }
-    expect(routes).toBeGreaterThanOrEqual(4);
-    expect(undeclared).toEqual([]);
   });
 
   describe('OpenAPI', () => {

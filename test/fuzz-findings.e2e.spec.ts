@@ -28,10 +28,11 @@ describe('fuzz findings', () => {
     return res;
   };
 
-  it('a PATCH body nested 20,000 levels deep answers 400 naming where (it overflowed the stack: 500) and writes nothing', async () => {
+  // 20,000 levels overflowed the stack (a 500); the PATCH body limit is now 16 KiB, so the deepest bodies that fit are sent.
+  it('a PATCH body nested thousands of levels deep answers 400 naming the depth and writes nothing', async () => {
     const leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string;
     const before = await t.sql('SELECT * FROM leads WHERE lead_id = $1', [leadId]);
-    for (const body of ['{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000), `{"status":${'['.repeat(20_000)}${']'.repeat(20_000)}}`]) {
+    for (const body of ['{"a":'.repeat(2_500) + '1' + '}'.repeat(2_500), `{"status":${'['.repeat(8_000)}${']'.repeat(8_000)}}`]) {
       const r = await send({
         method: 'PATCH',
         target: `/v1/leads/${leadId}`,

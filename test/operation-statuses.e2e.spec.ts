@@ -27,7 +27,7 @@ const HOUR = 3_600_000;
  * the recording routes needs no database): test/outage.e2e.spec.ts exercises them on a draining process.
  */
 const DRAINING_ONLY_503 = ['getHealth', 'headRecording', 'headCallRecording'];
-/** One byte over the service's body limit (src/create-app.ts). */
+/** Over every route's declared body limit (the largest: the internal call document's 8 MiB). */
 const OVERSIZED = Buffer.alloc(8 * 1024 * 1024 + 1, 0x20);
 
 describe('shared statuses on every operation that documents them', () => {
@@ -97,7 +97,8 @@ describe('shared statuses on every operation that documents them', () => {
     }
     return wrong;
   };
-  const jsonBody = (o: Operation) => (o.op.requestBody || !['GET', 'HEAD'].includes(o.method) ? { body: {} } : {});
+  /** A body only where the operation takes one: a route that takes none refuses any (413). */
+  const jsonBody = (o: Operation) => (o.op.requestBody ? { body: {} } : {});
 
   it('401 unauthorized without a key, on every operation that needs one (and those alone document it)', async () => {
     expect(documenting(401).map(name)).toEqual(operations.filter(keyed).map(name));

@@ -1,11 +1,18 @@
 import Fastify from 'fastify';
+import { keyed, linkToken, NO_BODY } from '../src/common/http/access.decorators';
+import { ROUTE_DECLARATION, type RouteDeclaration } from '../src/common/http/route-declaration';
 import { configureRecordingsHttp } from '../src/recordings';
+
+/** What @Endpoint puts in a route's config: the hook reads the link access from it, never the URL. */
+const declared = (access: RouteDeclaration['access']) => ({
+  config: { [ROUTE_DECLARATION]: { access, body: NO_BODY, params: {}, query: 'none', credentialQuery: [] } satisfies RouteDeclaration },
+});
 
 /**
  * The app has no CORS policy today, so the main suite proves the absence of
  * cross-origin headers on recording links. This proves they stay absent if a
  * policy is added later: the hook strips whatever an earlier hook set, on the
- * link route only.
+ * route whose declaration says its credential is a link token.
  *
  * A unit of the recordings hook on a bare Fastify with stub routes, not the
  * service: app.inject here reaches no documented operation, so it is not
@@ -18,8 +25,8 @@ describe('recording links and a CORS policy added later', () => {
       reply.header('access-control-allow-origin', '*').header('Access-Control-Expose-Headers', 'content-range');
     });
     configureRecordingsHttp(app);
-    app.get('/v1/recordings/:token', async (_req, reply) => reply.code(404).send({ code: 'not_found' }));
-    app.get('/v1/calls/:call_id/recording', async () => ({ ok: true }));
+    app.get('/v1/recordings/:token', declared(linkToken('token')), async (_req, reply) => reply.code(404).send({ code: 'not_found' }));
+    app.get('/v1/calls/:call_id/recording', declared(keyed('calls:recording')), async () => ({ ok: true }));
     await app.ready();
   });
   afterAll(() => app.close());

@@ -1,22 +1,26 @@
-import { Get, Query } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
-import { NoQueryDto } from '../common/validation/no-query.dto.js';
-import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
+import { Endpoint, keyed } from '../common/http/access.decorators.js';
+import { TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { AccountService } from './account.service.js';
 import { AccountDto } from './dto/account.dto.js';
-import { GET_ACCOUNT } from './account.operations.js';
 
 @TaggedController('Account', 'v1/account')
 export class AccountController {
   constructor(private readonly account: AccountService) {}
 
-  @Get()
-  @RequireScope('org:read', GET_ACCOUNT)
-  @ApiOkResponse({ type: AccountDto, description: 'The account.' })
-  @ApiProblems(400, 404)
-  get(@CurrentPrincipal() principal: ApiPrincipal, @Query() _query: NoQueryDto): Promise<AccountDto> {
+  @Endpoint({
+    method: 'GET',
+    access: keyed('org:read'),
+    op: {
+      id: 'getAccount',
+      summary: 'Get account status and the calling key',
+      description:
+        "The firm's account and setup status, the next setup step, and the calling key's name, prefix, last4, scopes and expiry, so a client can check its permissions.",
+    },
+    ok: { type: AccountDto, description: 'The account.' },
+    problems: [400, 404],
+  })
+  get(@CurrentPrincipal() principal: ApiPrincipal): Promise<AccountDto> {
     return this.account.describe(principal);
   }
 }

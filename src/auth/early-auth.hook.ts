@@ -1,14 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidRequestError } from '../common/errors/problems.js';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { InsufficientScopeError, InternalError, InvalidRequestError } from '../common/errors/problems.js';
 import { sendProblem } from '../common/errors/problem.filter.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
-import { readsBody } from '../common/http/unread-bodies.js';
+import { declarationOf, matchedRoute, type RouteDeclaration } from '../common/http/route-declaration.js';
+import { admitBody, announcesBody, continueIfExpected } from '../common/http/unread-bodies.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { checkInternalToken } from './internal-token.js';
 
-/** The principal the early check found; AccessGuard uses it instead of a second lookup. */
+/** The principal the onRequest stage found; AccessGuard uses it instead of a second lookup. */
 export const EARLY_PRINCIPAL = Symbol('earlyPrincipal');
 
 /** Node keeps only the first of repeated Authorization headers in req.headers; the raw list shows them all. */
@@ -18,31 +20,48 @@ export function authorizationHeaderCount(rawHeaders: string[]): number {
   return n;
 }
 
-async function checkCredentials(req: FastifyRequest, keys: ApiKeyService, config: AppConfig): Promise<void> {
+/** The route's declared access: its key and that key's scope, or the internal token. */
+async function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKeyService, config: AppConfig): Promise<void> {
+  const header = req.headers.authorization;
+  if (d.access.kind === 'internal') checkInternalToken(config, header);
+  if (d.access.kind !== 'key') return;
+  const principal = await keys.authenticate(header);
+  if (!principal.scopes.includes(d.access.scope)) throw new InsufficientScopeError(d.access.scope);
+  (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = principal;
+}
+
+async function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyService, config: AppConfig): Promise<void> {
   if (authorizationHeaderCount(req.raw.rawHeaders) > 1) {
     throw new InvalidRequestError('Send exactly one Authorization header.', 'authorization');
   }
-  // Only routes that exist and take a body: there the key is checked before a byte of the body is read.
-  if (!readsBody(req)) return;
-  const route = req.routeOptions.url ?? '';
-  const header = req.headers.authorization;
-  if (route.startsWith('/internal/')) checkInternalToken(config, header);
-  else if (route.startsWith('/v1/')) (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = await keys.authenticate(header);
+  if (!matchedRoute(req)) return;
+  const declaration = declarationOf(req);
+  if (!declaration) {
+    req.log.error(`route ${req.method} ${req.routeOptions.url} declares no access rule; denying`);
+    throw new InternalError(randomUUID(), 'This endpoint is misconfigured.');
+  }
+  await checkAccess(req, declaration, keys, config);
+  admitBody(req, reply, declaration);
+  continueIfExpected(req, reply, declaration);
 }
 
 /**
- * Runs before Fastify reads a body (Nest's guards run only after it): a
- * request with two Authorization headers is refused, and a keyed request with
- * a body and no valid key is answered 401 at once, closing the connection,
- * instead of waiting for a body nobody will use.
+ * The first stage of every routed request, run before Fastify reads a byte of
+ * the body (Nest's guards run only after it), reading the route's declaration
+ * and nothing else: two Authorization headers are refused; a keyed route
+ * checks the key and its scope (401, 403), an internal route its token; a
+ * body the route does not take is refused or left unread (unread-bodies.ts);
+ * only then does a client waiting on `Expect: 100-continue` get its 100.
+ * A refusal with a body on its way closes the connection.
  */
 export function installEarlyAuth(fastify: FastifyInstance, keys: ApiKeyService, config: AppConfig): void {
   fastify.addHook('onRequest', async (req, reply) => {
     try {
-      await checkCredentials(req, keys, config);
+      await admit(req, reply, keys, config);
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
-      reply.header('connection', 'close');
+      const d = declarationOf(req);
+      if (announcesBody(req.headers) || (d && d.body.kind !== 'none')) reply.header('connection', 'close');
       sendProblem(reply, req.id, e);
       return reply;
     }

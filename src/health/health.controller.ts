@@ -1,8 +1,7 @@
-import { Get } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { PublicRoute } from '../common/http/access.decorators.js';
-import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
+import { Endpoint, PUBLIC } from '../common/http/access.decorators.js';
+import { TaggedController } from '../common/http/openapi.decorators.js';
 
 @ApiSchema({ description: 'Liveness of the API.' })
 class HealthDto {
@@ -17,20 +16,23 @@ export class HealthController {
   ) {}
 
   /** Liveness for integrators: reads no firm data and needs no key. */
-  @Get('v1/health')
-  @PublicRoute({ id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' })
-  @ApiOkResponse({ type: HealthDto, description: 'The API is serving.' })
-  // Extra parameters are tolerated (cache busters), but a target that is not a valid URL (raw non-ASCII bytes) is refused before any route runs.
-  // 503 while the process drains on SIGTERM (a request that still reaches it): retry on a new connection.
-  @ApiProblems(400, 503)
+  @Endpoint({
+    method: 'GET',
+    path: 'v1/health',
+    access: PUBLIC,
+    // Extra parameters are tolerated (cache busters), but a target that is not a valid URL (raw non-ASCII bytes) is refused before any route runs.
+    query: 'any',
+    op: { id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' },
+    ok: { type: HealthDto, description: 'The API is serving.' },
+    // 503 while the process drains on SIGTERM (a request that still reaches it): retry on a new connection.
+    problems: [400, 503],
+  })
   live(): HealthDto {
     return { ok: true };
   }
 
   /** Readiness for orchestrators: 503 while PostgreSQL is unreachable. Not part of the public API. */
-  @Get('health/ready')
-  @PublicRoute()
-  @ApiExcludeEndpoint()
+  @Endpoint({ method: 'GET', path: 'health/ready', access: PUBLIC, query: 'any', quietLog: true })
   @HealthCheck()
   ready() {
     return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);

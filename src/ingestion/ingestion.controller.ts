@@ -1,9 +1,19 @@
-import { Body, Controller, HttpCode, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { InvalidRequestError } from '../common/errors/problems.js';
-import { InternalRoute } from '../common/http/access.decorators.js';
+import { CHECKED_BY_SERVICE, Endpoint, INTERNAL, jsonBody } from '../common/http/access.decorators.js';
+import { PathParam } from '../common/http/route-input.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
 import { IngestionService, type IngestResult } from './ingestion.service.js';
+
+/**
+ * The largest call document the route reads. Its DTO bounds each part (10,000 turns of up to 20,000
+ * characters, short fields elsewhere) but not their product, which no request should reach; 8 MiB is what
+ * the route has always read (the former limit for every route), about 800 bytes for each of 10,000 turns
+ * plus the rest of the document. Only the pipeline's INTERNAL_API_TOKEN reaches the parser, and a document
+ * nested deeper than 32 levels is refused before it is parsed.
+ */
+export const CALL_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 /** The receptionist pipeline hands over a finished or re-processed call. Internal: INTERNAL_API_TOKEN, not in OpenAPI. */
 @Controller('internal/v1/orgs/:org_id/calls')
@@ -11,12 +21,18 @@ export class IngestionController {
   constructor(private readonly ingestion: IngestionService) {}
 
   /** 201 when the call is new, 200 when it replaced an earlier version (a re-processing). */
-  @Put(':call_id')
-  @InternalRoute()
-  @HttpCode(200)
+  @Endpoint({
+    method: 'PUT',
+    path: ':call_id',
+    access: INTERNAL,
+    body: jsonBody(CALL_DOCUMENT_BYTES),
+    params: { org_id: CHECKED_BY_SERVICE, call_id: CHECKED_BY_SERVICE },
+    query: 'any',
+    status: 200,
+  })
   async put(
-    @Param('org_id') orgId: string,
-    @Param('call_id') callId: string,
+    @PathParam('org_id') orgId: string,
+    @PathParam('call_id') callId: string,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IngestResult> {

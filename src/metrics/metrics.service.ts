@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { declarationOf } from '../common/http/route-declaration.js';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
@@ -59,11 +60,11 @@ export class MetricsService implements OnModuleInit {
     return this.registry.metrics();
   }
 
-  /** Counts every answer by its route template (never the raw URL, which carries ids and tokens). */
+  /** Counts every answer by its declared route template (never the raw URL, which carries ids and tokens). */
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     fastify?.addHook('onResponse', async (req, reply) => {
-      const labels = { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+      const labels = { method: req.method, route: declarationOf(req)?.template ?? 'unmatched', status: String(reply.statusCode) };
       this.requests.inc(labels);
       this.latency.observe(labels, reply.elapsedTime / 1000);
     });

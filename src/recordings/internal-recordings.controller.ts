@@ -1,11 +1,18 @@
-import { Controller, Delete, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { DomainError } from '../common/errors/domain-error.js';
-import { InternalRoute } from '../common/http/access.decorators.js';
-import { NoQueryDto } from '../common/validation/no-query.dto.js';
+import { CHECKED_BY_SERVICE, Endpoint, INTERNAL, streamBody, type EndpointSpec } from '../common/http/access.decorators.js';
+import { PathParam } from '../common/http/route-input.js';
 import { RemovedRecordingDto, StoredRecordingDto } from './dto/internal-recording.dto.js';
 import { RecordingsService } from './recordings.service.js';
+
+/** Both routes: the pipeline's token, ids its service checks, 200 on success. */
+const INTERNAL_RECORDING: Pick<EndpointSpec, 'access' | 'params' | 'status'> = {
+  access: INTERNAL,
+  params: { org_id: CHECKED_BY_SERVICE, call_id: CHECKED_BY_SERVICE },
+  status: 200,
+};
 
 /**
  * The receptionist pipeline's port for recordings (INTERNAL_API_TOKEN).
@@ -15,13 +22,11 @@ import { RecordingsService } from './recordings.service.js';
 export class InternalRecordingsController {
   constructor(private readonly recordings: RecordingsService) {}
 
-  @Put()
-  @HttpCode(200)
-  @InternalRoute()
+  /** The body is the untouched request stream (recordings.http.ts); RECORDING_MAX_BYTES bounds it as it streams. */
+  @Endpoint({ ...INTERNAL_RECORDING, method: 'PUT', body: streamBody('audio/ogg') })
   async put(
-    @Param('org_id') orgId: string,
-    @Param('call_id') callId: string,
-    @Query() _query: NoQueryDto,
+    @PathParam('org_id') orgId: string,
+    @PathParam('call_id') callId: string,
     @Req() req: FastifyRequest,
   ): Promise<StoredRecordingDto> {
     const body = req.body as Readable;
@@ -47,14 +52,8 @@ export class InternalRecordingsController {
     }
   }
 
-  @Delete()
-  @HttpCode(200)
-  @InternalRoute()
-  async remove(
-    @Param('org_id') orgId: string,
-    @Param('call_id') callId: string,
-    @Query() _query: NoQueryDto,
-  ): Promise<RemovedRecordingDto> {
+  @Endpoint({ ...INTERNAL_RECORDING, method: 'DELETE' })
+  async remove(@PathParam('org_id') orgId: string, @PathParam('call_id') callId: string): Promise<RemovedRecordingDto> {
     const r = await this.recordings.remove(orgId, callId, 'internal_api');
     return { org_id: r.org_id, call_id: r.call_id, has_recording: false, removed: r.removed };
   }

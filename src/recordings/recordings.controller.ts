@@ -1,15 +1,14 @@
-import { applyDecorators, Get, Head, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, Headers, Res } from '@nestjs/common';
+import { ApiHeader, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { PublicRoute, RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
+import { Endpoint, keyed, linkToken, pathId, pathParam, PUBLIC, type EndpointSpec } from '../common/http/access.decorators.js';
+import { TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
-import { NoQueryDto } from '../common/validation/no-query.dto.js';
+import { PathParam } from '../common/http/route-input.js';
 import { RecordingLinkDto } from './dto/recording-link.dto.js';
 import { RecordingLinksService } from './recording-links.service.js';
 import { headNotAllowed, sendAudio } from './recordings.http.js';
 import { RecordingsService } from './recordings.service.js';
-import { PathId } from '../common/validation/path-id.pipe.js';
 
 const RANGE_DOC =
   'One byte range: bytes=N-, bytes=N-M or bytes=-N. A range the file can satisfy answers 206 with just that part; any other value (several ranges, garbage, unsatisfiable) is ignored and the whole file is returned with 200.';
@@ -34,12 +33,20 @@ const CONTENT_RANGE = {
   'Content-Range': { description: 'bytes first-last/size', schema: { type: 'string', example: 'bytes 0-1023/39424' } },
 };
 
-const CALL_ID = { name: 'call_id', description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' };
+const CALL_ID_DOC = { description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' };
+const CALL_ID = { call_id: pathId('The call', CALL_ID_DOC) };
+/** The link's token is its credential: the access log replaces it whatever it holds. */
 const TOKEN = {
-  name: 'token',
-  description: 'Exactly as at the end of the url returned by the recording-link endpoint.',
-  example: 'Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
+  token: pathParam(
+    {
+      description: 'Exactly as at the end of the url returned by the recording-link endpoint.',
+      example: 'Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
+    },
+    true,
+  ),
 };
+/** HEAD answers 405 to anyone, key or not: there is nothing to authorise. */
+const HEAD: Pick<EndpointSpec, 'method' | 'query' | 'problems'> = { method: 'HEAD', query: 'any', problems: [400, 404, 405, 503] };
 const HEAD_DOC = {
   summary: 'HEAD is not supported',
   description:
@@ -74,19 +81,23 @@ export class CallRecordingController {
     private readonly links: RecordingLinksService,
   ) {}
 
-  @Get('recording')
-  @RequireScope('calls:recording', {
-    id: 'getCallRecording',
-    summary: 'Download the recording of a call',
-    description:
-      "The caller's call as audio/ogg (Opus in Ogg), streamed; a transferred call's briefing to staff is not included. Intended for servers holding a key; browsers use a recording link.",
+  @Endpoint({
+    method: 'GET',
+    path: 'recording',
+    access: keyed('calls:recording'),
+    params: CALL_ID,
+    op: {
+      id: 'getCallRecording',
+      summary: 'Download the recording of a call',
+      description:
+        "The caller's call as audio/ogg (Opus in Ogg), streamed; a transferred call's briefing to staff is not included. Intended for servers holding a key; browsers use a recording link.",
+    },
+    problems: [400, 404],
+    doc: [ApiAudioResponses()],
   })
-  @ApiAudioResponses()
-  @ApiProblems(400, 404)
   async get(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @PathId('call_id', 'The call', CALL_ID) callId: string,
-    @Query() _query: NoQueryDto,
+    @PathParam('call_id') callId: string,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
     @Res() reply: FastifyReply,
@@ -95,33 +106,39 @@ export class CallRecordingController {
     sendAudio(reply, playback);
   }
 
-  /** 405 for anyone, key or not: there is nothing to authorise. */
-  @Head('recording')
-  @PublicRoute({ id: 'headCallRecording', ...HEAD_DOC })
-  @ApiParam(CALL_ID)
-  @ApiProblems(400, 404, 405, 503)
+  @Endpoint({
+    ...HEAD,
+    path: 'recording',
+    access: PUBLIC,
+    params: { call_id: pathParam(CALL_ID_DOC) },
+    op: { id: 'headCallRecording', ...HEAD_DOC },
+  })
   head(): never {
     throw headNotAllowed();
   }
 
-  @Post('recording-link')
-  @HttpCode(201)
-  @RequireScope('calls:recording', {
-    id: 'createRecordingLink',
-    summary: 'Create a one-hour playback link for the recording of a call',
-    description:
-      'The url plays the recording with no API key, for that one call, for one hour; it stops sooner when the creating key is revoked or the recording is removed. It is a credential: never log, store or share it. Create a new link each time playback is needed.',
+  @Endpoint({
+    method: 'POST',
+    path: 'recording-link',
+    access: keyed('calls:recording'),
+    params: CALL_ID,
+    status: 201,
+    op: {
+      id: 'createRecordingLink',
+      summary: 'Create a one-hour playback link for the recording of a call',
+      description:
+        'The url plays the recording with no API key, for that one call, for one hour; it stops sooner when the creating key is revoked or the recording is removed. It is a credential: never log, store or share it. Create a new link each time playback is needed.',
+    },
+    ok: {
+      type: RecordingLinkDto,
+      description: 'A new link (201 Created: every call creates a new link). The url is a credential, so the answer is not cached.',
+      headers: { 'Cache-Control': fixedHeader('no-store', ': the url is a credential.') },
+    },
+    problems: [400, 404, 413, 415],
   })
-  @ApiCreatedResponse({
-    type: RecordingLinkDto,
-    description: 'A new link (201 Created: every call creates a new link). The url is a credential, so the answer is not cached.',
-    headers: { 'Cache-Control': fixedHeader('no-store', ': the url is a credential.') },
-  })
-  @ApiProblems(400, 404, 413, 415)
   async createLink(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @PathId('call_id', 'The call', CALL_ID) callId: string,
-    @Query() _query: NoQueryDto,
+    @PathParam('call_id') callId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecordingLinkDto> {
     const link = await this.links.create(principal, callId);
@@ -134,19 +151,22 @@ export class CallRecordingController {
 export class RecordingLinkController {
   constructor(private readonly links: RecordingLinksService) {}
 
-  @Get(':token')
-  @PublicRoute({
-    id: 'playRecording',
-    summary: 'Play a recording through a recording link (no key: the link is the credential)',
-    description:
-      'Use it as the src of an audio element: it sends no cross-origin headers. A page with a content security policy needs media-src allowing the API origin. Each start of playback is recorded in the audit log.',
+  @Endpoint({
+    method: 'GET',
+    path: ':token',
+    access: linkToken('token'),
+    params: TOKEN,
+    op: {
+      id: 'playRecording',
+      summary: 'Play a recording through a recording link (no key: the link is the credential)',
+      description:
+        'Use it as the src of an audio element: it sends no cross-origin headers. A page with a content security policy needs media-src allowing the API origin. Each start of playback is recorded in the audit log.',
+    },
+    problems: [400, 404, 503],
+    doc: [ApiAudioResponses(LINK_HEADERS)],
   })
-  @ApiParam(TOKEN)
-  @ApiAudioResponses(LINK_HEADERS)
-  @ApiProblems(400, 404, 503)
   async play(
-    @Param('token') token: string,
-    @Query() _query: NoQueryDto,
+    @PathParam('token') token: string,
     @Headers('range') range: string | undefined,
     @Headers('if-range') ifRange: string | undefined,
     @Res() reply: FastifyReply,
@@ -156,10 +176,7 @@ export class RecordingLinkController {
     sendAudio(reply, playback, { 'referrer-policy': 'no-referrer' });
   }
 
-  @Head(':token')
-  @PublicRoute({ id: 'headRecording', ...HEAD_DOC })
-  @ApiParam(TOKEN)
-  @ApiProblems(400, 404, 405, 503)
+  @Endpoint({ ...HEAD, path: ':token', access: linkToken('token'), params: TOKEN, op: { id: 'headRecording', ...HEAD_DOC } })
   head(): never {
     throw headNotAllowed();
   }

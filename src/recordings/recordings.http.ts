@@ -1,16 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MethodNotAllowedError, UnsupportedMediaTypeError } from '../common/errors/problems.js';
+import { MethodNotAllowedError } from '../common/errors/problems.js';
 import { exemptFromRequestDeadline } from '../common/http/request-deadline.js';
+import { declarationOf } from '../common/http/route-declaration.js';
 import type { Playback } from './recording-model.js';
-
-/** Route patterns (Fastify's routeOptions.url) that need raw HTTP handling. */
-export const UPLOAD_ROUTE = '/internal/v1/orgs/:org_id/calls/:call_id/recording';
-export const LINK_ROUTE = '/v1/recordings/:token';
 
 export const headNotAllowed = () => new MethodNotAllowedError('HEAD is not supported on this endpoint; use GET.', 'GET');
 
-const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
-const isUpload = (req: FastifyRequest) => req.method === 'PUT' && req.routeOptions.url === UPLOAD_ROUTE;
+/** The route declares an audio/ogg stream as its body (the recording upload). */
+const isUpload = (req: FastifyRequest) => {
+  const body = declarationOf(req)?.body;
+  return body?.kind === 'stream' && body.contentType === 'audio/ogg';
+};
+/** The route's credential is its link token (recording links). */
+const isLink = (req: FastifyRequest) => declarationOf(req)?.access.kind === 'link';
 
 /**
  * The raw-HTTP parts of recordings, installed on the Fastify instance where
@@ -19,7 +21,7 @@ const isUpload = (req: FastifyRequest) => req.method === 'PUT' && req.routeOptio
  *   stream (never buffered, so Fastify's bodyLimit does not apply; the
  *   service enforces RECORDING_MAX_BYTES), and no other route accepts it;
  * - an upload with another content type is refused with a 415 that says what
- *   to send;
+ *   to send, before any byte is read (its declaration: unread-bodies.ts);
  * - the upload is exempt from the whole-request bound (HTTP_REQUEST_TIMEOUT_MS):
  *   only inactivity (HTTP_IDLE_TIMEOUT_MS) ends a slow but moving upload;
  * - the recording-link route never carries cross-origin headers, even if a
@@ -33,14 +35,8 @@ export function configureRecordingsHttp(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (req) => {
     if (isUpload(req)) exemptFromRequestDeadline(req.raw);
   });
-  fastify.addHook('preParsing', async (req, _reply, payload) => {
-    if (isUpload(req) && mediaType(req.headers['content-type']) !== 'audio/ogg') {
-      throw new UnsupportedMediaTypeError('Send the recording as the request body with Content-Type: audio/ogg.', { Connection: 'close' });
-    }
-    return payload;
-  });
   fastify.addHook('onSend', async (req, reply, payload) => {
-    if (req.routeOptions.url === LINK_ROUTE) {
+    if (isLink(req)) {
       for (const name of Object.keys(reply.getHeaders())) if (name.toLowerCase().startsWith('access-control-')) reply.removeHeader(name);
     }
     return payload;

@@ -1,29 +1,32 @@
-import { Get, Query } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
-import { RequireScope } from '../common/http/access.decorators.js';
-import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
+import { Query } from '@nestjs/common';
+import { Endpoint, keyed, pathId } from '../common/http/access.decorators.js';
+import { TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
+import { PathParam } from '../common/http/route-input.js';
 import { TranscriptDto, TranscriptQuery } from './dto/transcript.dto.js';
 import { TranscriptsService } from './transcripts.service.js';
-import { PathId } from '../common/validation/path-id.pipe.js';
 
 @TaggedController('Calls', 'v1/calls/:call_id/transcript')
 export class TranscriptsController {
   constructor(private readonly transcripts: TranscriptsService) {}
 
-  @Get()
-  @RequireScope('calls:transcript', {
-    id: 'getCallTranscript',
-    summary: "Get a call's transcript, paged by turn",
-    description:
-      'The transcript of a call, by turn. While has_more is true, pass next_start_turn as start_turn with the same limit and segment. The transcript can hold confidential and health information.',
+  @Endpoint({
+    method: 'GET',
+    access: keyed('calls:transcript'),
+    params: { call_id: pathId('The call', { description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' }) },
+    query: TranscriptQuery,
+    op: {
+      id: 'getCallTranscript',
+      summary: "Get a call's transcript, paged by turn",
+      description:
+        'The transcript of a call, by turn. While has_more is true, pass next_start_turn as start_turn with the same limit and segment. The transcript can hold confidential and health information.',
+    },
+    ok: { type: TranscriptDto, description: 'One page of turns, with the parts and briefings of the whole call.' },
+    problems: [400, 404],
   })
-  @ApiOkResponse({ type: TranscriptDto, description: 'One page of turns, with the parts and briefings of the whole call.' })
-  @ApiProblems(400, 404)
   get(
     @CurrentPrincipal() principal: ApiPrincipal,
-    @PathId('call_id', 'The call', { description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' })
-    callId: string,
+    @PathParam('call_id') callId: string,
     @Query() query: TranscriptQuery,
   ): Promise<TranscriptDto> {
     return this.transcripts.get(principal, callId, query);

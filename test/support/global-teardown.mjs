@@ -2,11 +2,38 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { reportConformanceCoverage } from './conformance-coverage.mjs';
 
+/** Same as TOKEN_RUN and LIVE_TOKENS_SUFFIX in run-log.ts (this file is plain JavaScript, loaded before any TypeScript). */
+const TOKEN_RUN = 20;
+const LIVE_TOKENS_SUFFIX = '.live-tokens';
+
+/** Every TOKEN_RUN-character piece of the live tokens tests registered (registerLiveToken). */
+function liveTokenWindows(dir, files) {
+  const windows = new Set();
+  for (const file of files.filter((f) => f.endsWith(LIVE_TOKENS_SUFFIX))) {
+    for (const token of readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean)) {
+      for (let i = 0; i + TOKEN_RUN <= token.length; i++) windows.add(token.slice(i, i + TOKEN_RUN));
+    }
+  }
+  return windows;
+}
+
+/** The line with each run holding TOKEN_RUN consecutive characters of a live token cut out; null when it holds none. */
+function cutTokenRuns(line, windows) {
+  if (windows.size === 0) return null;
+  const runs = (line.match(/[A-Za-z0-9_-]{20,}/g) ?? []).filter((run) => {
+    for (let i = 0; i + TOKEN_RUN <= run.length; i++) if (windows.has(run.slice(i, i + TOKEN_RUN))) return true;
+    return false;
+  });
+  return runs.length ? runs.reduce((text, run) => text.split(run).join('<token run>'), line) : null;
+}
+
 /**
  * No API key, whsec_ secret, link token, internal token or Authorization
  * header in any log line of the whole run: every test app and child process
  * logged into TEST_LOG_DIR (test/support/run-log.ts); a line carrying one of
- * the shapes in secret-shapes.json fails the run, listed with the secret cut out.
+ * the shapes in secret-shapes.json fails the run, listed with the secret cut
+ * out, and so does a line holding 20 consecutive characters of a live link
+ * token a test registered, whatever its shape around them (a near miss).
  */
 function scanRunLogs() {
   const dir = process.env.TEST_LOG_DIR;
@@ -14,9 +41,13 @@ function scanRunLogs() {
   const { shapes } = JSON.parse(readFileSync(resolve(process.cwd(), 'test/support/secret-shapes.json'), 'utf8'));
   const found = [];
   let lines = 0;
-  for (const file of readdirSync(dir)) {
+  const files = readdirSync(dir);
+  const windows = liveTokenWindows(dir, files);
+  for (const file of files.filter((f) => !f.endsWith(LIVE_TOKENS_SUFFIX))) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
       lines++;
+      const cut = cutTokenRuns(line, windows);
+      if (cut) found.push(`  ${TOKEN_RUN} characters of a live link token (${file}): ${cut.slice(0, 300)}`);
       for (const s of shapes) {
         if (new RegExp(s.pattern, s.flags ?? '').test(line)) {
           const redacted = line.replace(new RegExp(s.pattern, `g${s.flags ?? ''}`), '<secret>').slice(0, 300);

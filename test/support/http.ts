@@ -1,4 +1,5 @@
 import { checkExchange } from './conformance';
+import { registerLinkTokensIn } from './run-log';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -35,6 +36,8 @@ export async function requestAt<T = any>(baseUrl: string, method: string, path: 
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
   const result = { status: res.status, headers: res.headers, body: parsed as T, text };
+  // A link a test creates is a live credential: the end-of-run log scan looks for any part of it.
+  registerLinkTokensIn(text);
   await checkExchange(baseUrl, method, url.toString(), result);
   return result;
 }

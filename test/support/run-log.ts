@@ -42,6 +42,41 @@ export function keepChildLog(kind: string, text: string): void {
   if (dir() && text) appendFileSync(fileFor(kind), text.endsWith('\n') ? text : text + '\n');
 }
 
+/** Where a test file's live credentials are listed for the end-of-run scan (not itself a log: the scan skips it). */
+export const LIVE_TOKENS_SUFFIX = '.live-tokens';
+/** Shorter runs of a token are left to chance: 20 base64url characters are 120 bits. */
+export const TOKEN_RUN = 20;
+
+/**
+ * A credential the run created and that must never reach a log, not even in
+ * part: the end-of-run scan (global-teardown.mjs) fails on any line holding
+ * TOKEN_RUN consecutive characters of it, whatever surrounds them.
+ */
+export function registerLiveToken(token: string): void {
+  if (dir()) appendFileSync(join(dir()!, `tokens-${process.pid}${LIVE_TOKENS_SUFFIX}`), `${token}\n`);
+}
+
+/** Every recording-link token in an answer's text (the links a test creates through TestApp.request). */
+export function registerLinkTokensIn(text: string): void {
+  for (const m of text.matchAll(/\/v1\/recordings\/([A-Za-z0-9_-]{20,})/g)) registerLiveToken(m[1]);
+}
+
+/** The lines holding TOKEN_RUN or more consecutive characters of one of `tokens`, with the run cut out. */
+export function tokenRunsIn(lines: string[], tokens: string[]): string[] {
+  const windows = new Set(
+    tokens.flatMap((t) => Array.from({ length: Math.max(0, t.length - TOKEN_RUN + 1) }, (_, i) => t.slice(i, i + TOKEN_RUN))),
+  );
+  const found: string[] = [];
+  for (const line of lines) {
+    for (const run of line.match(/[A-Za-z0-9_-]{20,}/g) ?? []) {
+      let hit = false;
+      for (let i = 0; i + TOKEN_RUN <= run.length && !hit; i++) hit = windows.has(run.slice(i, i + TOKEN_RUN));
+      if (hit) found.push(line.split(run).join('<token run>').slice(0, 300));
+    }
+  }
+  return found;
+}
+
 interface Shape {
   name: string;
   pattern: string;

@@ -1,11 +1,10 @@
-import { applyDecorators, Get, SetMetadata, type Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { ApiProblems } from './openapi.decorators.js';
+import { ROUTE_DECLARATION, type PathParamRule, type RouteAccess, type RouteBody, type RouteDeclaration } from './route-declaration.js';
 import type { Scope } from './scopes.js';
 
-export const REQUIRED_SCOPE = 'access:required_scope';
-export const PUBLIC_ROUTE = 'access:public';
-export const INTERNAL_ROUTE = 'access:internal';
 export const API_KEY_SECURITY = 'api_key';
 
 /** How an operation reads in the OpenAPI document: a stable operationId (listCalls), a one-line summary and a description. */
@@ -15,35 +14,98 @@ export interface OperationDoc {
   description: string;
 }
 
-/**
- * Every route declares exactly one of these. The guard denies any route that
- * declares none, and a test walks every route to prove each has one.
- */
-export function RequireScope(scope: Scope, op: OperationDoc) {
-  return applyDecorators(
-    SetMetadata(REQUIRED_SCOPE, scope),
-    ApiOperation({ operationId: op.id, summary: op.summary, description: `${op.description}\n\nRequires scope \`${scope}\`.` }),
+/** The success answer in the document. */
+export interface SuccessDoc {
+  description: string;
+  type?: Type<unknown>;
+  headers?: Record<string, unknown>;
+}
+
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One route, declared once: every stage of a request reads this (see route-declaration.ts). */
+export interface EndpointSpec {
+  method: Method;
+  path?: string;
+  access: RouteAccess;
+  /** Default: no body. */
+  body?: RouteBody;
+  params?: Record<string, PathParamRule>;
+  /** Default 'none': any query parameter is refused, naming it. */
+  query?: RouteDeclaration['query'];
+  credentialQuery?: string[];
+  quietLog?: boolean;
+  /** The success status when not Nest's default (200; 201 for POST). */
+  status?: number;
+  /** The document entry; without it the route is not in the public document. */
+  op?: OperationDoc;
+  ok?: SuccessDoc;
+  problems?: number[];
+  /** Further document entries that no field above expresses (audio answers, conflict bodies). */
+  doc?: MethodDecorator[];
+}
+
+export const keyed = (scope: Scope): RouteAccess => ({ kind: 'key', scope });
+export const PUBLIC: RouteAccess = { kind: 'public' };
+export const INTERNAL: RouteAccess = { kind: 'internal' };
+export const linkToken = (param: string): RouteAccess => ({ kind: 'link', param });
+
+export const NO_BODY: RouteBody = { kind: 'none' };
+export const jsonBody = (maxBytes: number): RouteBody => ({ kind: 'json', maxBytes });
+export const streamBody = (contentType: string): RouteBody => ({ kind: 'stream', contentType });
+
+/** The OpenAPI document and Swagger UI's files: no key, no body, any query. */
+export const DOCUMENT_FILES: RouteDeclaration = { access: PUBLIC, body: NO_BODY, params: {}, query: 'any', credentialQuery: [] };
+
+/** A path id checked like every plain id: one that cannot exist answers 404 naming `what`. */
+export const pathId = (what: string, doc: PathParamRule['doc']): PathParamRule => ({ notFoundAs: what, doc });
+/** A path parameter its service checks itself (uuids and evt_ ids keep their documented 400). */
+export const pathParam = (doc: PathParamRule['doc'], credential = false): PathParamRule => ({ doc, credential });
+/** A path parameter of an internal route (not in the document), checked by its service. */
+export const CHECKED_BY_SERVICE: PathParamRule = {};
+
+/** The operation's security, scope extension and the problems its access rule can answer. */
+function accessDoc(access: RouteAccess, op: OperationDoc | undefined): MethodDecorator[] {
+  if (!op || access.kind === 'internal') return [ApiExcludeEndpoint()];
+  if (access.kind !== 'key') return [ApiOperation({ operationId: op.id, summary: op.summary, description: op.description, security: [] })];
+  return [
+    ApiOperation({ operationId: op.id, summary: op.summary, description: `${op.description}\n\nRequires scope \`${access.scope}\`.` }),
     ApiBearerAuth(API_KEY_SECURITY),
-    ApiExtension('x-required-scope', scope),
+    ApiExtension('x-required-scope', access.scope),
     ApiProblems(401, 403, 429, 503),
+  ];
+}
+
+const paramDocs = (params: Record<string, PathParamRule>): MethodDecorator[] =>
+  Object.entries(params).flatMap(([name, rule]) => (rule.doc ? [ApiParam({ name, ...rule.doc })] : []));
+
+function successDoc(spec: EndpointSpec): MethodDecorator[] {
+  if (!spec.ok) return [];
+  const status = spec.status ?? (spec.method === 'POST' ? 201 : 200);
+  return [ApiResponse({ status, ...spec.ok } as Parameters<typeof ApiResponse>[0])];
+}
+
+/**
+ * The one way to declare a route: its method and path, access, body, path
+ * parameters, query, credentials and document entry. The declaration goes
+ * into Fastify's route config, where the onRequest stages read it before any
+ * body byte, and into the document through the same call.
+ */
+export function Endpoint(spec: EndpointSpec): MethodDecorator {
+  const declaration: RouteDeclaration = {
+    access: spec.access,
+    body: spec.body ?? NO_BODY,
+    params: spec.params ?? {},
+    query: spec.query ?? 'none',
+    credentialQuery: spec.credentialQuery ?? [],
+    quietLog: spec.quietLog,
+  };
+  return applyDecorators(
+    RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),
+    RouteConfig({ [ROUTE_DECLARATION]: declaration }),
+    ...(spec.status ? [HttpCode(spec.status)] : []),
+    ...accessDoc(spec.access, spec.op),
+    ...(spec.op ? [...paramDocs(declaration.params), ...successDoc(spec), ApiProblems(...(spec.problems ?? []))] : []),
+    ...(spec.doc ?? []),
   );
-}
-
-/** An operation's document entry plus the description of its success answer. */
-export type KeyedReadDoc = OperationDoc & { ok: string };
-
-/** A keyed GET of `path` answering 200 with `ok`: its route, scope and security, its success schema and the problems it can answer, in one. */
-export function KeyedRead(path: string, scope: Scope, op: KeyedReadDoc, type: Type<unknown>, ...problems: number[]) {
-  return applyDecorators(Get(path), RequireScope(scope, op), ApiOkResponse({ type, description: op.ok }), ApiProblems(...problems));
-}
-
-/** No API key (health, the OpenAPI document, recording links whose token is the credential). */
-export function PublicRoute(op?: OperationDoc) {
-  const doc = op ? [ApiOperation({ operationId: op.id, summary: op.summary, description: op.description, security: [] })] : [];
-  return applyDecorators(SetMetadata(PUBLIC_ROUTE, true), ...doc);
-}
-
-/** The receptionist pipeline's port: INTERNAL_API_TOKEN, never in the public document. */
-export function InternalRoute() {
-  return applyDecorators(SetMetadata(INTERNAL_ROUTE, true), ApiExcludeEndpoint());
 }

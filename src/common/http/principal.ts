@@ -15,10 +15,10 @@ export interface ApiPrincipal {
 
 export const PRINCIPAL = Symbol('principal');
 
-/** Controller parameter: the authenticated key. Only on routes that require a scope. */
+/** Controller parameter: the authenticated key. Only on routes whose declaration asks for a key. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiPrincipal => {
   const req = ctx.switchToHttp().getRequest();
   const p = req[PRINCIPAL];
-  if (!p) throw new Error('CurrentPrincipal used on a route without RequireScope');
+  if (!p) throw new Error('CurrentPrincipal used on a route that declares no key access');
   return p;
 });

@@ -1,36 +1,90 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { noSuchEndpoint } from '../errors/framework-errors.js';
 import { sendProblem } from '../errors/problem.filter.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/problems.js';
+import { matchedRoute, type RouteDeclaration } from './route-declaration.js';
 
-/** The methods whose routes read a request body. */
+/** The methods that can carry a body a route reads. */
 export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The request says a body follows: a Content-Length above zero, or a Transfer-Encoding (chunked). */
+/**
+ * The request says a body follows: a Content-Length above zero, or a
+ * Transfer-Encoding (chunked). `Content-Length: 0` is no body, whatever its
+ * Content-Type says.
+ */
 export function announcesBody(headers: IncomingHttpHeaders): boolean {
   if (headers['transfer-encoding'] !== undefined) return true;
   const length = headers['content-length'];
   return length !== undefined && !/^0+$/.test(length.trim());
 }
 
-/** A route answers this method and path, and reads a body there. */
-export const readsBody = (req: FastifyRequest): boolean => req.routeOptions.url !== undefined && BODY_METHODS.has(req.method);
+const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
+
+const declaredLength = (headers: IncomingHttpHeaders): number | undefined => {
+  const length = headers['content-length'];
+  return length !== undefined && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
+};
 
 /**
- * A body sent where no route reads one (no route for the method and path, or
- * a method without a body) is never read: the request is answered as it
- * would be without the body, and the connection closed after the answer so
- * the rest of the body is not waited for. No route: 404 at once (Fastify's
- * not-found route would read the body first, for as long as it trickles);
- * a route that reads no body (a GET) answers as usual, its key checked as
- * usual. Installed after the early auth hook, so two Authorization headers
- * still answer 400 first.
+ * The body stage of onRequest, from the route's declaration, before a byte is
+ * read. A streamed body must come in its declared content type (415). A route that takes no body: on a GET the body is left unread and the
+ * connection closed after the answer (answered as without it); elsewhere it
+ * is refused, 415 when its type is one no route takes, else 413. A JSON route
+ * refuses a Content-Length over its own limit (a chunked body is counted
+ * against the same limit as it is read: Fastify's route bodyLimit, set from
+ * the declaration in route-table.ts).
+ */
+export function admitBody(req: FastifyRequest, reply: FastifyReply, d: RouteDeclaration): void {
+  if (d.body.kind === 'stream' && mediaType(req.headers['content-type']) !== d.body.contentType) {
+    throw new UnsupportedMediaTypeError(`Send the request body with Content-Type: ${d.body.contentType}.`);
+  }
+  if (!announcesBody(req.headers)) return;
+  if (d.body.kind === 'json') {
+    const length = declaredLength(req.headers);
+    if (length !== undefined && length > d.body.maxBytes) throw tooLarge(d.body.maxBytes);
+    return;
+  }
+  if (d.body.kind !== 'none') return;
+  reply.header('connection', 'close');
+  if (!BODY_METHODS.has(req.method)) return;
+  if (mediaType(req.headers['content-type']) !== 'application/json') {
+    throw new UnsupportedMediaTypeError('This endpoint takes no body; send none.');
+  }
+  throw new PayloadTooLargeError('This endpoint takes no body; send none.');
+}
+
+const tooLarge = (maxBytes: number) =>
+  new PayloadTooLargeError(`The request body is too large; this endpoint takes at most ${maxBytes} bytes.`);
+
+/**
+ * Node answers `Expect: 100-continue` itself unless the server listens for
+ * `checkContinue`; this listener passes the request on without the 100, so a
+ * client waits until continueIfExpected says it may send the body: after
+ * its access and body declaration were checked.
+ */
+export function holdContinue(server: Server): void {
+  server.on('checkContinue', (req, res) => server.emit('request', req, res));
+}
+
+/** The request was admitted and its route reads a body: a client waiting on `Expect: 100-continue` may now send it. */
+export function continueIfExpected(req: FastifyRequest, reply: FastifyReply, d: RouteDeclaration): void {
+  const expect = req.headers.expect;
+  if (d.body.kind === 'none' || typeof expect !== 'string' || expect.trim().toLowerCase() !== '100-continue') return;
+  if (!reply.raw.headersSent) reply.raw.writeContinue();
+}
+
+/**
+ * A body sent where no route answers is never read: 404 at once (Fastify's
+ * not-found route would read the body first, for as long as it trickles),
+ * with the connection closed so the rest is not waited for. Installed after
+ * the early auth hook, so two Authorization headers still answer 400 first.
  */
 export function closeOnUnreadBodies(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (req, reply) => {
-    if (!announcesBody(req.headers) || readsBody(req)) return;
+    if (!announcesBody(req.headers) || matchedRoute(req)) return;
     reply.header('connection', 'close');
-    if (req.routeOptions.url !== undefined) return;
     sendProblem(reply, req.id, noSuchEndpoint());
     return reply;
   });

@@ -1,17 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pino from 'pino';
 import { PRINCIPAL, type ApiPrincipal } from '../http/principal.js';
-import { redactUrl } from './redact.js';
+import { credentialParams, declarationOf, matchedRoute } from '../http/route-declaration.js';
+import { redactDeclaredUrl, redactUnmatchedUrl, redactUrl } from './redact.js';
 import { parseTraceparent } from './trace-context.js';
 import { requestSpanIds } from '../tracing/http-spans.js';
 
-/** Probes poll often and say nothing new. */
-const QUIET_URLS = new Set(['/health/ready']);
+/**
+ * The URL as logged, by what the route declares: a route with credentials is
+ * rebuilt from its template with them replaced; a request that matched no
+ * route loses every long run (it may be a mistyped link); any other keeps
+ * its URL with credential shapes and sensitive query values replaced.
+ */
+function loggedUrl(req: FastifyRequest): string | undefined {
+  if (!matchedRoute(req)) return redactUnmatchedUrl(req.url);
+  const d = declarationOf(req);
+  const secretParams = d ? credentialParams(d) : [];
+  if (!d?.template || (secretParams.length === 0 && d.credentialQuery.length === 0)) return redactUrl(req.url);
+  return redactDeclaredUrl(req.url, {
+    template: d.template,
+    params: (req.params ?? {}) as Record<string, string>,
+    credentialParams: secretParams,
+    credentialQuery: d.credentialQuery,
+  });
+}
 
 function accessLine(req: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const principal = (req as unknown as Record<symbol, ApiPrincipal | undefined>)[PRINCIPAL];
   return {
-    req: { id: req.id, method: req.method, url: redactUrl(req.url), user_agent: req.headers['user-agent'] },
+    req: { id: req.id, method: req.method, url: loggedUrl(req), user_agent: req.headers['user-agent'] },
     res: { statusCode: reply.statusCode },
     responseTime: Math.round(reply.elapsedTime * 1000) / 1000,
     // The firm and the key id (never the key) of an authenticated call.
@@ -24,7 +41,8 @@ function accessLine(req: FastifyRequest, reply: FastifyReply): Record<string, un
 /** One JSON access line per request, written by Fastify's onResponse hook once the answer has gone out. */
 export function registerAccessLog(fastify: FastifyInstance, logger: pino.Logger): void {
   fastify.addHook('onResponse', async (req, reply) => {
-    if (QUIET_URLS.has(req.url) || !logger.isLevelEnabled('info')) return;
+    // Probes poll often and say nothing new: their routes declare a quiet log.
+    if (declarationOf(req)?.quietLog || !logger.isLevelEnabled('info')) return;
     logger.info(accessLine(req, reply), 'request completed');
   });
 }

@@ -1,4 +1,4 @@
-import { decodeTolerantly, redactUrl } from './redact';
+import { decodeTolerantly, redactDeclaredUrl, redactUnmatchedUrl, redactUrl } from './redact';
 import { acceptRequestId, parseTraceparent } from './trace-context';
 
 const KEY = 'svc_live_' + 'aB3_-'.repeat(9);
@@ -74,4 +74,41 @@ describe('request ids and traceparent', () => {
     ['garbage'],
     [undefined],
   ])('refuses %j', (h) => expect(parseTraceparent(h)).toBeNull());
+});
+
+describe('redactUnmatchedUrl: a path no route matched loses every run of 16 or more token characters', () => {
+  it.each([
+    [`/v1//recordings/${LINK_TOKEN.slice(0, -1)}`, '/v1//recordings/[REDACTED]'],
+    [`/v1/recordings/${LINK_TOKEN.slice(0, 21)}/${LINK_TOKEN.slice(21)}`, '/v1/recordings/[REDACTED]/[REDACTED]'],
+    [`/nope?t=${LINK_TOKEN.slice(0, 30)}`, '/nope?t=[REDACTED]'],
+    ['/v1/callz/call_short', '/v1/callz/call_short'],
+  ])('%s', (url, logged) => {
+    expect(redactUnmatchedUrl(url)).toBe(logged);
+  });
+});
+
+describe('redactDeclaredUrl: a route with a credential parameter is logged from its template', () => {
+  const route = (params: Record<string, string>) => ({
+    template: '/v1/recordings/:token',
+    params,
+    credentialParams: ['token'],
+    credentialQuery: [],
+  });
+  it.each([
+    [`/v1/recordings/${LINK_TOKEN.slice(0, -1)}`, { token: LINK_TOKEN.slice(0, -1) }, '/v1/recordings/[REDACTED]'],
+    [`/v1/recordings/ab%2Fcd/`, { token: 'ab/cd' }, '/v1/recordings/[REDACTED]'],
+    [`/v1/recordings/x?t=${LINK_TOKEN.slice(1)}&limit=2`, { token: 'x' }, '/v1/recordings/[REDACTED]?t=[REDACTED]&limit=2'],
+  ])('%s', (url, params, logged) => {
+    expect(redactDeclaredUrl(url, route(params))).toBe(logged);
+  });
+
+  it('other parameters are written as the router decoded them, credential shapes still replaced', () => {
+    const r = {
+      template: '/v1/calls/:call_id/x/:token',
+      params: { call_id: 'call 1', token: 't' },
+      credentialParams: ['token'],
+      credentialQuery: [],
+    };
+    expect(redactDeclaredUrl('/v1/calls/call%201/x/t', r)).toBe('/v1/calls/call%201/x/[REDACTED]');
+  });
 });

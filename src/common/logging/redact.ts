@@ -67,17 +67,50 @@ function redactPart(raw: string): string {
 /** A query parameter name as the query parser reads it (`+` is a space). */
 const paramName = (text: string) => decodeTolerantly(text.replace(/\+/g, ' ')).toLowerCase();
 
-function redactQuery(query: string): string {
+function redactQuery(query: string, credentials: readonly string[] = []): string {
   return query
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq < 0) return redactPart(pair);
       const name = pair.slice(0, eq);
-      const value = SENSITIVE_PARAMS.has(paramName(name)) ? REDACTED : redactPart(pair.slice(eq + 1));
-      return `${redactPart(name)}=${value}`;
+      const secret = SENSITIVE_PARAMS.has(paramName(name)) || credentials.includes(paramName(name));
+      return `${redactPart(name)}=${secret ? REDACTED : redactPart(pair.slice(eq + 1))}`;
     })
     .join('&');
+}
+
+/**
+ * Where a credential may stand but its shape cannot be trusted (a path that
+ * matched no route, the query of a route with a credential): any run of 16 or
+ * more token characters. A mistyped link (42 characters, a character
+ * inserted, a slash doubled or encoded) thus never leaves 16 consecutive
+ * characters of a live token in a log line, while short names stay readable.
+ */
+const LONG_RUNS = /[A-Za-z0-9_-]{16,}/g;
+const redactLongRuns = (text: string): string => text.replace(LONG_RUNS, REDACTED);
+
+/** The URL of a request that matched no route: nothing says where a credential may be, so every long run goes. */
+export function redactUnmatchedUrl(url: string): string {
+  return redactLongRuns(redactUrl(url) ?? '');
+}
+
+/**
+ * The URL of a request whose route declares credentials, rebuilt from its
+ * template: each credential path parameter is replaced whatever it holds
+ * (near misses, percent-encoding, any case), the others written as the
+ * router decoded them, and the query loses its declared credentials and any
+ * long run.
+ */
+export function redactDeclaredUrl(
+  url: string,
+  route: { template: string; params: Record<string, string>; credentialParams: readonly string[]; credentialQuery: readonly string[] },
+): string {
+  const path = route.template.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
+    route.credentialParams.includes(name) ? REDACTED : redactPart(encodeURIComponent(route.params[name] ?? '')),
+  );
+  const q = url.indexOf('?');
+  return q < 0 ? path : `${path}?${redactLongRuns(redactQuery(url.slice(q + 1), route.credentialQuery))}`;
 }
 
 /**

@@ -1,0 +1,66 @@
+import type { Type } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Scope } from './scopes.js';
+
+/** Who may call a route. */
+export type RouteAccess =
+  | { kind: 'public' }
+  | { kind: 'key'; scope: Scope }
+  | { kind: 'internal' }
+  /** No key: the named path parameter is the credential (the service checks it). */
+  | { kind: 'link'; param: string };
+
+/** What body a route reads. */
+export type RouteBody =
+  | { kind: 'none' }
+  | { kind: 'json'; maxBytes: number }
+  /** The untouched request stream, in this one content type (the recording upload). */
+  | { kind: 'stream'; contentType: string };
+
+/** How a path parameter is checked before the handler sees it. */
+export interface PathParamRule {
+  /** Set: a value that cannot be a plain id (isPlainId) answers 404 naming this thing, like an unknown id. */
+  notFoundAs?: string;
+  /** Its value is a credential: never logged. */
+  credential?: boolean;
+  /** How the public document shows it (internal routes are not in the document). */
+  doc?: { description: string; example: string; format?: string };
+}
+
+/**
+ * Everything each stage of a request needs to know about its route, declared
+ * once on the handler (`Endpoint`, access.decorators.ts) and read by the
+ * stages from Fastify's route config (`request.routeOptions.config`), which
+ * exists before a byte of the body is read.
+ */
+export interface RouteDeclaration {
+  access: RouteAccess;
+  body: RouteBody;
+  params: Record<string, PathParamRule>;
+  /** A query DTO (bound with @Query() by the handler); 'none' refuses any parameter; 'any' tolerates them (cache busters). */
+  query: Type<unknown> | 'none' | 'any';
+  /** Query parameter names whose values are credentials. */
+  credentialQuery: string[];
+  /** No access line (probes that poll often and say nothing new). */
+  quietLog?: boolean;
+  /** The route template Fastify registered (set once the route is registered): the metrics label. */
+  template?: string;
+}
+
+/** The key under which the declaration sits in the Fastify route config. */
+export const ROUTE_DECLARATION = 'routeDeclaration';
+
+/** The declaration of the route this request matched; undefined when it matched none or its route declares nothing. */
+export function declarationOf(req: FastifyRequest): RouteDeclaration | undefined {
+  const config = req.routeOptions.config as unknown as Record<string, unknown> | undefined;
+  return config?.[ROUTE_DECLARATION] as RouteDeclaration | undefined;
+}
+
+/** The request matched a route (which may still lack a declaration). */
+export const matchedRoute = (req: FastifyRequest): boolean => req.routeOptions.url !== undefined;
+
+/** The names of the declared credential path parameters. */
+export const credentialParams = (d: RouteDeclaration): string[] =>
+  Object.entries(d.params)
+    .filter(([, rule]) => rule.credential)
+    .map(([name]) => name);
