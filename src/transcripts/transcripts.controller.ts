@@ -1,4 +1,4 @@
-import { Get, Query } from '@nestjs/common';
+import { Get, Query, type StreamableFile } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { RequireScope } from '../common/http/access.decorators.js';
 import { ApiProblems, TaggedController } from '../common/http/openapi.decorators.js';
@@ -25,7 +25,8 @@ export class TranscriptsController {
     @PathId('call_id', 'The call', { description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' })
     callId: string,
     @Query() query: TranscriptQuery,
-  ): Promise<TranscriptDto> {
+  ): Promise<StreamableFile> {
+    // Already serialised (a TranscriptDto's bytes), so a large answer streams with back-pressure.
     return this.transcripts.get(principal, callId, query);
   }
 }
