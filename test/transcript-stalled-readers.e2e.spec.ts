@@ -119,6 +119,9 @@ describe('stalled readers of a large unpaged transcript', () => {
     expect(whole.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(whole.headers.get('content-length')).toBe(String(Buffer.byteLength(whole.text)));
     expect(whole.headers.get('transfer-encoding')).toBeNull();
+    // The same headers as any other keyed JSON read, such as the call's own.
+    const call = await t.get(`/v1/calls/${callId}`, { key: firm.keys.read });
+    expect([...whole.headers.keys()].sort()).toEqual([...call.headers.keys()].sort());
     const page = await t.get(path, { key: firm.keys.read, query: { start_turn: 9_700, limit: 200 } });
     expect(page.text).toBe(expectedAnswer(callId, 9_700, 200, TURNS, turns.slice(9_700)));
     const tail = await t.get(path, { key: firm.keys.read, query: { segment: 'conversation', start_turn: 400 } });
