@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/index.js';
 import { CallsService, SEGMENTS, type Segment } from '../calls/index.js';
-import { jsonAnswer } from '../common/http/json-answer.js';
+import { JsonAnswerWriter } from '../common/http/json-answer.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
 import { AppConfig } from '../config/app-config.js';
 import type { TranscriptQuery } from './dto/transcript.dto.js';
-import { serialiseTurns, transcriptAnswerParts, type TranscriptHead } from './transcript-answer.js';
+import { aroundTurns, writeTurns, type TranscriptHead } from './transcript-answer.js';
 import type { PreparedTranscript, TranscriptInput, TranscriptTurn } from './transcript-model.js';
 import { TranscriptsRepository } from './transcripts.repository.js';
 
@@ -102,19 +102,29 @@ export class TranscriptsService {
 
   /**
    * GET /v1/calls/{call_id}/transcript: a call with no conversation answers an empty transcript.
-   * The answer is serialised inside the snapshot, page by page, and sent as bytes once the
-   * transaction is over: a slow reader holds no connection and no row objects (json-answer.ts).
+   * The turns are serialised inside the snapshot, page by page (spooled to a file once large),
+   * and sent once the transaction is over: a slow reader holds no connection and no row objects.
    */
   async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<StreamableFile> {
+    const out = new JsonAnswerWriter(this.spoolDir);
+    try {
+      return await this.answer(principal, callId, q, out);
+    } catch (err) {
+      await out.discard();
+      throw err;
+    }
+  }
+
+  private async answer(principal: ApiPrincipal, callId: string, q: TranscriptQuery, out: JsonAnswerWriter): Promise<StreamableFile> {
     const start = q.start_turn ?? 0;
     // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
-    const { header, total, returned, pages } = await this.dataSource.transaction('REPEATABLE READ', async (m) => {
+    const { header, total, returned } = await this.dataSource.transaction('REPEATABLE READ', async (m) => {
       await this.calls.requireCall(principal.orgId, callId, m);
       const header = await this.repo.header(m, principal.orgId, callId);
       const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
       const wanted = header && start < total ? Math.min(q.limit ?? total, total - start) : 0;
       const read = (offset: number, count: number) => this.repo.turns(m, principal.orgId, callId, q.segment, start + offset, count);
-      return { header, total, ...(await serialiseTurns(wanted, read)) };
+      return { header, total, returned: await writeTurns(out, wanted, read) };
     });
     await this.audit.recordRead({
       orgId: principal.orgId,
@@ -143,6 +153,7 @@ export class TranscriptsService {
       })),
       notice: header?.notice ?? null,
     };
-    return jsonAnswer(transcriptAnswerParts(head, pages), this.spoolDir);
+    const { before, after } = aroundTurns(head);
+    return out.finish(before, after);
   }
 }
