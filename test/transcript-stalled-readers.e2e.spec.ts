@@ -173,4 +173,20 @@ describe('stalled readers of a large unpaged transcript', () => {
     const after = await liveMemory();
     expect(mib(after.live - before.live)).toBeLessThan(8);
   }, 90_000);
+
+  it('frees the answer of a reader that went away before it was ready', async () => {
+    const reads = async () =>
+      (await t.sql(`SELECT count(*)::int AS n FROM audit_log WHERE org_id = $1 AND action = 'call.transcript_read'`, [firm.orgId]))[0].n;
+    const readsBefore = await reads();
+    const known = serverSockets.length;
+    for (let i = 0; i < STALLED; i++) {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port) });
+      socket.on('error', () => undefined);
+      socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`, () => socket.destroy());
+    }
+    // Each read still runs to its end (it is audited), then its answer meets a closed connection.
+    await waitFor(async () => (await reads()) >= readsBefore + STALLED, 'the ten reads to finish', 60_000);
+    await waitFor(() => serverSockets.slice(known).every((s) => s.destroyed), 'their connections to close');
+    await waitFor(() => spooledAnswers() === 0, 'no spooled answer left open');
+  }, 90_000);
 });
