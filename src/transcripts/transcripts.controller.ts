@@ -1,4 +1,4 @@
-import { Query } from '@nestjs/common';
+import { Query, type StreamableFile } from '@nestjs/common';
 import { Endpoint, keyed, pathId } from '../common/http/access.decorators.js';
 import { TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
@@ -28,7 +28,8 @@ export class TranscriptsController {
     @CurrentPrincipal() principal: ApiPrincipal,
     @PathParam('call_id') callId: string,
     @Query() query: TranscriptQuery,
-  ): Promise<TranscriptDto> {
+  ): Promise<StreamableFile> {
+    // Already serialised (a TranscriptDto's bytes), so a large answer streams with back-pressure.
     return this.transcripts.get(principal, callId, query);
   }
 }

@@ -1,21 +1,37 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit, type StreamableFile } from '@nestjs/common';
+import { join } from 'node:path';
 import { Database, type Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
 import { CallsService, SEGMENTS, type Segment } from '../calls/index.js';
+import { JsonAnswerWriter, sweepSpoolLeftovers } from '../common/http/json-answer.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
-import type { TranscriptDto, TranscriptQuery } from './dto/transcript.dto.js';
+import { AppConfig } from '../config/app-config.js';
+import type { TranscriptQuery } from './dto/transcript.dto.js';
+import { aroundTurns, writeTurns, type TranscriptHead } from './transcript-answer.js';
 import type { PreparedTranscript, TranscriptInput, TranscriptTurn } from './transcript-model.js';
 import { TranscriptsRepository } from './transcripts.repository.js';
 
 @Injectable()
-export class TranscriptsService {
+export class TranscriptsService implements OnModuleInit {
+  /** Where answers too large to hold for a slow reader are spooled (nameless files, see json-answer.ts). */
+  private readonly spoolDir: string;
+
   constructor(
     private readonly db: Database,
     private readonly repo: TranscriptsRepository,
     private readonly calls: CallsService,
     private readonly audit: AuditService,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.spoolDir = join(config.dataDir, 'tmp', 'answers');
+  }
+
+  /** Answers spooled by a process that crashed at the wrong instant may still have a name: remove them. */
+  async onModuleInit(): Promise<void> {
+    const removed = await sweepSpoolLeftovers(this.spoolDir);
+    if (removed > 0) new Logger(TranscriptsService.name).warn({ removed }, 'removed spooled answers a crashed process left behind');
+  }
 
   /**
    * Checks a pipeline transcript and derives what the API serves: consecutive
@@ -89,16 +105,31 @@ export class TranscriptsService {
     return this.repo.replace(manager, orgId, callId, t);
   }
 
-  /** GET /v1/calls/{call_id}/transcript: a call with no conversation answers an empty transcript. */
-  async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<TranscriptDto> {
+  /**
+   * GET /v1/calls/{call_id}/transcript: a call with no conversation answers an empty transcript.
+   * The turns are serialised inside the snapshot, page by page (spooled to a file once large),
+   * and sent once the transaction is over: a slow reader holds no connection and no row objects.
+   */
+  async get(principal: ApiPrincipal, callId: string, q: TranscriptQuery): Promise<StreamableFile> {
+    const out = new JsonAnswerWriter(this.spoolDir);
+    try {
+      return await this.answer(principal, callId, q, out);
+    } catch (err) {
+      await out.discard();
+      throw err;
+    }
+  }
+
+  private async answer(principal: ApiPrincipal, callId: string, q: TranscriptQuery, out: JsonAnswerWriter): Promise<StreamableFile> {
     const start = q.start_turn ?? 0;
     // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
-    const { header, total, turns } = await this.db.transaction('REPEATABLE READ', async (m) => {
+    const { header, total, returned } = await this.db.transaction('REPEATABLE READ', async (m) => {
       await this.calls.requireCallIn(m, principal.orgId, callId);
       const header = await this.repo.header(m, principal.orgId, callId);
       const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
-      const turns = header && start < total ? await this.repo.turns(m, principal.orgId, callId, q.segment, start, q.limit) : [];
-      return { header, total, turns };
+      const wanted = header && start < total ? Math.min(q.limit ?? total, total - start) : 0;
+      const read = (offset: number, count: number) => this.repo.turns(m, principal.orgId, callId, q.segment, start + offset, count);
+      return { header, total, returned: await writeTurns(out, wanted, read) };
     });
     await this.audit.recordRead({
       orgId: principal.orgId,
@@ -106,15 +137,15 @@ export class TranscriptsService {
       action: 'call.transcript_read',
       resourceType: 'call',
       resourceIds: [callId],
-      details: { start_turn: start, returned: turns.length, ...(q.segment ? { segment: q.segment } : {}) },
+      details: { start_turn: start, returned, ...(q.segment ? { segment: q.segment } : {}) },
     });
-    const hasMore = start + turns.length < total;
-    return {
+    const hasMore = start + returned < total;
+    const head: TranscriptHead = {
       call_id: callId,
       turn_count: total,
       start_turn: start,
       has_more: hasMore,
-      next_start_turn: hasMore ? start + turns.length : null,
+      next_start_turn: hasMore ? start + returned : null,
       covers: header ? [...header.covers] : [],
       conversation_status: header?.conversation_status ?? null,
       connected_name: header?.connected_name ?? null,
@@ -126,15 +157,8 @@ export class TranscriptsService {
         turn_count: b.turn_count,
       })),
       notice: header?.notice ?? null,
-      untrusted: {
-        turns: turns.map((x) => ({
-          speaker: x.speaker,
-          speaker_name: x.speaker_name,
-          segment: x.segment,
-          text: x.text,
-          start_s: x.start_s,
-        })),
-      },
     };
+    const { before, after } = aroundTurns(head);
+    return out.finish(before, after);
   }
 }
