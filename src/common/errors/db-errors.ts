@@ -1,3 +1,5 @@
+import { QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+
 /** True for errors that mean "the database is not reachable right now" (answered 503, not 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
@@ -9,6 +11,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // PostgreSQL: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions,
     // 53300 too many connections, 57014 statement cancelled (DATABASE_STATEMENT_TIMEOUT ran out).
     if (code && (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code))) return true;
+    // TypeORM releases a transaction's connection when the server ends the session between two of its
+    // statements (an 'error' event while idle in transaction); the next statement then fails with this.
+    if (e instanceof QueryRunnerProviderAlreadyReleasedError) return true;
     const msg: string = typeof e.message === 'string' ? e.message : '';
     if (
       /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
