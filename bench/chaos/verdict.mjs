@@ -53,7 +53,7 @@ async function readDatabase(databaseUrl, firms) {
 export async function checkAll({ db, firms, fleet, http, ledger, mirrors, receivers }) {
   const data = await readDatabase(db.url, firms);
   const timeline = { toggles: fleet.toggles, kills: fleet.kills, outages: fleet.outages };
-  const tested = checkAccepted(ledger, data.deliveries);
+  const tested = checkAccepted(ledger, data, http.answers);
   return [
     checkEvents({ ...data, ledger }),
     checkDeliveries({ ...data, ...timeline, receipts: receivers.log }),
