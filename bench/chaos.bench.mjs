@@ -4,13 +4,14 @@
  * PostgreSQL and one S3 server (s3rver), under a steady mix from several firms' keys (lists and
  * details of calls and leads, transcripts, recordings and recording links, PATCHes including
  * several clients racing on one lead, ingestion with re-processing and recording uploads through
- * the internal route, test events and redeliveries to local webhook receivers), while a random
- * process is SIGKILLed every 10 to 20 s (and a new one of its role started), PostgreSQL is stopped
+ * the internal route, test events and redeliveries to local webhook receivers), while a process is
+ * SIGKILLed every 10 to 20 s (roles in turn; one process of each role is kept for the whole run so
+ * its RSS can be judged) and a new one of its role started, PostgreSQL is stopped
  * and started every 2 minutes, and webhook endpoints are disabled and enabled through the CLI.
  * Then an invariant checker (bench/chaos/check-*.mjs) reads the database and the receivers' logs
  * and proves nothing was lost; each invariant is printed with its counts.
  *
- *   npm run build && node bench/chaos.bench.mjs
+ *   npm run bench:chaos          (or: npm run build && node bench/chaos.bench.mjs)
  *
  * Environment (bench/chaos/settings.mjs): CHAOS_DURATION (10m), CHAOS_KILL_MIN / CHAOS_KILL_MAX
  * (10 / 20 s), CHAOS_PG_EVERY (120 s), CHAOS_PG_DOWN (5 s), CHAOS_TOGGLE_EVERY (20 s),
@@ -53,7 +54,8 @@ async function run(settings, db, receivers) {
   let finished = false;
   try {
     log(`starting two api and two worker processes (their logs: ${LOG_DIR})...`);
-    await Promise.all(['api', 'api', 'worker', 'worker'].map((role) => fleet.add(role)));
+    // One process of each role lives through the whole run (its RSS is judged); the other is the one killed.
+    await Promise.all([fleet.add('api', true), fleet.add('api'), fleet.add('worker', true), fleet.add('worker')]);
     const http = new ChaosClient(fleet);
     const ledger = newLedger();
     const firms = await seed(settings, env, receivers, http, ledger);

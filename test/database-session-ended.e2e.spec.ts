@@ -21,21 +21,33 @@ describe('a session ended between two statements of a transaction', () => {
     await t?.close();
   });
 
+  /** Runs a transaction whose session another one ends (as a server shutdown does, 57P01) while it is idle in it. */
+  const endedMidTransaction = (then: (m: EntityManager) => Promise<unknown>) =>
+    t.app.get(DataSource).transaction(async (m: EntityManager) => {
+      const [{ pid }] = await m.query('SELECT pg_backend_pid() AS pid');
+      await t.sql('SELECT pg_terminate_backend($1)', [pid]);
+      await waitFor(() => m.queryRunner?.isReleased, 'TypeORM to release the ended session', 10_000);
+      await then(m);
+    });
+
   it('fails the next statement with an error read as the database being unavailable', async () => {
     let failure: unknown = null;
-    await t.app
-      .get(DataSource)
-      .transaction(async (m: EntityManager) => {
-        const [{ pid }] = await m.query('SELECT pg_backend_pid() AS pid');
-        // Another session ends this one while it is idle in its transaction, as a server shutdown does (57P01).
-        await t.sql('SELECT pg_terminate_backend($1)', [pid]);
-        await waitFor(() => m.queryRunner?.isReleased, 'TypeORM to release the ended session', 10_000);
-        await m.query('SELECT 1').catch((err: unknown) => {
-          failure = err;
-          throw err;
-        });
-      })
-      .catch(() => undefined);
+    await endedMidTransaction((m) =>
+      m.query('SELECT 1').catch((err: unknown) => {
+        failure = err;
+        throw err;
+      }),
+    ).catch(() => undefined);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/already released/);
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+  });
+
+  it('fails the COMMIT with an error read as the database being unavailable', async () => {
+    const failure: unknown = await endedMidTransaction(() => Promise.resolve()).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/already released/);
     expect(isDatabaseUnavailable(failure)).toBe(true);

@@ -1,4 +1,4 @@
-import { DISPATCH_CONCURRENCY, SEND_DEADLINE_S } from './settings.mjs';
+import { DISPATCH_CONCURRENCY, LEASE_S, SEND_DEADLINE_S } from './settings.mjs';
 
 /** Slack for comparing times taken by different processes of one machine (one clock, different moments of reading it). */
 const SLACK_MS = 1000;
@@ -20,8 +20,10 @@ const maybeOff = (ws, at) => ws.some((w) => at >= w.disableStart - SLACK_MS && a
  * one 'event' delivery per subscribed endpoint of its firm; a succeeded delivery
  * was received (signed with that endpoint's secret); a failed one is explained by
  * the endpoint being off (then with no attempt when it was off at the event's
- * time); nothing is pending after the drain. Duplicates (receipts beyond the
- * recorded successes) are counted and bounded.
+ * time); nothing is pending after the drain. Duplicates (receipts beyond one
+ * per succeeded delivery) are counted; sends whose result was never recorded
+ * (a killed worker, the database down) are bounded, and each was sent again
+ * only after its lease.
  */
 export function checkDeliveries({ events, endpoints, deliveries, receipts, toggles, kills, outages }) {
   const violations = [];
@@ -36,19 +38,24 @@ export function checkDeliveries({ events, endpoints, deliveries, receipts, toggl
   };
   const tagOf = new Map(endpoints.map((e) => [e.id, e.tag]));
   const received = new Map();
+  const times = new Map();
   for (const r of receipts) {
     if (!r.signed) violations.push(`a delivery of ${r.id} to ${r.tag} did not verify with the endpoint's secret`);
     const k = `${r.tag}/${r.id}`;
     received.set(k, (received.get(k) ?? 0) + 1);
+    times.set(k, [...(times.get(k) ?? []), r.at]);
   }
   const pairs = new Map();
   for (const d of deliveries) {
     counts.by_trigger[d.trigger] = (counts.by_trigger[d.trigger] ?? 0) + 1;
     counts.by_status[d.status] = (counts.by_status[d.status] ?? 0) + 1;
     const k = `${tagOf.get(d.endpoint_id)}/${d.event_id}`;
-    const pair = pairs.get(k) ?? { successes: 0, fanOuts: 0 };
-    pair.successes += d.attempts.filter(success).length;
+    const pair = pairs.get(k) ?? { succeeded: 0, attempts: 0, failedAttempts: 0, fanOuts: 0, others: 0 };
+    if (d.status === 'succeeded') pair.succeeded++;
+    pair.attempts += d.attempts.length;
+    pair.failedAttempts += d.attempts.filter((a) => !success(a)).length;
     if (d.trigger === 'event') pair.fanOuts++;
+    else pair.others++;
     pairs.set(k, pair);
     const ws = offWindows(toggles, d.endpoint_id);
     if (d.status === 'pending')
@@ -79,7 +86,12 @@ export function checkDeliveries({ events, endpoints, deliveries, receipts, toggl
   for (const [k, n] of received) {
     const pair = pairs.get(k);
     if (!pair) violations.push(`${k} was received but no delivery of it exists`);
-    else counts.duplicates += Math.max(0, n - pair.successes);
+    else {
+      // What the receiver saw twice, and what was sent without its result ever being recorded.
+      counts.duplicates += Math.max(0, n - pair.succeeded);
+      counts.unrecorded_sends += Math.max(0, n - pair.attempts);
+      if (n > pair.attempts && pair.others === 0 && pair.failedAttempts === 0) checkResend(k, times.get(k), kills, outages, violations);
+    }
   }
   // At least once, as docs/architecture.md states it: a send is repeated only when its result was not
   // recorded, i.e. its worker was killed or the database was down; each such incident can leave at most
@@ -112,4 +124,21 @@ export function checkDisabled({ endpoints, receipts, toggles }) {
     }
   }
   return { name: 'no delivery went to an endpoint after it was disabled', counts, violations };
+}
+
+/**
+ * A delivery of one event to one endpoint received twice (no test or redelivery of it) was sent again
+ * only after its lease ran out (the claim precedes the first send, which reaches the receiver within the
+ * send deadline), and only because a worker was killed or the database was down in between.
+ */
+function checkResend(k, at, kills, outages, violations) {
+  const sorted = [...at].sort((a, b) => a - b);
+  for (let i = 1; i < sorted.length; i++) {
+    const [first, again] = [sorted[i - 1], sorted[i]];
+    if (again - first < (LEASE_S - SEND_DEADLINE_S) * 1000)
+      violations.push(`${k} was received again ${again - first} ms later, before the lease ran out`);
+    const killed = kills.some((x) => x.role === 'worker' && x.at >= first - SEND_DEADLINE_S * 1000 && x.at <= again);
+    const down = outages.some((o) => o.stopStart <= again && (o.upAt ?? Infinity) >= first - SEND_DEADLINE_S * 1000);
+    if (!killed && !down) violations.push(`${k} was received again with no worker killed and no outage in between`);
+  }
 }

@@ -25,9 +25,11 @@ export class Fleet {
     return this.processes.filter((p) => p.role === 'api' && p.killedAt === undefined);
   }
 
-  async add(role) {
+  /** Starts a process; a `watched` one is never killed, so its RSS is judged over the whole run. */
+  async add(role, watched = false) {
     const start = startService(role, this.env, Date.now() + 300_000).then((p) => {
       p.samples = [];
+      p.watched = watched;
       this.processes.push(p);
       this.sample(p);
       return p;
@@ -45,13 +47,16 @@ export class Fleet {
     if (mib !== null && p.killedAt === undefined) p.samples.push({ t: Date.now(), mib });
   }
 
-  /** Every `everyS`, SIGKILL a random running process (roles taking turns, so both are hit) and start a new one of its role. */
+  /**
+   * Every KILL_MIN..KILL_MAX seconds, SIGKILL a random running process that is not watched (roles take
+   * turns, the first chosen at random, so both are hit) and start a new one of its role.
+   */
   async killLoop(endAt, minS, maxS) {
     let role = Math.random() < 0.5 ? 'api' : 'worker';
     while (Date.now() + minS * 1000 < endAt) {
       await pause(Math.min(between(minS, maxS), Math.max(0, endAt - Date.now())));
       if (Date.now() >= endAt) break;
-      const running = this.processes.filter((p) => p.role === role && p.killedAt === undefined);
+      const running = this.processes.filter((p) => p.role === role && p.killedAt === undefined && !p.watched);
       if (running.length > 0) {
         const victim = running[Math.floor(Math.random() * running.length)];
         this.sample(victim);

@@ -65,15 +65,26 @@ export async function checkAll({ db, firms, fleet, http, ledger, mirrors, receiv
   ];
 }
 
-/** Each test event and redelivery answered 202 is a delivery in the database (then judged with the others). */
-function checkAccepted(ledger, deliveries) {
+/**
+ * Each test event and redelivery answered 202 is a delivery in the database (then judged with the others),
+ * and there are as many webhook.test events as tests accepted, plus at most one per test left unanswered.
+ */
+function checkAccepted(ledger, { deliveries, events }, answers) {
   const violations = [];
   const ids = new Set(deliveries.map((d) => d.id));
-  for (const t of [...ledger.tests, ...ledger.redeliveries])
+  for (const t of [...ledger.tests, ...ledger.redeliveries]) {
     if (!ids.has(t.deliveryId)) violations.push(`accepted delivery ${t.deliveryId} of ${t.eventId} does not exist`);
-  return {
-    name: 'every test event and redelivery accepted is a delivery',
-    counts: { tests: ledger.tests.length, redeliveries: ledger.redeliveries.length },
-    violations,
+  }
+  const testEvents = events.filter((e) => e.type === 'webhook.test').length;
+  const unanswered = answers.filter((a) => a.op === 'test event' && (a.status === 0 || a.status >= 500)).length;
+  if (testEvents < ledger.tests.length || testEvents > ledger.tests.length + unanswered) {
+    violations.push(`${testEvents} webhook.test events for ${ledger.tests.length} tests accepted and ${unanswered} unanswered`);
+  }
+  const counts = {
+    tests: ledger.tests.length,
+    test_events: testEvents,
+    tests_unanswered: unanswered,
+    redeliveries: ledger.redeliveries.length,
   };
+  return { name: 'every test event and redelivery accepted is a delivery, and no other test event exists', counts, violations };
 }

@@ -1,4 +1,4 @@
-import { QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 /** True for errors that mean "the database is not reachable right now" (answered 503, not 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -12,8 +12,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // 53300 too many connections, 57014 statement cancelled (DATABASE_STATEMENT_TIMEOUT ran out).
     if (code && (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code))) return true;
     // TypeORM releases a transaction's connection when the server ends the session between two of its
-    // statements (an 'error' event while idle in transaction); the next statement then fails with this.
-    if (e instanceof QueryRunnerProviderAlreadyReleasedError) return true;
+    // statements (an 'error' event while idle in transaction); the next statement, or the COMMIT, then fails
+    // with one of these, and the server has rolled the transaction back.
+    if (e instanceof QueryRunnerProviderAlreadyReleasedError || e instanceof QueryRunnerAlreadyReleasedError) return true;
     const msg: string = typeof e.message === 'string' ? e.message : '';
     if (
       /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
