@@ -18,7 +18,7 @@
  * CHAOS_CONCURRENCY (12), CHAOS_FIRMS (3), CHAOS_DRAIN (120 s), CHAOS_RESULT_FILE. Loopback only.
  * Exits 1 with the violations listed when any invariant fails.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,8 @@ async function seed(settings, env, receivers, http, ledger) {
 
 async function run(settings, db, receivers) {
   const s3 = await startS3();
-  const env = serviceEnv(db.url, s3.env, mkdtempSync(join(tmpdir(), 'chaos-data-')));
+  const dataDir = mkdtempSync(join(tmpdir(), 'chaos-data-'));
+  const env = serviceEnv(db.url, s3.env, dataDir);
   const fleet = new Fleet(env, db, log);
   let finished = false;
   try {
@@ -92,6 +93,7 @@ async function run(settings, db, receivers) {
     finished = true;
     await fleet.stopAll();
     await s3.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -135,12 +137,15 @@ async function main() {
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, JSON.stringify(result, null, 2));
     }
-    log(`${result.violations} violations`);
+    // The services' logs are kept only when something failed (their error_ids explain a 500).
+    if (result.violations === 0) rmSync(LOG_DIR, { recursive: true, force: true });
+    log(`${result.violations} violations${result.violations === 0 ? '' : `; the services' logs are in ${LOG_DIR}`}`);
     return result.violations === 0 ? 0 : 1;
   } finally {
     await receivers.close();
     if (!db.running) await db.startServer().catch(() => undefined);
     await db.stopServer();
+    db.remove();
   }
 }
 

@@ -103,6 +103,8 @@ export function checkRss({ processes }) {
     const row = {
       role: p.role,
       pid: p.pid,
+      kept: p.watched,
+      killed: p.killedAt !== undefined,
       life_s: Math.round(life / 1000),
       start_mib: round(p.samples[0]?.mib),
       end_mib: round(p.samples.at(-1)?.mib),

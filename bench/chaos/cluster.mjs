@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -60,6 +60,11 @@ export class ChaosPostgres {
     this.server = null;
   }
 
+  /** After the last stop: the cluster's files go (tens of MB a run). */
+  remove() {
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
   get running() {
     return this.server !== null;
   }
@@ -89,6 +94,7 @@ export async function startS3() {
         child.kill('SIGTERM');
         await once(child, 'exit');
       }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

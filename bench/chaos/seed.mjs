@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cluster.mjs';
@@ -12,10 +12,11 @@ const ALL_TYPES = 'call.completed,lead.created,lead.updated';
  */
 export async function seedFirm(n, env, receivers) {
   const { DEMO_SETTINGS } = await import(new URL('../../dist/src/demo/index.js', import.meta.url).href);
-  const settings = join(mkdtempSync(join(tmpdir(), 'chaos-settings-')), 'settings.json');
-  writeFileSync(settings, JSON.stringify(DEMO_SETTINGS));
+  const dir = mkdtempSync(join(tmpdir(), 'chaos-settings-'));
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(DEMO_SETTINGS));
   const org = await runCli(['org', 'create', '--name', `Chaos firm ${n}`, '--slug', `chaos-${n}`], env);
-  await runCli(['receptionist', 'publish', '--org', org.id, '--file', settings], env);
+  await runCli(['receptionist', 'publish', '--org', org.id, '--file', join(dir, 'settings.json')], env);
+  rmSync(dir, { recursive: true, force: true });
   const key = async (name, set) => {
     const k = await runCli(['key', 'create', '--org', org.id, '--name', name, '--set', set], env);
     return { id: k.id, key: k.key };
