@@ -25,7 +25,7 @@ interface ChaosResult {
   endpoint_disables: number;
   requests: number;
   violations: number;
-  checks: { name: string; ok: boolean; violations: string[] }[];
+  checks: { name: string; ok: boolean; counts: Record<string, unknown>; violations: string[] }[];
 }
 
 function runBench(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -60,5 +60,10 @@ describe('chaos: a short run loses nothing', () => {
     expect(result.outages.length).toBeGreaterThanOrEqual(1);
     expect(result.endpoint_disables).toBeGreaterThanOrEqual(1);
     expect(result.requests).toBeGreaterThan(100);
+    // The checker judged real work: events delivered, answers lost to kills and outages.
+    const counts = (prefix: string) => result.checks.find((c) => c.name.startsWith(prefix))?.counts ?? {};
+    expect(counts('every event reached')).toMatchObject({ receipts: expect.any(Number) });
+    expect(counts('every event reached').receipts).toBeGreaterThan(0);
+    expect(counts('every answer was')).toMatchObject({ outage_503: expect.any(Number) });
   }, 600_000);
 });
