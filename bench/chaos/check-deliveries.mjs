@@ -35,6 +35,7 @@ export function checkDeliveries({ events, endpoints, deliveries, receipts, toggl
     missed_while_off: 0,
     closed_by_disable: 0,
     duplicates: 0,
+    unrecorded_sends: 0,
   };
   const tagOf = new Map(endpoints.map((e) => [e.id, e.tag]));
   const received = new Map();
