@@ -1,3 +1,5 @@
+import { isReleasedTransactionError } from '../../database/released-transaction.js';
+
 interface ErrorLike {
   code?: unknown;
   message?: unknown;
@@ -17,6 +19,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // PostgreSQL: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions,
     // 53300 too many connections, 57014 statement cancelled (DATABASE_STATEMENT_TIMEOUT ran out).
     if (code && (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code))) return true;
+    // The server ended the session inside a transaction: the next statement or the COMMIT fails, rolled back.
+    if (isReleasedTransactionError(e)) return true;
     const msg: string = typeof e.message === 'string' ? e.message : '';
     if (
       /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
