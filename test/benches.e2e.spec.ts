@@ -70,6 +70,23 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
       expect({ ok: run.results.ok, requests: run.results.requests > 0 }).toEqual({ ok: true, requests: true });
     },
   },
+  'tracing-off.bench.mjs': {
+    env: { BENCH_ITERATIONS: '1000' },
+    check: (run) => {
+      expect(run.stdout).toMatch(/^\| access line: trace ids of a request \| [\d.]+ \| [\d.]+ \| -?[\d.]+ \|$/m);
+      expect(run.stdout).toMatch(/^\| outbox record: span wrapper \(awaited\) \| [\d.]+ \| [\d.]+ \| -?[\d.]+ \|$/m);
+    },
+  },
+  'body-attack.bench.mjs': {
+    env: { BENCH_SECONDS: '1', BENCH_PER_SECOND: '2' },
+    check: (run) => {
+      const rows = run.stdout.split('\n').filter((l) => /^\| (scoped key|weakest key|internal token)/.test(l));
+      expect(rows).toHaveLength(4);
+      // The weakest key never gets past the scope check, and a bodiless route never reads a body (0: reset mid-upload).
+      expect(rows[1]).toMatch(/\| (\d+× (403|0)(, )?)+ \|/);
+      expect(rows[2]).toMatch(/\| (\d+× (413|0)(, )?)+ \|/);
+    },
+  },
   'recording-rss.bench.mjs': {
     env: { BENCH_MIB: '2' },
     check: (run) => {
@@ -81,13 +98,17 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
   },
 };
 
+/** Benches a test file of their own runs (short, with assertions on what they report), so they are not run twice. */
+const RUN_BY_OWN_TEST: Record<string, string> = { 'chaos.bench.mjs': 'test/chaos.e2e.spec.ts' };
+
 describe('benchmarks', () => {
-  it('every bench/*.bench.mjs is exercised here', () => {
+  it('every bench/*.bench.mjs is exercised here or by a test of its own', () => {
     expect(
       readdirSync('bench')
         .filter((f) => f.endsWith('.bench.mjs'))
         .sort(),
-    ).toEqual(Object.keys(BENCHES).sort());
+    ).toEqual([...Object.keys(BENCHES), ...Object.keys(RUN_BY_OWN_TEST)].sort());
+    for (const [bench, test] of Object.entries(RUN_BY_OWN_TEST)) expect(readFileSync(test, 'utf8')).toContain(`bench/${bench}`);
   });
 
   it('each runs to the end with tiny parameters and reports', async () => {
