@@ -87,34 +87,47 @@ describe('an 8 MiB deeply nested body can no longer stall the service', () => {
     const target = `/v1/leads/${leadId}`;
     // Warm-up: both refusals and the health route have run once before anything is measured.
     await Promise.all([sendDeep(t.baseUrl, target, key, false), sendDeep(t.baseUrl, target, key, true), fetch(`${t.baseUrl}/v1/health`)]);
+    // The same probe with no attack first: on a busy machine health is slow anyway, and the bound is relative to that.
+    const quiet = await probeHealth(t.baseUrl, () => new Promise((r) => setTimeout(r, 2_000)));
     const rssBefore = process.memoryUsage().rss;
-    const latencies: number[] = [];
     const statuses: number[] = [];
-    let stop = false;
-    const probe = (async () => {
-      while (!stop) {
-        const started = performance.now();
-        expect((await fetch(`${t.baseUrl}/v1/health`)).status).toBe(200);
-        latencies.push(performance.now() - started);
-        await new Promise((r) => setTimeout(r, 25));
+    const latencies = await probeHealth(t.baseUrl, async () => {
+      const attacks: Promise<void>[] = [];
+      // 8 a second for 5 seconds: 40 bodies of 8 MiB, half with Content-Length and half chunked.
+      for (let i = 0; i < 40; i++) {
+        attacks.push(sendDeep(t.baseUrl, target, key, i % 2 === 1).then((s) => void statuses.push(s)));
+        await new Promise((r) => setTimeout(r, 125));
       }
-    })();
-    const attacks: Promise<void>[] = [];
-    // 8 a second for 5 seconds: 40 bodies of 8 MiB, half with Content-Length and half chunked.
-    for (let i = 0; i < 40; i++) {
-      attacks.push(sendDeep(t.baseUrl, target, key, i % 2 === 1).then((s) => void statuses.push(s)));
-      await new Promise((r) => setTimeout(r, 125));
-    }
-    await Promise.all(attacks);
-    stop = true;
-    await probe;
+      await Promise.all(attacks);
+    });
     const rssGrowthMiB = (process.memoryUsage().rss - rssBefore) / MiB;
     // 413 on the Content-Length; a chunked one is refused at its first chunk, too deep (400); or reset while still sending.
     expect(statuses.filter((s) => ![400, 413, 0].includes(s))).toEqual([]);
     expect(statuses.filter((s) => s > 0).length).toBeGreaterThanOrEqual(20);
     expect(latencies.length).toBeGreaterThanOrEqual(20);
-    // The figures (docs/benchmarks.md) are far below; the bound is generous for a busy shared machine.
-    expect(percentile(latencies, 99)).toBeLessThan(250);
+    // Parsing these bodies blocked the event loop 1 to 2 s each, so health waited seconds; refused unread, health is
+    // as fast as without the attack. Bounds relative to the quiet probe of the same run hold on a busy machine too;
+    // the figures on a quiet one are in docs/benchmarks.md.
+    expect(percentile(latencies, 50)).toBeLessThan(100 + 4 * percentile(quiet, 50));
+    expect(percentile(latencies, 99)).toBeLessThan(250 + 4 * percentile(quiet, 99));
     expect(rssGrowthMiB).toBeLessThan(64);
   });
 });
+
+/** GET /v1/health in a loop (25 ms apart) while `during` runs; the latency of each answer, in ms. */
+async function probeHealth(baseUrl: string, during: () => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  let stop = false;
+  const probe = (async () => {
+    while (!stop) {
+      const started = performance.now();
+      expect((await fetch(`${baseUrl}/v1/health`)).status).toBe(200);
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  await during();
+  stop = true;
+  await probe;
+  return latencies;
+}

@@ -49,11 +49,14 @@ const spooledAnswers = () =>
     })
     .filter((target) => target.includes('/tmp/answers/')).length;
 
-/** Alternating speakers, so no two turns join: the answer's turns are exactly these (about 7.8 MiB of JSON). */
+/**
+ * Alternating speakers, so no two turns join: the answer's turns are exactly these (about 7.8 MiB of JSON). Intake
+ * is the caller with the receptionist, the conversation the caller with staff (ingestion refuses anyone else there).
+ */
 const bigTurns = () =>
   Array.from({ length: TURNS }, (_, i) => ({
-    speaker: i % 2 ? 'caller' : 'receptionist',
-    speaker_name: null,
+    speaker: i % 2 ? 'caller' : i < 9_000 ? 'receptionist' : 'staff',
+    speaker_name: i % 2 || i < 9_000 ? null : 'Dana Reyes',
     segment: i < 9_000 ? 'intake' : 'conversation',
     text: `turn ${i}: ${'é"\\ and then \u2028 said 😀 '.repeat(24)}`,
     start_s: i * 1.25,
