@@ -84,12 +84,13 @@ export function checkMirror({ mirrors, calls, leads }) {
 
 /**
  * No process's RSS grew beyond noise. Judged on every service process that lived
- * at least RSS_MIN_LIFE_S: after RSS_WARMUP_S of life (JIT, pools, caches), the
- * median of its last five samples may exceed the median of its first five by at
- * most max(RSS_BOUND_MIB, RSS_BOUND_SHARE of that first median).
+ * at least RSS_MIN_LIFE_S (in a full run, the api and the worker kept through it;
+ * a one-minute run judges none): after RSS_WARMUP_S of life (JIT, pools, caches),
+ * the median of its last five samples (5 s apart) may exceed the median of its
+ * first five by at most max(RSS_BOUND_MIB, RSS_BOUND_SHARE of that first median).
  */
 export const RSS_WARMUP_S = 30;
-export const RSS_MIN_LIFE_S = 120;
+export const RSS_MIN_LIFE_S = 300;
 export const RSS_BOUND_MIB = 40;
 export const RSS_BOUND_SHARE = 0.25;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -110,6 +111,8 @@ export function checkRss({ processes }) {
       end_mib: round(p.samples.at(-1)?.mib),
       max_mib: round(Math.max(...p.samples.map((s) => s.mib))),
     };
+    // The whole series of a kept process, to see the shape of a growth (steady, stepped at outages, levelling off).
+    if (p.watched) row.samples_mib = p.samples.map((x) => round(x.mib));
     counts.per_process.push(row);
     if (life < RSS_MIN_LIFE_S * 1000 || samples.length < 10) continue;
     counts.judged++;
