@@ -116,6 +116,8 @@ export function serviceEnv(databaseUrl, s3Env, dataDir) {
     DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_S}s`,
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
+    // E.g. --max-old-space-size=96: how a container bounds V8's heap, which otherwise grows lazily under load.
+    ...(process.env.CHAOS_NODE_OPTIONS ? { NODE_OPTIONS: process.env.CHAOS_NODE_OPTIONS } : {}),
     ...s3Env,
   };
 }
