@@ -7,17 +7,27 @@ import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js
 import { EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
 import { EventsService } from './events.service.js';
 import { LIST_EVENTS, GET_EVENT } from './events.operations.js';
+import { ClientGone } from './client-gone.js';
+import { WaitingEventsList } from './waiting-events-list.js';
 
 @TaggedController('Events', 'v1/events')
 export class EventsController {
-  constructor(private readonly events: EventsService) {}
+  constructor(
+    private readonly events: EventsService,
+    private readonly waiting: WaitingEventsList,
+  ) {}
 
   @Get()
   @RequireScope('webhooks:read', LIST_EVENTS)
   @ApiOkResponse({ type: EventListDto, description: 'One page of events.' })
   @ApiProblems(400)
-  list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListEventsQueryDto): Promise<EventListDto> {
-    return this.events.list(principal.orgId, { after: query.after, type: query.type, limit: query.limit ?? 50 });
+  list(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Query() query: ListEventsQueryDto,
+    @ClientGone() gone: AbortSignal,
+  ): Promise<EventListDto> {
+    const page = { after: query.after, type: query.type, limit: query.limit ?? 50 };
+    return this.waiting.list(principal.orgId, page, query.wait ?? 0, gone);
   }
 
   @Get(':event_id')

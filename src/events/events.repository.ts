@@ -3,6 +3,7 @@ import { PoolSql } from '../database/pool-sql.js';
 import type { Tx } from '../database/sql.js';
 import type { Camelized } from '../database/tables.js';
 import type { EventsRow } from './events.tables.js';
+import { EVENTS_CHANNEL } from './events-listener.js';
 
 /** An event as the service holds it: the row but its txid, named in camelCase (`seq` as text: a bigint). */
 export type EventRecord = Camelized<Omit<EventsRow, 'txid' | 'trace_context'>>;
@@ -35,9 +36,20 @@ export class EventsRepository {
     tx: Tx,
     values: Omit<EventRecord, 'seq' | 'data'> & { data: object; traceContext: EventsRow['trace_context'] },
   ): Promise<EventRecord> {
+    // The notification (org_id:type) reaches waiting requests (event-waits.ts) only if and when this transaction commits.
     const [row] = await tx.query<Pick<EventsRow, 'seq'>>(
-      'INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq',
-      [values.id, values.orgId, values.type, values.test, values.occurredAt, JSON.stringify(values.data), values.traceContext],
+      `INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING seq, pg_notify($8, $2 || ':' || $3) AS notified`,
+      [
+        values.id,
+        values.orgId,
+        values.type,
+        values.test,
+        values.occurredAt,
+        JSON.stringify(values.data),
+        values.traceContext,
+        EVENTS_CHANNEL,
+      ],
     );
     const { traceContext: _stored, ...event } = values;
     return { ...event, data: values.data as Record<string, unknown>, seq: row.seq };
