@@ -2,8 +2,13 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { DATABASE_URL } from '../database/database.module.js';
 import { EventsListener } from './events-listener.js';
 
-/** Why a wait for the next notification ended. */
-export type WaitOutcome = 'woken' | 'tick' | 'stopped' | 'gone';
+/**
+ * Why a wait for the next notification ended: an event of the firm committed ('woken'), the LISTEN connection was
+ * (re)established so anything may have been missed ('recheck'), the time given ran out ('tick'), shutdown, or the
+ * client left.
+ */
+export type WaitOutcome = 'woken' | 'recheck' | 'tick' | 'stopped' | 'gone';
+type Wake = 'woken' | 'recheck';
 
 /**
  * One waiting request's interest in a firm's new events (of one type, or any).
@@ -11,7 +16,7 @@ export type WaitOutcome = 'woken' | 'tick' | 'stopped' | 'gone';
  * next `next()` returns at once: nothing committed after subscribing is missed.
  */
 export class EventSubscription {
-  private pending = false;
+  private pending: Wake | null = null;
   private stopped = false;
   private settle: ((outcome: WaitOutcome) => void) | null = null;
 
@@ -21,9 +26,9 @@ export class EventSubscription {
     private readonly release: (sub: EventSubscription) => void,
   ) {}
 
-  wake(): void {
-    if (this.settle) this.settle('woken');
-    else this.pending = true;
+  wake(why: Wake): void {
+    if (this.settle) this.settle(why);
+    else if (this.pending !== 'woken') this.pending = why;
   }
 
   stop(): void {
@@ -36,8 +41,9 @@ export class EventSubscription {
     if (this.stopped) return Promise.resolve('stopped');
     if (gone?.aborted) return Promise.resolve('gone');
     if (this.pending) {
-      this.pending = false;
-      return Promise.resolve('woken');
+      const why = this.pending;
+      this.pending = null;
+      return Promise.resolve(why);
     }
     return new Promise((resolve) => {
       const onGone = () => done('gone');
@@ -114,11 +120,11 @@ export class EventWaits implements OnModuleDestroy {
     const at = payload.indexOf(':');
     const orgId = at < 0 ? payload : payload.slice(0, at);
     const type = at < 0 ? undefined : payload.slice(at + 1);
-    for (const sub of this.byOrg.get(orgId) ?? []) if (sub.type === undefined || type === undefined || sub.type === type) sub.wake();
+    for (const sub of this.byOrg.get(orgId) ?? []) if (sub.type === undefined || type === undefined || sub.type === type) sub.wake('woken');
   }
 
   private wakeAll(): void {
-    for (const subs of this.byOrg.values()) for (const sub of subs) sub.wake();
+    for (const subs of this.byOrg.values()) for (const sub of subs) sub.wake('recheck');
   }
 
   private release(sub: EventSubscription): void {

@@ -45,7 +45,8 @@ export class WaitingEventsList {
         if (outcome === 'tick' && recheckMs === null && this.waits.listening) continue;
         // Woken but still empty means the log holds the event back behind an open transaction, which may end with no
         // notification of its own: re-check on a short tick until the deadline.
-        recheckMs = outcome === 'woken' ? FIRST_RECHECK_MS : Math.min(2 * (recheckMs ?? FIRST_RECHECK_MS), LAST_RECHECK_MS);
+        if (outcome === 'woken') recheckMs = FIRST_RECHECK_MS;
+        else if (outcome === 'tick' && recheckMs !== null) recheckMs = Math.min(2 * recheckMs, LAST_RECHECK_MS);
         answer = await page();
       }
       return answer;
