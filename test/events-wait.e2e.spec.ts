@@ -158,6 +158,29 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
     }
   });
 
+  it('an event committed before the wait but still held back is answered once the hold-back ends', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const blocker = new pg.Client({ connectionString: t.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_current_xact_id()'); // holds every later transaction's events back
+      const e = await record(f.orgId, 'lead.created'); // committed (and notified) before anyone waits
+      const w = waitingGet(f.keys.read, { wait: 20 });
+      await waiting(1);
+      const queries = pageQueries.filter((q) => q.orgId === f.orgId).length;
+      await waitFor(() => pageQueries.filter((q) => q.orgId === f.orgId).length >= queries + 1, 'the waiter to re-check');
+      expect(w.settled()).toBe(false);
+      await blocker.query('COMMIT'); // ends the hold-back with no event and no notification
+      const endedAt = Date.now();
+      const r = await w.result;
+      expect(r.body.events.map((x: { id: string }) => x.id)).toEqual([e.envelope.id]);
+      expect(w.answeredAt() - endedAt).toBeLessThan(2500);
+    } finally {
+      await blocker.end();
+    }
+  });
+
   it('a client that goes away stops its wait', async () => {
     const f = await createFirm(t.app, { publish: false });
     const abort = new AbortController();

@@ -81,6 +81,30 @@ export class EventsRepository {
     );
   }
 
+  /**
+   * Whether any committed event after this position exists, listable or not. Asked when a page came back empty: a
+   * true answer then means the log held it back (its transaction not yet below the snapshot's xmin) or it committed
+   * since, and a waiting request re-checks on a short tick. No xmin test here, so a hold-back ending between the page
+   * query and this one is still seen.
+   */
+  async hasAnyAfter(orgId: string, opts: { after: EventPosition | null; type?: string; since: Date }): Promise<boolean> {
+    const params: unknown[] = [orgId, opts.since];
+    const where = [`org_id = $1`, `occurred_at >= $2`];
+    if (opts.type !== undefined) {
+      params.push(opts.type);
+      where.push(`type = $${params.length}`);
+    }
+    if (opts.after) {
+      params.push(opts.after.txid, opts.after.seq);
+      where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
+    }
+    const rows = await this.sql.query<{ held: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM events WHERE ${where.join(' AND ')}) AS held`,
+      params,
+    );
+    return rows[0].held;
+  }
+
   async findOne(orgId: string, eventId: string, since: Date): Promise<EventRow | null> {
     const rows = await this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [
       orgId,

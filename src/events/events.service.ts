@@ -20,6 +20,9 @@ export type EventInput<T extends EventType> = { orgId: string; type: T; data: Ev
 /** One page request of GET /v1/events. */
 export type EventListQuery = { after?: string; type?: EventType; limit: number };
 
+/** One page of the log from a checked position, to run again; and whether committed events after it are held back. */
+export type EventPager = { page: () => Promise<EventListDto>; heldBack: () => Promise<boolean> };
+
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
@@ -90,11 +93,14 @@ export class EventsService {
 
   /** GET /v1/events: the firm's kept events in commit-safe order, one page. */
   async list(orgId: string, opts: EventListQuery): Promise<EventListDto> {
-    return (await this.pager(orgId, opts))();
+    return (await this.pager(orgId, opts)).page();
   }
 
-  /** Checks `after` once and returns the page query, which a waiting request (wait=) runs again when woken. */
-  async pager(orgId: string, opts: EventListQuery): Promise<() => Promise<EventListDto>> {
+  /**
+   * Checks `after` once and returns the page query, which a waiting request (wait=) runs again when woken, and
+   * whether committed events after it are still held back (wait=: no notification will come for those).
+   */
+  async pager(orgId: string, opts: EventListQuery): Promise<EventPager> {
     let after = null;
     if (opts.after !== undefined) {
       after = await this.events.position(orgId, opts.after);
@@ -106,11 +112,14 @@ export class EventsService {
         );
       }
     }
-    return async () => {
-      const rows = await this.events.page(orgId, { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 });
-      const { items, hasMore } = splitPage(rows, opts.limit);
-      const events = items.map(toEnvelope);
-      return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
+    return {
+      page: async () => {
+        const rows = await this.events.page(orgId, { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 });
+        const { items, hasMore } = splitPage(rows, opts.limit);
+        const events = items.map(toEnvelope);
+        return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
+      },
+      heldBack: () => this.events.hasAnyAfter(orgId, { after, type: opts.type, since: this.keptSince() }),
     };
   }
 

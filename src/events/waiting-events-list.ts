@@ -27,7 +27,7 @@ export class WaitingEventsList {
   ) {}
 
   async list(orgId: string, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
-    const page = await this.events.pager(orgId, query);
+    const { page, heldBack } = await this.events.pager(orgId, query);
     const waitMs = Math.min(waitSeconds * 1000, this.config.httpIdleTimeoutMs - IDLE_MARGIN_MS);
     if (waitMs <= 0) return page();
     const deadline = Date.now() + waitMs;
@@ -35,7 +35,8 @@ export class WaitingEventsList {
     const sub = this.waits.subscribe(orgId, query.type);
     try {
       let answer = await page();
-      let recheckMs: number | null = null;
+      // Committed before this wait began but held back behind an open transaction: no notification will come for it.
+      let recheckMs: number | null = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
       while (answer.events.length === 0) {
         const left = deadline - Date.now();
         if (left <= 0) break;
