@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
-import { EVENTS_CHANNEL } from '../src/events/events-listener';
+import { EVENTS_CHANNEL } from '../src/events';
 import { insertEvent } from './support/events';
 import { createFirm } from './support/factories';
 import { serviceEnv, startService, stopService, type ServiceProcess } from './support/processes';

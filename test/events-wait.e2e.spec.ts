@@ -1,8 +1,6 @@
 import pg from 'pg';
 import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { EventWaits } from '../src/events/event-waits';
-import { EventsRepository } from '../src/events/events.repository';
+import { EventsService, EventWaits } from '../src/events';
 import { insertEvent, recordEvent } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { waitFor } from './support/receiver';
@@ -20,7 +18,7 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
   let firm: TestFirm;
   let key: string;
   let waits: EventWaits;
-  /** Every page query the log runs, by firm and type (a spy that calls through: the real query still runs). */
+  /** Every page query a request runs, by firm and type (a wrapper that calls through: the real query still runs). */
   let pageQueries: { orgId: string; type?: string }[];
 
   const record = (orgId: string, type: 'call.completed' | 'lead.created', data: Record<string, unknown> = {}) =>
@@ -36,7 +34,7 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
     return { result, settled: () => done, answeredAt: () => at };
   }
 
-  /** Resolves once `n` more requests wait than before. */
+  /** Resolves once at least `n` requests wait (each test leaves none waiting). */
   const waiting = (n: number) => waitFor(() => waits.waiting >= n, `${n} waiting requests`);
 
   beforeAll(async () => {
@@ -44,12 +42,16 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
     firm = await createFirm(t.app, { publish: false });
     key = firm.keys['read-no-transcripts'];
     waits = t.app.get(EventWaits);
-    const repo = t.app.get(EventsRepository);
-    const page = repo.page.bind(repo);
+    const events = t.app.get(EventsService);
+    const pager = events.pager.bind(events);
     pageQueries = [];
-    repo.page = (orgId, opts) => {
-      pageQueries.push({ orgId, type: opts.type });
-      return page(orgId, opts);
+    events.pager = async (orgId, query) => {
+      const p = await pager(orgId, query);
+      const page = () => {
+        pageQueries.push({ orgId, type: query.type });
+        return p.page();
+      };
+      return { ...p, page };
     };
   });
   afterAll(() => t.close());

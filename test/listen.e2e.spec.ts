@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
-import { recordEvent, restrictKey } from './support/events';
+import { eventsListable, recordEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { freePort } from './support/net';
 import { behaviours, Receiver, waitFor } from './support/receiver';
@@ -75,6 +75,7 @@ describe('listen: the events feed forwarded to a local receiver, signed', () => 
 
   it('forwards only new events, byte for byte and verifiable with the secret it printed; reports and survives a failing receiver', async () => {
     const old = await record('call.completed');
+    await eventsListable(t, [old.envelope.id]); // the newest event at start, which listen starts after
     const l = start([]);
     const ready = await waitFor(() => l.lines[0], 'the ready line', 15_000);
     expect(ready).toMatchObject({ kind: 'ready', after: old.envelope.id });
