@@ -210,3 +210,21 @@ describe('GET /v1/events?wait= at shutdown', () => {
     expect(await r.json()).toEqual({ events: [], has_more: false, next_after: null });
   });
 });
+
+describe('GET /v1/events?wait= and the HTTP time bounds', () => {
+  it('is not cut by HTTP_REQUEST_TIMEOUT_MS, and ends a second before HTTP_IDLE_TIMEOUT_MS would cut the socket', async () => {
+    const t = await startTestApp({ env: { HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_IDLE_TIMEOUT_MS: '4000' } });
+    try {
+      const firm = await createFirm(t.app, { publish: false });
+      const started = Date.now();
+      const r = await t.get('/v1/events', { key: firm.keys.read, query: { wait: 10 } });
+      const took = Date.now() - started;
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ events: [], has_more: false, next_after: null });
+      expect(took).toBeGreaterThanOrEqual(2900);
+      expect(took).toBeLessThan(10_000); // not the whole wait: capped below the idle bound (a cut socket would not answer 200)
+    } finally {
+      await t.close();
+    }
+  });
+});
