@@ -6,8 +6,10 @@ import { EventsService, type EventListQuery } from './events.service.js';
 
 /** After a notification whose event the log still holds back (an older transaction is open), re-check this soon, then slower. */
 const FIRST_RECHECK_MS = 100;
-/** The slowest re-check: also the tick while the LISTEN connection is down. */
-const LAST_RECHECK_MS = 1_000;
+/** The slowest re-check (so a held-back event still arrives within about half a second of being listable). */
+const LAST_RECHECK_MS = 500;
+/** The tick while the LISTEN connection is down (not yet up, or reconnecting). */
+const UNLISTENED_TICK_MS = 1_000;
 /** A wait ends this long before the socket's idle timeout (HTTP_IDLE_TIMEOUT_MS) would cut it. */
 const IDLE_MARGIN_MS = 1_000;
 
@@ -40,7 +42,7 @@ export class WaitingEventsList {
       while (answer.events.length === 0) {
         const left = deadline - Date.now();
         if (left <= 0) break;
-        const tick = this.waits.listening ? (recheckMs ?? left) : LAST_RECHECK_MS;
+        const tick = this.waits.listening ? (recheckMs ?? left) : UNLISTENED_TICK_MS;
         const outcome = await sub.next(Math.min(left, tick), gone);
         if (outcome === 'stopped' || outcome === 'gone') break;
         if (outcome === 'tick' && recheckMs === null && this.waits.listening) continue;
