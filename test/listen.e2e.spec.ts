@@ -14,14 +14,14 @@ const LISTEN = resolve(process.cwd(), 'clients/typescript/bin/listen.mjs');
 
 interface Listening {
   child: ChildProcess;
-  /** stdout, one parsed JSON object per line (every line must be one). */
+  /** stdout, one parsed JSON object per line (every line must be one); with `text`, the lines as they are. */
   lines: any[];
   stderr: () => string;
   exited: Promise<number | null>;
 }
 
 /** Runs the listen command with plain Node, as an integrator would. */
-function listen(args: string[]): Listening {
+function listen(args: string[], text = false): Listening {
   const child = spawn(process.execPath, [LISTEN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: any[] = [];
   let pending = '';
@@ -30,12 +30,14 @@ function listen(args: string[]): Listening {
     pending += d;
     const parts = pending.split('\n');
     pending = parts.pop()!;
-    for (const line of parts) lines.push(JSON.parse(line));
+    for (const line of parts) lines.push(text ? line : JSON.parse(line));
   });
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((done) =>
     child.once('close', (code) => {
-      keepChildLog('listen', stderr);
+      // The generated signing secret is shown once on stderr by design (like the CLI's answers on stdout, which
+      // are not kept either); everything else goes to the run's secret scan.
+      keepChildLog('listen', stderr.replace(/whsec_\S+/g, 'whsec_[REDACTED]'));
       done(code);
     }),
   );
@@ -143,6 +145,21 @@ describe('listen: the events feed forwarded to a local receiver, signed', () => 
     expect(l.stderr()).toMatch(/webhooks:read/);
     expect(l.lines).toEqual([]);
     expect(l.stderr()).not.toContain(other.keys.read);
+  });
+
+  it('without --json: the generated secret once on stderr, one line per forwarded event on stdout', async () => {
+    const from = await record('lead.updated');
+    const e = await record('lead.created');
+    const args = ['--api-url', t.baseUrl, '--key', firm.keys.read, '--forward-to', receiver.url('/hook'), '--after', from.envelope.id];
+    const l = listen(args, true);
+    running.push(l);
+    await waitFor(() => l.lines.length === 1, 'the forwarded line', 15_000);
+    expect(l.lines[0]).toMatch(new RegExp(`lead\\.created\\s+${e.envelope.id}\\s+-> 200 in \\d+ ms$`));
+    const secret = /new secret \(shown only now\): (whsec_\S+)/.exec(l.stderr())![1];
+    const [got] = receiver.at('/hook');
+    expect(() => new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).not.toThrow();
+    l.child.kill('SIGTERM');
+    expect(await l.exited).toBe(0);
   });
 
   it('missing options are a usage error', async () => {
