@@ -5,10 +5,15 @@ import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js
 import { PathParam } from '../common/http/route-input.js';
 import { EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
 import { EventsService } from './events.service.js';
+import { ClientGone } from './client-gone.js';
+import { WaitingEventsList } from './waiting-events-list.js';
 
 @TaggedController('Events', 'v1/events')
 export class EventsController {
-  constructor(private readonly events: EventsService) {}
+  constructor(
+    private readonly events: EventsService,
+    private readonly waiting: WaitingEventsList,
+  ) {}
 
   @Endpoint({
     method: 'GET',
@@ -23,8 +28,13 @@ export class EventsController {
     ok: { type: EventListDto, description: 'One page of events.' },
     problems: [400],
   })
-  list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListEventsQueryDto): Promise<EventListDto> {
-    return this.events.list(principal.orgId, { after: query.after, type: query.type, limit: query.limit ?? 50 });
+  list(
+    @CurrentPrincipal() principal: ApiPrincipal,
+    @Query() query: ListEventsQueryDto,
+    @ClientGone() gone: AbortSignal,
+  ): Promise<EventListDto> {
+    const page = { after: query.after, type: query.type, limit: query.limit ?? 50 };
+    return this.waiting.list(principal.orgId, page, query.wait ?? 0, gone);
   }
 
   @Endpoint({

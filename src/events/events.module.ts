@@ -5,11 +5,13 @@ import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
 import { LeadEvents } from './lead-events.js';
+import { EventWaits } from './event-waits.js';
+import { WaitingEventsList } from './waiting-events-list.js';
 
 @Module({
   imports: [LeadsModule],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository, LeadEvents],
+  providers: [EventsService, EventsRepository, LeadEvents, EventWaits, WaitingEventsList],
   exports: [EventsService],
 })
 export class EventsModule implements OnModuleInit {

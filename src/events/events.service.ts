@@ -17,6 +17,12 @@ export type EventFanOut = (manager: Tx, event: RecordedEvent) => Promise<void>;
 /** One event to record: `data` typed by its `type` (see event-catalogue.ts). */
 export type EventInput<T extends EventType> = { orgId: string; type: T; data: EventData<T>; test?: boolean };
 
+/** One page request of GET /v1/events. */
+export type EventListQuery = { after?: string; type?: EventType; limit: number };
+
+/** One page of the log from a checked position, to run again; and whether committed events after it are held back. */
+export type EventPager = { page: () => Promise<EventListDto>; heldBack: () => Promise<boolean> };
+
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
@@ -86,23 +92,35 @@ export class EventsService {
   }
 
   /** GET /v1/events: the firm's kept events in commit-safe order, one page. */
-  async list(orgId: string, opts: { after?: string; type?: EventType; limit: number }): Promise<EventListDto> {
-    const since = this.keptSince();
+  async list(orgId: string, opts: EventListQuery): Promise<EventListDto> {
+    return (await this.pager(orgId, opts)).page();
+  }
+
+  /**
+   * Checks `after` once and returns the page query, which a waiting request (wait=) runs again when woken, and
+   * whether committed events after it are still held back (wait=: no notification will come for those).
+   */
+  async pager(orgId: string, opts: EventListQuery): Promise<EventPager> {
     let after = null;
     if (opts.after !== undefined) {
       after = await this.events.position(orgId, opts.after);
       if (!after) throw new InvalidRequestError('after names no event of this firm; pass an event id from this log (next_after).', 'after');
-      if (after.occurredAt.getTime() < since.getTime()) {
+      if (after.occurredAt.getTime() < this.keptSince().getTime()) {
         throw new InvalidRequestError(
           'after names an event older than 30 days, which is no longer kept; start again without after.',
           'after',
         );
       }
     }
-    const rows = await this.events.page(orgId, { after, type: opts.type, since, limit: opts.limit + 1 });
-    const { items, hasMore } = splitPage(rows, opts.limit);
-    const events = items.map(toEnvelope);
-    return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
+    return {
+      page: async () => {
+        const rows = await this.events.page(orgId, { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 });
+        const { items, hasMore } = splitPage(rows, opts.limit);
+        const events = items.map(toEnvelope);
+        return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
+      },
+      heldBack: () => this.events.hasAnyAfter(orgId, { after, type: opts.type, since: this.keptSince() }),
+    };
   }
 
   /** GET /v1/events/{event_id}: unknown, another firm's, or no longer kept answer 404 alike. */

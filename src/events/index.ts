@@ -5,3 +5,5 @@ export { EVENT_DATA_MODELS, EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './even
 export type { EventData, EventType, SubscribableEventType } from './event-catalogue.js';
 export type { EventEnvelope, RecordedEvent } from './event-types.js';
 export { eventWebhooks } from './event-webhooks.openapi.js';
+export { EventWaits } from './event-waits.js';
+export { EVENTS_CHANNEL } from './events-listener.js';

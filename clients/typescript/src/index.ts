@@ -53,3 +53,5 @@ export async function* iterateLeads(client: ReceptionistClient, query: LeadsQuer
     cursor = data.has_more && data.next_cursor ? data.next_cursor : undefined;
   } while (cursor);
 }
+
+export { followEvents, type FollowEventsOptions } from './follow-events.js';

@@ -4279,6 +4279,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only events of this type. */
                 type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test";
+                /** @description Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` (or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once. */
+                wait?: number;
             };
             header?: never;
             path?: never;

@@ -12,6 +12,17 @@ export class ListEventsQueryDto {
 
   @QueryIntRange('limit', 1, 100, 50, 'Page size, 1 to 100.')
   limit?: number;
+
+  @QueryIntRange(
+    'wait',
+    0,
+    30,
+    0,
+    'Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as ' +
+      'one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` ' +
+      '(or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once.',
+  )
+  wait?: number;
 }
 
 @ApiSchema({ description: 'The firm an event belongs to.' })

@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// Webhooks on a laptop: follows GET /v1/events with `wait` and POSTs each event to a local URL exactly as the
+// service delivers it (the same body bytes, Standard-Webhooks headers and signature), so a receiver's verification
+// code runs unchanged. Plain Node 22, no build step, nothing from the service's own sources.
+//
+//   node clients/typescript/bin/listen.mjs --api-url URL --key KEY --forward-to URL
+//        [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--json]
+import { createHmac, randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+
+const USAGE = 'usage: listen.mjs --api-url URL --key KEY --forward-to URL [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--json]';
+const WAIT_SECONDS = 25;
+const FORWARD_TIMEOUT_MS = 10_000;
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 30_000;
+
+/** A problem that ends the command: said once on stderr, exit 1 (2 for usage). */
+class Fatal extends Error {
+  constructor(message, code = 1) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function options(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        'api-url': { type: 'string' },
+        key: { type: 'string' },
+        'forward-to': { type: 'string' },
+        types: { type: 'string' },
+        secret: { type: 'string' },
+        after: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (err) {
+    throw new Fatal(`${err.message}\n${USAGE}`, 2);
+  }
+  for (const name of ['api-url', 'key', 'forward-to']) if (!values[name]) throw new Fatal(`--${name} is required\n${USAGE}`, 2);
+  for (const name of ['api-url', 'forward-to']) {
+    if (!URL.canParse(values[name]) || !/^https?:$/.test(new URL(values[name]).protocol)) {
+      throw new Fatal(`--${name} must be an http(s) URL`, 2);
+    }
+  }
+  const types =
+    values.types === undefined
+      ? null
+      : values.types
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+  if (types && types.length === 0) throw new Fatal('--types must name at least one event type', 2);
+  if (values.secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(values.secret)) {
+    throw new Fatal('--secret must be a signing secret: whsec_ followed by base64', 2);
+  }
+  return {
+    apiUrl: values['api-url'].replace(/\/+$/, ''),
+    key: values.key,
+    forwardTo: values['forward-to'],
+    types,
+    secret: values.secret ?? null,
+    after: values.after ?? null,
+    json: values.json,
+  };
+}
+
+/** Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`, keyed by the base64 after `whsec_`. */
+function signature(secret, id, timestamp, body) {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
+}
+
+class Api {
+  constructor(apiUrl, key, signal) {
+    this.apiUrl = apiUrl;
+    this.key = key;
+    this.signal = signal;
+  }
+
+  /** GET a path: the answer's text, retried with backoff on connection failures, 429 and 5xx; other errors are fatal. */
+  async get(path, log) {
+    for (let failures = 0; ;) {
+      let res;
+      try {
+        res = await fetch(`${this.apiUrl}${path}`, { headers: { authorization: `Bearer ${this.key}` }, signal: this.signal });
+      } catch (err) {
+        if (this.signal.aborted) return null;
+        log(`cannot reach ${this.apiUrl} (${reason(err)}); retrying`);
+        await pause(retryDelay(++failures), this.signal);
+        continue;
+      }
+      const text = await res.text();
+      if (res.ok) return { status: res.status, text };
+      if (res.status === 404 && path.startsWith('/v1/events/')) return { status: 404, text };
+      if (res.status !== 429 && res.status < 500) throw new Fatal(refusal(res.status, text));
+      log(`the API answered ${res.status}; retrying`);
+      await pause(Number(res.headers.get('retry-after')) * 1000 || retryDelay(++failures), this.signal);
+    }
+  }
+}
+
+function refusal(status, text) {
+  let problem = {};
+  try {
+    problem = JSON.parse(text);
+  } catch {
+    // not problem+json: the status alone says it
+  }
+  const detail = problem.detail ? `: ${problem.detail}` : '';
+  const code = problem.code ? ` (${problem.code})` : '';
+  if (status === 401) return `the API refused the key (401${code})${detail}`;
+  if (status === 403) return `the key may not read events (403${code})${detail}. listen needs a key with the webhooks:read scope.`;
+  return `the API answered ${status}${code}${detail}`;
+}
+
+const retryDelay = (failures) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS);
+const reason = (err) => err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(err);
+
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The newest listable event's id (paging the kept log), or null when there is none: forwarding starts after it. */
+async function newestEventId(api, log) {
+  let after = null;
+  for (;;) {
+    const page = await api.get(`/v1/events?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`, log);
+    if (!page) return after;
+    const body = JSON.parse(page.text);
+    after = body.next_after ?? after;
+    if (!body.has_more) return after;
+  }
+}
+
+/** POSTs one event's exact bytes, signed; never throws (a failing receiver is reported, not fatal). */
+async function forward(opts, secret, id, body, stop) {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const started = performance.now();
+  try {
+    const res = await fetch(opts.forwardTo, {
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.any([stop, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'receptionist-listen/1',
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature(secret, id, timestamp, body),
+      },
+      body,
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return { status: res.status, ok: res.status >= 200 && res.status < 300, ms: Math.round(performance.now() - started), error: null };
+  } catch (err) {
+    return { status: null, ok: false, ms: Math.round(performance.now() - started), error: reason(err) };
+  }
+}
+
+function report(opts, event, outcome) {
+  if (opts.json) {
+    const line = { kind: 'forwarded', event_id: event.id, type: event.type, status: outcome.status, ok: outcome.ok, ms: outcome.ms };
+    if (outcome.error) line.error = outcome.error;
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    return;
+  }
+  const result = outcome.status === null ? `failed (${outcome.error})` : String(outcome.status);
+  process.stdout.write(`${new Date().toISOString()}  ${event.type}  ${event.id}  -> ${result} in ${outcome.ms} ms\n`);
+}
+
+async function run(opts, signal) {
+  const log = (line) => process.stderr.write(`listen: ${line}\n`);
+  const api = new Api(opts.apiUrl, opts.key, signal);
+  const secret = opts.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
+  // Checks the key (and --after) before anything is printed as ready.
+  let after = opts.after ?? (await newestEventId(api, log));
+  if (opts.after) await api.get(`/v1/events?limit=1&after=${encodeURIComponent(opts.after)}`, log);
+  if (signal.aborted) return;
+  const ready = { kind: 'ready', forward_to: opts.forwardTo, after, types: opts.types };
+  if (opts.json) process.stdout.write(`${JSON.stringify(opts.secret ? ready : { ...ready, secret })}\n`);
+  else if (!opts.secret) log(`signing with a new secret (shown only now): ${secret}`);
+  log(
+    `forwarding ${opts.types ? opts.types.join(', ') : 'every event'} ${after ? `after ${after}` : 'from the start'} to ${opts.forwardTo}`,
+  );
+
+  const types = opts.types ? new Set(opts.types) : null;
+  const typeParam = types?.size === 1 ? `&type=${encodeURIComponent(opts.types[0])}` : '';
+  while (!signal.aborted) {
+    const query = `wait=${WAIT_SECONDS}${typeParam}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    const page = await api.get(`/v1/events?${query}`, log);
+    if (!page) return;
+    for (const event of JSON.parse(page.text).events) {
+      if (signal.aborted) return;
+      after = event.id;
+      if (types && !types.has(event.type)) continue;
+      // The exact bytes the service delivers for this event (GET /v1/events/{id}).
+      const one = await api.get(`/v1/events/${encodeURIComponent(event.id)}`, log);
+      if (!one) return;
+      if (one.status === 404) continue;
+      report(opts, event, await forward(opts, secret, event.id, one.text, signal));
+    }
+  }
+}
+
+const stop = new AbortController();
+for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => stop.abort());
+try {
+  await run(options(process.argv.slice(2)), stop.signal);
+  process.stderr.write('listen: stopped\n');
+} catch (err) {
+  process.stderr.write(`listen: ${err instanceof Fatal ? err.message : (err?.stack ?? String(err))}\n`);
+  process.exitCode = err instanceof Fatal ? err.code : 1;
+}

@@ -1,0 +1,79 @@
+// Following the events feed without a public endpoint: GET /v1/events with `wait`, resuming after the last event seen.
+import { ApiError, type ReceptionistClient } from './index.js';
+import type { EventLogEntry } from './webhooks.js';
+import type { paths } from './schema.js';
+
+type EventsQuery = NonNullable<paths['/v1/events']['get']['parameters']['query']>;
+
+export interface FollowEventsOptions {
+  /** Start after this evt_ id (the last one you handled); omitted: from the oldest kept event. */
+  after?: string;
+  /** Only these event types (one type is filtered by the service, several here); omitted: every type. */
+  types?: string[];
+  /** Seconds each request may wait for a new event, 1 to 30 (default 25). */
+  wait?: number;
+  /** Page size, 1 to 100. */
+  limit?: number;
+  /** Ends the iteration (an abort while waiting ends it at once). */
+  signal?: AbortSignal;
+}
+
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 30_000;
+
+/**
+ * Every event after `after`, for ever: each request waits up to `wait` seconds
+ * for the next one, so a new event arrives within about a second of its commit.
+ * The position moves past every event it passes (yielded or filtered out), so a
+ * new loop started with the last yielded id resumes where this one stopped.
+ * Timeouts, 429 and 5xx answers are retried with backoff; any other error
+ * answer ends the iteration with an ApiError (a key without webhooks:read: 403).
+ */
+export async function* followEvents(client: ReceptionistClient, opts: FollowEventsOptions = {}): AsyncGenerator<EventLogEntry> {
+  let after = opts.after;
+  const types = opts.types?.length ? new Set(opts.types) : null;
+  const type = types?.size === 1 ? ([...types][0] as EventsQuery['type']) : undefined;
+  let failures = 0;
+  while (!opts.signal?.aborted) {
+    const query: EventsQuery = { after, type, wait: opts.wait ?? 25, limit: opts.limit };
+    let answer;
+    try {
+      answer = await client.GET('/v1/events', { params: { query }, signal: opts.signal });
+    } catch {
+      // The connection failed (or the signal aborted it): retry unless aborted.
+      if (opts.signal?.aborted) return;
+      await pause(retryDelay(++failures), opts.signal);
+      continue;
+    }
+    const { data, error, response } = answer;
+    if (!data) {
+      if (response.status !== 429 && response.status < 500) throw new ApiError(response.status, error);
+      await pause(retryAfter(response) ?? retryDelay(++failures), opts.signal);
+      continue;
+    }
+    failures = 0;
+    for (const event of data.events) {
+      after = event.id;
+      if (!types || types.has(event.type)) yield event;
+    }
+  }
+}
+
+const retryDelay = (failures: number) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS);
+
+function retryAfter(response: Response): number | null {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, LAST_RETRY_MS) : null;
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import type { EventListDto } from './dto/event.dto.js';
+import { EventWaits } from './event-waits.js';
+import { EventsService, type EventListQuery } from './events.service.js';
+
+/** After a notification whose event the log still holds back (an older transaction is open), re-check this soon, then slower. */
+const FIRST_RECHECK_MS = 100;
+/** The slowest re-check (so a held-back event still arrives within about half a second of being listable). */
+const LAST_RECHECK_MS = 500;
+/** The tick while the LISTEN connection is down (not yet up, or reconnecting). */
+const UNLISTENED_TICK_MS = 1_000;
+/** A wait ends this long before the socket's idle timeout (HTTP_IDLE_TIMEOUT_MS) would cut it. */
+const IDLE_MARGIN_MS = 1_000;
+
+/**
+ * GET /v1/events?wait=N: when the page is empty, hold the request until an
+ * event of the firm (of the type asked) commits, then run the page query again
+ * and answer exactly as without wait; an empty page when N seconds pass, the
+ * client leaves, or the process shuts down. While nothing happens a waiting
+ * request costs no query and holds no connection.
+ */
+@Injectable()
+export class WaitingEventsList {
+  constructor(
+    private readonly events: EventsService,
+    private readonly waits: EventWaits,
+    private readonly config: AppConfig,
+  ) {}
+
+  async list(orgId: string, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
+    const { page, heldBack } = await this.events.pager(orgId, query);
+    const waitMs = Math.min(waitSeconds * 1000, this.config.httpIdleTimeoutMs - IDLE_MARGIN_MS);
+    if (waitMs <= 0) return page();
+    const deadline = Date.now() + waitMs;
+    // Subscribed before the first query: an event committed while it runs still wakes this request.
+    const sub = this.waits.subscribe(orgId, query.type);
+    try {
+      let answer = await page();
+      // Committed before this wait began but held back behind an open transaction: no notification will come for it.
+      let recheckMs: number | null = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
+      while (answer.events.length === 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        const tick = this.waits.listening ? (recheckMs ?? left) : UNLISTENED_TICK_MS;
+        const outcome = await sub.next(Math.min(left, tick), gone);
+        if (outcome === 'stopped' || outcome === 'gone') break;
+        if (outcome === 'tick' && recheckMs === null && this.waits.listening) continue;
+        // Woken but still empty means the log holds the event back behind an open transaction, which may end with no
+        // notification of its own: re-check on a short tick until the deadline.
+        if (outcome === 'woken') recheckMs = FIRST_RECHECK_MS;
+        else if (outcome === 'tick' && recheckMs !== null) recheckMs = Math.min(2 * recheckMs, LAST_RECHECK_MS);
+        answer = await page();
+      }
+      return answer;
+    } finally {
+      sub.close();
+    }
+  }
+}
