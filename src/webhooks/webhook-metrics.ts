@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
 import { Clock } from '../common/clock.js';
+import { sharedReadGauges } from '../common/ops/shared-read-gauges.js';
 import { isSuccess, type AttemptResult } from './delivery-rules.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
 
@@ -32,39 +33,33 @@ export class WebhookMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
     registers: [],
   });
-  private readonly due: Gauge;
-  private readonly oldestDue: Gauge;
-  /** One query per scrape, shared by both gauges (prom-client collects them concurrently). */
-  private reading: Promise<{ due: number; oldestDueSeconds: number } | null> | null = null;
+  private readonly dueGauges: Gauge[];
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly clock: Clock,
   ) {
     for (const outcome of ATTEMPT_OUTCOMES) this.attempts.inc({ outcome }, 0);
-    const read = () => this.readDue();
-    this.due = new Gauge({
-      name: 'webhook_deliveries_due',
-      help: 'Pending webhook deliveries whose next attempt time has come (in the database; the same in every process).',
-      registers: [],
-      async collect() {
-        const stats = await read();
-        if (stats) this.set(stats.due);
-      },
-    });
-    this.oldestDue = new Gauge({
-      name: 'webhook_oldest_due_delivery_age_seconds',
-      help: 'How long the longest-waiting due webhook delivery has been due; 0 when none is due.',
-      registers: [],
-      async collect() {
-        const stats = await read();
-        if (stats) this.set(stats.oldestDueSeconds);
-      },
-    });
+    this.dueGauges = sharedReadGauges(
+      () => this.deliveries.dueStats(this.clock.now()),
+      (err) => this.logger.warn({ err }, 'could not read due webhook deliveries for metrics'),
+      [
+        {
+          name: 'webhook_deliveries_due',
+          help: 'Pending webhook deliveries whose next attempt time has come (in the database; the same in every process).',
+          value: (stats) => stats.due,
+        },
+        {
+          name: 'webhook_oldest_due_delivery_age_seconds',
+          help: 'How long the longest-waiting due webhook delivery has been due; 0 when none is due.',
+          value: (stats) => stats.oldestDueSeconds,
+        },
+      ],
+    );
   }
 
   get metrics(): Metric[] {
-    return [this.attempts, this.firstAttemptDelay, this.due, this.oldestDue];
+    return [this.attempts, this.firstAttemptDelay, ...this.dueGauges];
   }
 
   /** One attempt was sent (or could not be signed) for this claimed delivery. */
@@ -73,17 +68,5 @@ export class WebhookMetrics {
     if (c.attemptCount === 0 && c.trigger !== 'redelivery') {
       this.firstAttemptDelay.observe(Math.max(0, at.getTime() - new Date(c.createdAt).getTime()) / 1000);
     }
-  }
-
-  private readDue(): Promise<{ due: number; oldestDueSeconds: number } | null> {
-    this.reading ??= this.deliveries
-      .dueStats(this.clock.now())
-      .catch((err: unknown) => {
-        // A scrape still answers; the gauges keep their last value.
-        this.logger.warn({ err }, 'could not read due webhook deliveries for metrics');
-        return null;
-      })
-      .finally(() => (this.reading = null));
-    return this.reading;
   }
 }

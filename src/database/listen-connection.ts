@@ -1,0 +1,95 @@
+import type { Logger } from '@nestjs/common';
+import pg from 'pg';
+
+/** What one LISTEN connection is for: its channel, how it names itself, and what it does with what it hears. */
+export interface ListenOptions {
+  databaseUrl: string;
+  channel: string;
+  /** `application_name` of the connection, as pg_stat_activity shows it. */
+  applicationName: string;
+  /** What is listened for, in log lines ("webhook deliveries"). */
+  what: string;
+  /** What still works while the connection is down, in the log line of a failed attempt. */
+  whileDown: string;
+  /** The longest wait between reconnect attempts; the first is 0.5 s, doubling. */
+  maxRetryMs: number;
+  notified(payload: string): void;
+  /** Listening (again): what was committed meanwhile may have been missed. */
+  listening(): void;
+}
+
+const FIRST_RETRY_MS = 500;
+
+/**
+ * LISTEN on one dedicated connection, outside the pool (a LISTEN holds its
+ * session for as long as it listens); on loss, reconnect with backoff and say
+ * so through `listening` once it is back, so callers catch up.
+ */
+export class ListenConnection {
+  private client: pg.Client | null = null;
+  private readonly dropped = new WeakSet<pg.Client>();
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private delayMs = FIRST_RETRY_MS;
+  private running = false;
+
+  constructor(
+    private readonly options: ListenOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** True while the LISTEN is in place: a commit then reaches `notified`. */
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    void this.connect();
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    if (this.client) this.drop(this.client);
+  }
+
+  private async connect(): Promise<void> {
+    if (!this.running) return;
+    const { databaseUrl, channel, applicationName, what, whileDown } = this.options;
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
+    client.on('notification', (n) => this.options.notified(n.payload ?? ''));
+    client.on('error', (err) => {
+      this.logger.warn({ err }, `${what} LISTEN connection failed; reconnecting`);
+      this.drop(client);
+    });
+    client.on('end', () => this.drop(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+      if (!this.running) return this.drop(client);
+      this.client = client;
+      this.delayMs = FIRST_RETRY_MS;
+      this.options.listening();
+    } catch (err) {
+      this.logger.warn({ err }, `could not LISTEN for ${what}; retrying (${whileDown})`);
+      this.drop(client);
+    }
+  }
+
+  private drop(client: pg.Client): void {
+    if (this.dropped.has(client)) return;
+    this.dropped.add(client);
+    if (this.client === client) this.client = null;
+    client.removeAllListeners('notification');
+    client.end().catch((err: unknown) => this.logger.debug({ err }, `closing the ${this.options.what} LISTEN connection failed`));
+    if (this.running && !this.reconnectTimer) {
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        void this.connect();
+      }, this.delayMs);
+      this.delayMs = Math.min(this.delayMs * 2, this.options.maxRetryMs);
+    }
+  }
+}
