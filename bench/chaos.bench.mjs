@@ -16,7 +16,7 @@
  * Environment (bench/chaos/settings.mjs): CHAOS_DURATION (10m), CHAOS_KILL_MIN / CHAOS_KILL_MAX
  * (10 / 20 s), CHAOS_PG_EVERY (120 s), CHAOS_PG_DOWN (5 s), CHAOS_TOGGLE_EVERY (20 s),
  * CHAOS_CONCURRENCY (12), CHAOS_FIRMS (3), CHAOS_DRAIN (120 s), CHAOS_RESULT_FILE, CHAOS_NODE_OPTIONS
- * (NODE_OPTIONS of the service processes, e.g. --max-old-space-size=96). Loopback only.
+ * (NODE_OPTIONS of the service processes; default --max-old-space-size=128, '' for none). Loopback only.
  * Exits 1 with the violations listed when any invariant fails.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
