@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ApiKeyService } from '../src/auth';
+import { RecordingSweeper } from '../src/recordings';
 import { createFirm, type TestFirm } from './support/factories';
 import { serviceEnv, startService, stopService } from './support/processes';
 import { fixture, getBytes, headerNames, insertCall, upload, uploadPath } from './support/recordings';
@@ -111,7 +112,7 @@ describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
       expect(r.body.size_bytes).toBe(greeting.length);
     });
 
-    it('replaces an earlier recording and removes the old file', async () => {
+    it('replaces an earlier recording; the old file outlives readers already on it, then the sweep removes it', async () => {
       const callId = await withRecording(caller);
       const [before] = await t.sql('SELECT id, storage_key FROM recordings WHERE call_id = $1', [callId]);
       const r = await upload(t, firm.orgId, callId, greeting);
@@ -120,9 +121,15 @@ describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
       const [after] = await t.sql('SELECT id, storage_key FROM recordings WHERE call_id = $1', [callId]);
       expect(after.id).toBe(before.id);
       expect(after.storage_key).not.toBe(before.storage_key);
-      expect(await store.read(before.storage_key)).toBeNull();
       const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
       expect(got.bytes.equals(greeting)).toBe(true);
+      // A reader that resolved the old key just before the replacement committed can still read all of it.
+      expect((await store.read(before.storage_key))?.equals(caller)).toBe(true);
+      // Past the grace, the sweep removes the object no row points to and keeps the current one.
+      t.clock.advance(2 * 3600_000);
+      await t.app.get(RecordingSweeper).sweep();
+      expect(await store.read(before.storage_key)).toBeNull();
+      expect((await store.read(after.storage_key))?.equals(greeting)).toBe(true);
     });
 
     const refusedWritingNothing = async (callId: string, objectsBefore: string[]) => {
@@ -248,7 +255,12 @@ describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
       expect(results.map((r) => r.body.replaced).sort()).toEqual([false, true]);
       const rows = await t.sql('SELECT storage_key, size_bytes FROM recordings WHERE org_id = $1 AND call_id = $2', [firm.orgId, callId]);
       expect(rows).toHaveLength(1);
-      expect((await store.objects()).filter((f) => !before.has(f))).toEqual([rows[0].storage_key]);
+      const added = async () => (await store.objects()).filter((f) => !before.has(f));
+      // The replaced one stays for readers that may already be on it, until the sweep past the grace removes it.
+      expect((await added()).sort()).toEqual(expect.arrayContaining([rows[0].storage_key]));
+      t.clock.advance(2 * 3600_000);
+      await t.app.get(RecordingSweeper).sweep();
+      expect(await added()).toEqual([rows[0].storage_key]);
       const got = await getBytes(t, `/v1/calls/${callId}/recording`, { key: firm.keys.read });
       expect(got.bytes.equals(Number(rows[0].size_bytes) === caller.length ? caller : greeting)).toBe(true);
     });
