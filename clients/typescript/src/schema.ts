@@ -2517,6 +2517,11 @@ export interface components {
          */
         Allow: string;
         /**
+         * @description A strong validator of this exact answer (the hash of its JSON bytes before compression). Send it as `If-None-Match` to get 304 while it is unchanged.
+         * @example "q1b3uVZ8t0dJ0Zk8oYf0cM4b2l9wGQyVQd0nE7mH3aA"
+         */
+        ETag: string;
+        /**
          * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
          * @example "default";r=99;t=0
          */
@@ -2537,6 +2542,11 @@ export interface components {
          */
         RetryAfter: number;
         /**
+         * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+         * @example accept-encoding
+         */
+        Vary: string;
+        /**
          * @description The authentication scheme to use: `Bearer`.
          * @example Bearer
          */
@@ -2549,7 +2559,10 @@ export interface operations {
     getAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2558,8 +2571,15 @@ export interface operations {
             /** @description The account. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2614,9 +2634,26 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -2627,6 +2664,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2654,6 +2696,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2676,6 +2728,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2685,6 +2742,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2707,6 +2769,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2716,6 +2783,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2737,6 +2809,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2747,6 +2824,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2769,6 +2851,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2779,6 +2866,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2833,8 +2925,14 @@ export interface operations {
             /** @description One page of calls and the cursor to the next. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2907,6 +3005,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2916,6 +3019,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2943,6 +3051,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2965,6 +3083,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2974,6 +3097,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2996,6 +3124,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3006,6 +3139,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3028,6 +3166,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3038,6 +3181,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3060,7 +3208,10 @@ export interface operations {
     getCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description As the list returned it. */
                 call_id: string;
@@ -3072,8 +3223,15 @@ export interface operations {
             /** @description The call. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3194,9 +3352,26 @@ export interface operations {
                     "application/json": components["schemas"]["CallResponseDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -3207,6 +3382,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3234,6 +3414,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3256,6 +3446,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3265,6 +3460,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3287,6 +3487,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3296,6 +3501,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3317,6 +3527,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3327,6 +3542,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3349,6 +3569,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3359,6 +3584,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3455,6 +3685,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3464,6 +3699,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3491,6 +3731,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3513,6 +3763,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3522,6 +3777,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3544,6 +3804,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3553,6 +3818,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3574,6 +3844,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3584,6 +3859,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3606,6 +3886,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3616,6 +3901,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3650,6 +3940,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3677,6 +3977,16 @@ export interface operations {
             /** @description Not found (`not_found`); another firm's ids answer the same way. */
             404: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3698,6 +4008,16 @@ export interface operations {
             405: {
                 headers: {
                     Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3718,7 +4038,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3758,8 +4088,14 @@ export interface operations {
                      * @example no-store
                      */
                     "Cache-Control": "no-store";
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3778,6 +4114,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3787,6 +4128,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3814,6 +4160,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3836,6 +4192,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3845,6 +4206,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3867,6 +4233,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3876,6 +4247,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3897,6 +4273,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3906,6 +4287,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3927,6 +4313,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3936,6 +4327,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3957,6 +4353,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3967,6 +4368,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3989,6 +4395,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3999,6 +4410,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4028,7 +4444,10 @@ export interface operations {
                 /** @description Index of the first turn, counting from 0 (within the segment when segment is set). */
                 start_turn?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description As the calls list returned it. */
                 call_id: string;
@@ -4040,8 +4459,15 @@ export interface operations {
             /** @description One page of turns, with the parts and briefings of the whole call. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4086,9 +4512,26 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -4099,6 +4542,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4126,6 +4574,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4148,6 +4606,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4157,6 +4620,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4179,6 +4647,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4188,6 +4661,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4209,6 +4687,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4219,6 +4702,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4241,6 +4729,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4251,6 +4744,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4289,8 +4787,14 @@ export interface operations {
             /** @description One page of events. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4332,6 +4836,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4341,6 +4850,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4368,6 +4882,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4390,6 +4914,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4399,6 +4928,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4421,6 +4955,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4431,6 +4970,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4453,6 +4997,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4463,6 +5012,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4485,7 +5039,10 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The evt_ id (also the webhook-id header of its deliveries). */
                 event_id: string;
@@ -4497,8 +5054,15 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4530,9 +5094,26 @@ export interface operations {
                     "application/json": components["schemas"]["EventDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -4543,6 +5124,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4570,6 +5156,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4592,6 +5188,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4601,6 +5202,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4623,6 +5229,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4632,6 +5243,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4653,6 +5269,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4663,6 +5284,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4685,6 +5311,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4695,6 +5326,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4726,6 +5362,12 @@ export interface operations {
             /** @description The API is serving. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4741,6 +5383,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4768,7 +5420,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4819,8 +5481,14 @@ export interface operations {
             /** @description One page of leads and the cursor to the next. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4866,6 +5534,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4875,6 +5548,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4902,6 +5580,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4924,6 +5612,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4933,6 +5626,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4955,6 +5653,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4965,6 +5668,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4987,6 +5695,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4997,6 +5710,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5019,7 +5737,10 @@ export interface operations {
     getLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description As the leads list returned it. */
                 lead_id: string;
@@ -5031,8 +5752,15 @@ export interface operations {
             /** @description The lead and its intake. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5095,9 +5823,26 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResponseDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -5108,6 +5853,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5135,6 +5885,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5157,6 +5917,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5166,6 +5931,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5188,6 +5958,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5197,6 +5972,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5218,6 +5998,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5228,6 +6013,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5250,6 +6040,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5260,6 +6055,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5299,8 +6099,14 @@ export interface operations {
             /** @description The lead after the request, and whether anything changed. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5341,6 +6147,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5350,6 +6161,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5377,6 +6193,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5399,6 +6225,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5408,6 +6239,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5430,6 +6266,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5439,6 +6280,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5460,6 +6306,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5469,6 +6320,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5512,6 +6368,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5521,6 +6382,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5542,6 +6408,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5551,6 +6422,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5572,6 +6448,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5582,6 +6463,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5604,6 +6490,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5614,6 +6505,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5636,7 +6532,10 @@ export interface operations {
     getReceptionist: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5645,8 +6544,15 @@ export interface operations {
             /** @description The published settings. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5709,9 +6615,26 @@ export interface operations {
                     "application/json": components["schemas"]["PublishedReceptionistDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -5722,6 +6645,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5749,6 +6677,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5771,6 +6709,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5780,6 +6723,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5802,6 +6750,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5811,6 +6764,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5832,6 +6790,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5842,6 +6805,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5864,6 +6832,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5874,6 +6847,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5975,6 +6953,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6002,6 +6990,16 @@ export interface operations {
             /** @description Not found (`not_found`); another firm's ids answer the same way. */
             404: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6022,7 +7020,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6057,6 +7065,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6084,6 +7102,16 @@ export interface operations {
             /** @description Not found (`not_found`); another firm's ids answer the same way. */
             404: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6105,6 +7133,16 @@ export interface operations {
             405: {
                 headers: {
                     Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6125,7 +7163,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6168,8 +7216,14 @@ export interface operations {
             /** @description One page of deliveries and the cursor to the next. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6210,6 +7264,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6219,6 +7278,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6246,6 +7310,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6268,6 +7342,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6277,6 +7356,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6299,6 +7383,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6309,6 +7398,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6331,6 +7425,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6341,6 +7440,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6375,8 +7479,14 @@ export interface operations {
             /** @description The new delivery (trigger redelivery), pending; the original is untouched. */
             202: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6413,6 +7523,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6422,6 +7537,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6449,6 +7569,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6471,6 +7601,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6480,6 +7615,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6502,6 +7642,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6511,6 +7656,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6532,6 +7682,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6541,6 +7696,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6563,6 +7723,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6572,6 +7737,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6593,6 +7763,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6602,6 +7777,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6623,6 +7803,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6633,6 +7818,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6655,6 +7845,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6665,6 +7860,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6696,8 +7896,14 @@ export interface operations {
             /** @description Every endpoint of the firm. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6731,6 +7937,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6740,6 +7951,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6767,6 +7983,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6789,6 +8015,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6798,6 +8029,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6820,6 +8056,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6830,6 +8071,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6852,6 +8098,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6862,6 +8113,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6896,8 +8152,14 @@ export interface operations {
             /** @description One new webhook.test event and its pending delivery. */
             202: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6934,6 +8196,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6943,6 +8210,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6970,6 +8242,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6992,6 +8274,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7001,6 +8288,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7023,6 +8315,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7032,6 +8329,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7053,6 +8355,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7062,6 +8369,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7084,6 +8396,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7093,6 +8410,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7114,6 +8436,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7123,6 +8450,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7144,6 +8476,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7154,6 +8491,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7176,6 +8518,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7186,6 +8533,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

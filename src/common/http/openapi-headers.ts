@@ -43,13 +43,15 @@ export const RESPONSE_HEADERS = {
     { type: 'string' },
     'accept-encoding',
   ),
-  ContentEncoding: header(
-    "Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).",
-    { type: 'string', enum: ['br', 'gzip'] },
-    'br',
-    false,
-  ),
 };
+
+/** Optional, so written out where it applies (a reference cannot say optional to every generator). */
+const CONTENT_ENCODING = header(
+  "Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).",
+  { type: 'string', enum: ['br', 'gzip'] },
+  'br',
+  false,
+);
 
 const ref = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
@@ -60,7 +62,7 @@ function representationHeaders(status: string, response: Response, conditional: 
   // A success passes every stage, so it always carries Vary; an error answered before the route's stages may not.
   if (json || status === '304')
     out.Vary = status.startsWith('2') || status === '304' ? ref('Vary') : { ...RESPONSE_HEADERS.Vary, required: false };
-  if (json) out['Content-Encoding'] = ref('ContentEncoding');
+  if (json) out['Content-Encoding'] = CONTENT_ENCODING;
   if (conditional && (status === '200' || status === '304')) out.ETag = ref('ETag');
   return out;
 }
@@ -70,7 +72,9 @@ function headersFor(status: string, keyed: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { 'x-request-id': ref('RequestId') };
   // The key's quota is counted once the key and its scope are accepted: every success carries the pair; an error
   // answered before that point (401, 403, 413, 415, a body that is not JSON) cannot, so there it is optional.
-  if (keyed && status.startsWith('2')) Object.assign(out, { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') });
+  // A 304 is a success that was found unchanged: it passed the same stages.
+  if (keyed && (status.startsWith('2') || status === '304'))
+    Object.assign(out, { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') });
   else if (keyed && status !== '401') {
     out['RateLimit-Policy'] = { ...RESPONSE_HEADERS.RateLimitPolicy, required: false };
     out.RateLimit = { ...RESPONSE_HEADERS.RateLimit, required: false };
