@@ -36,6 +36,28 @@ const auditCount = async (action: string) =>
   Number((await t.sql(`SELECT count(*) AS n FROM audit_log WHERE org_id = $1 AND action = $2`, [firm.orgId, action]))[0].n);
 
 describe('single-resource reads carry a strong ETag and answer If-None-Match with 304', () => {
+  it('the document gives 304, If-None-Match and ETag to exactly these six reads', async () => {
+    const doc = (await t.get('/v1/openapi.json')).body as { paths: Record<string, Record<string, any>> };
+    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    const conditional = ops.filter((op) => op.responses?.['304']);
+    expect(conditional.map((op) => op.operationId).sort()).toEqual([
+      'getAccount',
+      'getCall',
+      'getCallTranscript',
+      'getEvent',
+      'getLead',
+      'getReceptionist',
+    ]);
+    for (const op of conditional) {
+      expect(op.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name)).toEqual(['If-None-Match']);
+      expect(Object.keys(op.responses['200'].headers)).toContain('ETag');
+      expect(Object.keys(op.responses['304'].headers)).toEqual(expect.arrayContaining(['ETag', 'Vary', 'RateLimit']));
+    }
+    // The recordings' audio has its own ETag (for If-Range); no other JSON answer carries one.
+    const json200 = ops.filter((op) => !op.responses?.['304'] && op.responses?.['200']?.content?.['application/json']);
+    expect(json200.filter((op) => op.responses['200'].headers?.ETag).map((op) => op.operationId)).toEqual([]);
+  });
+
   it.each([0, 1, 2, 3, 4, 5])('read %i: a quoted tag on 200, 304 with no body for it, for a list holding it, and for *', async (i) => {
     const { path, key } = reads()[i];
     const first = await t.get(path, { key });
