@@ -9,8 +9,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 const COMPRESSED_TYPES = /^application\/(?:problem\+)?json(?:;|$)/;
 /** Below this many bytes a compressed answer saves less than the work costs; a streamed answer is always compressed. */
 export const COMPRESS_ABOVE_BYTES = 1024;
-/** In the order preferred when the client accepts both equally: brotli at quality 4 is as fast as gzip and smaller. */
-export const COMPRESSED_ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
+/**
+ * In the order preferred when the client accepts both equally: gzip. On a page of 100 calls brotli (quality 4) saved
+ * 1.5% more bytes for twice the CPU of gzip; it is used when the client asks for it alone or prefers it by q-value.
+ */
+export const COMPRESSED_ENCODINGS: ('br' | 'gzip')[] = ['gzip', 'br'];
 
 /** Adds Accept-Encoding to the answer's Vary header, keeping what another stage put there (CORS adds Origin). */
 function varyOnAcceptEncoding(reply: FastifyReply): void {
