@@ -13,7 +13,9 @@
  * BENCH_WARMUP (seconds of warm-up per scenario and server, 1),
  * BENCH_ONLY (comma-separated scenario names or their first words, e.g. "reference,caller_number" or
  * "first page,after" for the first and the deep page),
- * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there).
+ * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there),
+ * BENCH_ACCEPT_ENCODING (sent to the service, e.g. "gzip" or "br": its answers are then compressed;
+ * the baseline never compresses, so the ratio then includes the cost of compression).
  *
  * Both servers run in their own child process; autocannon runs here. The
  * baseline calls the service's own CallsRepository.listPage, readAsOf and
@@ -273,7 +275,8 @@ async function main() {
       ['caller_number', 'limit=100&caller_number=%2B13125550142', 'limit=100&caller_number=%2B13125550142'],
       ['reference', 'limit=100&reference=CLM-1000', 'limit=100&reference=CLM1000'],
     ].filter(([name]) => !only || only.some((o) => name === o || name.startsWith(`${o} `)));
-    const auth = { authorization: `Bearer ${key}` };
+    const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
+    const auth = { authorization: `Bearer ${key}`, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
 
     // Same JSON from both (the calls array) before measuring.
     const pageSize = new Map();
@@ -355,7 +358,7 @@ async function main() {
     const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
     const label = (name) => (pageSize.get(name) === 100 ? name : `${name} (${pageSize.get(name)} calls)`);
     const lines = [
-      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after ${WARMUP} s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+      `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections,${acceptEncoding ? ` Accept-Encoding: ${acceptEncoding} to the service,` : ''} ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after ${WARMUP} s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
       '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

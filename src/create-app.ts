@@ -20,6 +20,8 @@ import { Tracing } from './common/tracing/tracing.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { applyRequestDeadline } from './common/http/request-deadline.js';
 import { closeOnUnreadBodies, holdContinue } from './common/http/unread-bodies.js';
+import { installCompression } from './common/http/compression.js';
+import { installEntityTags } from './common/http/entity-tags.js';
 import { DOCUMENT_FILES } from './common/http/access.decorators.js';
 import { declareRoutesOf, installRouteTable } from './common/http/route-table.js';
 import { apiValidationPipe } from './common/validation/validation.pipe.js';
@@ -76,6 +78,10 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   installStrictJsonParser(adapter.getInstance());
   // audio/ogg uploads stream through unbuffered; recording links never carry CORS headers.
   configureRecordingsHttp(adapter.getInstance());
+  // Before any route is registered (the plugin hooks each route as it is added); the Vary stage, then the entity tag
+  // (taken from the uncompressed bytes, turning a 200 into 304), run as global onSend hooks before each route's compression.
+  await installCompression(adapter.getInstance());
+  installEntityTags(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(opts), adapter, {
     bufferLogs: true,
     abortOnError: false,

@@ -10,6 +10,7 @@ export class AccountController {
 
   @Endpoint({
     method: 'GET',
+    etag: true,
     access: keyed('org:read'),
     op: {
       id: 'getAccount',

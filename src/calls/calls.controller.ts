@@ -33,6 +33,7 @@ export class CallsController {
   @Endpoint({
     method: 'GET',
     path: ':call_id',
+    etag: true,
     access: keyed('calls:read'),
     params: { call_id: CALL_ID },
     op: {

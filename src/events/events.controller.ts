@@ -40,6 +40,7 @@ export class EventsController {
   @Endpoint({
     method: 'GET',
     path: ':event_id',
+    etag: true,
     access: keyed('webhooks:read'),
     // An evt_ id keeps its documented 400 for a malformed value: the service checks it.
     params: {

@@ -42,6 +42,7 @@ export class LeadsController {
   @Endpoint({
     method: 'GET',
     path: ':lead_id',
+    etag: true,
     access: keyed('leads:narrative'),
     params: { lead_id: LEAD_ID },
     op: {

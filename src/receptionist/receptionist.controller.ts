@@ -10,6 +10,7 @@ export class ReceptionistController {
 
   @Endpoint({
     method: 'GET',
+    etag: true,
     access: keyed('receptionist:read'),
     op: {
       id: 'getReceptionist',

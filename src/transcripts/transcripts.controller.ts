@@ -12,6 +12,7 @@ export class TranscriptsController {
 
   @Endpoint({
     method: 'GET',
+    etag: true,
     access: keyed('calls:transcript'),
     params: { call_id: pathId('The call', { description: 'As the calls list returned it.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' }) },
     query: TranscriptQuery,

@@ -2517,6 +2517,11 @@ export interface components {
          */
         Allow: string;
         /**
+         * @description A strong validator of this exact answer (the hash of its JSON bytes before compression). Send it as `If-None-Match` to get 304 while it is unchanged.
+         * @example "q1b3uVZ8t0dJ0Zk8oYf0cM4b2l9wGQyVQd0nE7mH3aA"
+         */
+        ETag: string;
+        /**
          * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
          * @example "default";r=99;t=0
          */
@@ -2537,6 +2542,11 @@ export interface components {
          */
         RetryAfter: number;
         /**
+         * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+         * @example accept-encoding
+         */
+        Vary: string;
+        /**
          * @description The authentication scheme to use: `Bearer`.
          * @example Bearer
          */
@@ -2549,7 +2559,10 @@ export interface operations {
     getAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2558,8 +2571,15 @@ export interface operations {
             /** @description The account. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2614,9 +2634,26 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -2627,6 +2664,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2654,6 +2696,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2676,6 +2728,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2685,6 +2742,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2707,6 +2769,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2716,6 +2783,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2737,6 +2809,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2747,6 +2824,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2769,6 +2851,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2779,6 +2866,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2833,8 +2925,14 @@ export interface operations {
             /** @description One page of calls and the cursor to the next. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2907,6 +3005,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2916,6 +3019,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2943,6 +3051,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2965,6 +3083,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -2974,6 +3097,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2996,6 +3124,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3006,6 +3139,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3028,6 +3166,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3038,6 +3181,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3060,7 +3208,10 @@ export interface operations {
     getCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description As the list returned it. */
                 call_id: string;
@@ -3072,8 +3223,15 @@ export interface operations {
             /** @description The call. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3194,9 +3352,26 @@ export interface operations {
                     "application/json": components["schemas"]["CallResponseDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -3207,6 +3382,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3234,6 +3414,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3256,6 +3446,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3265,6 +3460,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3287,6 +3487,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3296,6 +3501,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3317,6 +3527,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3327,6 +3542,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3349,6 +3569,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3359,6 +3584,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3455,6 +3685,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3464,6 +3699,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3491,6 +3731,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3513,6 +3763,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3522,6 +3777,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3544,6 +3804,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3553,6 +3818,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3574,6 +3844,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3584,6 +3859,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3606,6 +3886,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3616,6 +3901,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3650,6 +3940,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3677,6 +3977,16 @@ export interface operations {
             /** @description Not found (`not_found`); another firm's ids answer the same way. */
             404: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3698,6 +4008,16 @@ export interface operations {
             405: {
                 headers: {
                     Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3718,7 +4038,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3758,8 +4088,14 @@ export interface operations {
                      * @example no-store
                      */
                     "Cache-Control": "no-store";
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3778,6 +4114,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3787,6 +4128,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3814,6 +4160,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3836,6 +4192,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3845,6 +4206,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3867,6 +4233,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3876,6 +4247,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3897,6 +4273,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3906,6 +4287,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3927,6 +4313,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3936,6 +4327,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3957,6 +4353,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3967,6 +4368,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3989,6 +4395,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -3999,6 +4410,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4028,7 +4444,10 @@ export interface operations {
                 /** @description Index of the first turn, counting from 0 (within the segment when segment is set). */
                 start_turn?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description As the calls list returned it. */
                 call_id: string;
@@ -4040,8 +4459,15 @@ export interface operations {
             /** @description One page of turns, with the parts and briefings of the whole call. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4086,9 +4512,26 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -4099,6 +4542,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4126,6 +4574,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4148,6 +4606,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4157,6 +4620,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4179,6 +4647,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4188,6 +4661,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4209,6 +4687,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4219,6 +4702,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4241,6 +4729,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4251,6 +4744,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4291,8 +4789,14 @@ export interface operations {
             /** @description One page of events. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4334,6 +4838,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4343,6 +4852,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4370,6 +4884,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4392,6 +4916,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4401,6 +4930,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4423,6 +4957,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4433,6 +4972,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4455,6 +4999,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4465,6 +5014,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4487,7 +5041,10 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The evt_ id (also the webhook-id header of its deliveries). */
                 event_id: string;
@@ -4499,8 +5056,15 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4532,9 +5096,26 @@ export interface operations {
                     "application/json": components["schemas"]["EventDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -4545,6 +5126,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4572,6 +5158,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4594,6 +5190,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4603,6 +5204,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4625,6 +5231,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4634,6 +5245,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4655,6 +5271,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4665,6 +5286,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4687,6 +5313,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4697,6 +5328,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4728,6 +5364,12 @@ export interface operations {
             /** @description The API is serving. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4743,6 +5385,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4770,7 +5422,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4821,8 +5483,14 @@ export interface operations {
             /** @description One page of leads and the cursor to the next. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4868,6 +5536,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4877,6 +5550,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4904,6 +5582,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4926,6 +5614,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4935,6 +5628,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4957,6 +5655,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4967,6 +5670,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4989,6 +5697,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -4999,6 +5712,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5021,7 +5739,10 @@ export interface operations {
     getLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description As the leads list returned it. */
                 lead_id: string;
@@ -5033,8 +5754,15 @@ export interface operations {
             /** @description The lead and its intake. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5097,9 +5825,26 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResponseDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -5110,6 +5855,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5137,6 +5887,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5159,6 +5919,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5168,6 +5933,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5190,6 +5960,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5199,6 +5974,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5220,6 +6000,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5230,6 +6015,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5252,6 +6042,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5262,6 +6057,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5301,8 +6101,14 @@ export interface operations {
             /** @description The lead after the request, and whether anything changed. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5343,6 +6149,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5352,6 +6163,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5379,6 +6195,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5401,6 +6227,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5410,6 +6241,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5432,6 +6268,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5441,6 +6282,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5462,6 +6308,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5471,6 +6322,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5514,6 +6370,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5523,6 +6384,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5544,6 +6410,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5553,6 +6424,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5574,6 +6450,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5584,6 +6465,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5606,6 +6492,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5616,6 +6507,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5638,7 +6534,10 @@ export interface operations {
     getReceptionist: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5647,8 +6546,15 @@ export interface operations {
             /** @description The published settings. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5711,9 +6617,26 @@ export interface operations {
                     "application/json": components["schemas"]["PublishedReceptionistDto"];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -5724,6 +6647,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5751,6 +6679,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5773,6 +6711,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5782,6 +6725,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5804,6 +6752,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5813,6 +6766,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5834,6 +6792,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5844,6 +6807,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5866,6 +6834,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -5876,6 +6849,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5977,6 +6955,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6004,6 +6992,16 @@ export interface operations {
             /** @description Not found (`not_found`); another firm's ids answer the same way. */
             404: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6024,7 +7022,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6059,6 +7067,16 @@ export interface operations {
             /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6086,6 +7104,16 @@ export interface operations {
             /** @description Not found (`not_found`); another firm's ids answer the same way. */
             404: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6107,6 +7135,16 @@ export interface operations {
             405: {
                 headers: {
                     Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6127,7 +7165,17 @@ export interface operations {
             /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6170,8 +7218,14 @@ export interface operations {
             /** @description One page of deliveries and the cursor to the next. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6212,6 +7266,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6221,6 +7280,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6248,6 +7312,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6270,6 +7344,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6279,6 +7358,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6301,6 +7385,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6311,6 +7400,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6333,6 +7427,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6343,6 +7442,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6377,8 +7481,14 @@ export interface operations {
             /** @description The new delivery (trigger redelivery), pending; the original is untouched. */
             202: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6415,6 +7525,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6424,6 +7539,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6451,6 +7571,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6473,6 +7603,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6482,6 +7617,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6504,6 +7644,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6513,6 +7658,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6534,6 +7684,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6543,6 +7698,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6565,6 +7725,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6574,6 +7739,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6595,6 +7765,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6604,6 +7779,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6625,6 +7805,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6635,6 +7820,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6657,6 +7847,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6667,6 +7862,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6698,8 +7898,14 @@ export interface operations {
             /** @description Every endpoint of the firm. */
             200: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6733,6 +7939,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6742,6 +7953,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6769,6 +7985,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6791,6 +8017,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6800,6 +8031,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6822,6 +8058,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6832,6 +8073,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6854,6 +8100,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6864,6 +8115,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6898,8 +8154,14 @@ export interface operations {
             /** @description One new webhook.test event and its pending delivery. */
             202: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6936,6 +8198,11 @@ export interface operations {
             400: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -6945,6 +8212,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6972,6 +8244,16 @@ export interface operations {
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
             401: {
                 headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6994,6 +8276,11 @@ export interface operations {
             403: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7003,6 +8290,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7025,6 +8317,11 @@ export interface operations {
             404: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7034,6 +8331,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7055,6 +8357,11 @@ export interface operations {
             409: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7064,6 +8371,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7086,6 +8398,11 @@ export interface operations {
             413: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7095,6 +8412,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7116,6 +8438,11 @@ export interface operations {
             415: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7125,6 +8452,11 @@ export interface operations {
                      * @example "default";q=100;w=1
                      */
                     "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7146,6 +8478,11 @@ export interface operations {
             429: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7156,6 +8493,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7178,6 +8520,11 @@ export interface operations {
             503: {
                 headers: {
                     /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
@@ -7188,6 +8535,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

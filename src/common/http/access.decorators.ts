@@ -1,6 +1,6 @@
 import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { ApiProblems } from './openapi.decorators.js';
 import { ROUTE_DECLARATION, type PathParamRule, type RouteAccess, type RouteBody, type RouteDeclaration } from './route-declaration.js';
 import type { Scope } from './scopes.js';
@@ -35,6 +35,8 @@ export interface EndpointSpec {
   query?: RouteDeclaration['query'];
   credentialQuery?: string[];
   quietLog?: boolean;
+  /** A single-resource read: a strong ETag on its 200, 304 for a matching If-None-Match (entity-tags.ts). */
+  etag?: boolean;
   /** The success status when not Nest's default (200; 201 for POST). */
   status?: number;
   /** The document entry; without it the route is not in the public document. */
@@ -82,8 +84,21 @@ const paramDocs = (params: Record<string, PathParamRule>): MethodDecorator[] =>
 function successDoc(spec: EndpointSpec): MethodDecorator[] {
   if (!spec.ok) return [];
   const status = spec.status ?? (spec.method === 'POST' ? 201 : 200);
-  return [ApiResponse({ status, ...spec.ok } as Parameters<typeof ApiResponse>[0])];
+  return [ApiResponse({ status, ...spec.ok } as Parameters<typeof ApiResponse>[0]), ...(spec.etag ? ETAG_DOC : [])];
 }
+
+/** The conditional read of a single resource: If-None-Match in, 304 out (its ETag header is added by openapi-headers.ts). */
+const ETAG_DOC: MethodDecorator[] = [
+  ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description:
+      'The `ETag` of the copy the client holds (one tag, a comma-separated list, or `*`). When it still matches, the answer is 304 with no body; the read is still counted against the rate limit and audited.',
+    schema: { type: 'string' },
+    example: '"q1b3uVZ8t0dJ0Zk8oYf0cM4b2l9wGQyVQd0nE7mH3aA"',
+  }),
+  ApiResponse({ status: 304, description: 'Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated.' }),
+];
 
 /**
  * The one way to declare a route: its method and path, access, body, path
@@ -99,6 +114,7 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
     query: spec.query ?? 'none',
     credentialQuery: spec.credentialQuery ?? [],
     quietLog: spec.quietLog,
+    etag: spec.etag,
   };
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),

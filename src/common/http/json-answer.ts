@@ -1,8 +1,9 @@
 import { Logger, StreamableFile } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { ANSWER_TAG, entityTag } from './entity-tags.js';
 
 /** What Fastify sends for an object it serialises itself: a streamed answer carries the same header. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -62,6 +63,8 @@ export class JsonAnswerWriter {
   private length = 0;
   private file: FileHandle | null = null;
   private spoolFailed = false;
+  /** The middle's bytes hashed as they are written: the tag needs no second pass over a spooled answer. */
+  private readonly middleHash = createHash('sha256');
 
   constructor(private readonly spoolDir: string) {}
 
@@ -69,6 +72,7 @@ export class JsonAnswerWriter {
   async write(text: string): Promise<void> {
     const bytes = Buffer.from(text, 'utf8');
     this.length += bytes.length;
+    this.middleHash.update(bytes);
     if (this.file) {
       await this.file.writeFile(bytes);
     } else {
@@ -84,11 +88,21 @@ export class JsonAnswerWriter {
     const options = { type: JSON_CONTENT_TYPE, length: head.length + this.length + tail.length };
     const file = this.file;
     this.file = null;
-    if (!file) return new StreamableFile(Buffer.concat([head, ...this.parts, tail], options.length), options);
+    const answer = file
+      ? new StreamableFile(this.streamFrom(head, file, tail), options)
+      : new StreamableFile(Buffer.concat([head, ...this.parts, tail], options.length), options);
+    // The strong ETag (entity-tags.ts): SHA-256 over the head, the middle's SHA-256 and the tail, so the same bytes
+    // always give the same tag and any changed byte another, whether the answer was spooled or not.
+    const tag = entityTag(createHash('sha256').update(head).update(this.middleHash.digest()).update(tail));
+    Object.assign(answer.getStream(), { [ANSWER_TAG]: tag });
+    return answer;
+  }
+
+  private streamFrom(head: Buffer, file: FileHandle, tail: Buffer): Readable {
     const body = Readable.from(spooled(head, file, tail), { objectMode: false, highWaterMark: READ_CHUNK_BYTES });
     // Whether the answer ends, fails or its reader goes away (even before the first byte): the file is gone with it.
     body.once('close', () => void file.close().catch(() => undefined));
-    return new StreamableFile(body, options);
+    return body;
   }
 
   /** Frees the spool file of an answer that will not be sent (the read failed). */

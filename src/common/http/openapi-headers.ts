@@ -2,7 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../../config/app-config.js';
 
 type Schema = Record<string, unknown>;
-type Response = { headers?: Record<string, unknown>; [k: string]: unknown };
+type Response = { headers?: Record<string, unknown>; content?: Record<string, unknown>; [k: string]: unknown };
 type Operation = { security?: unknown[]; responses?: Record<string, Response> };
 
 const Q = DEFAULT_RATE_LIMIT_PER_SECOND;
@@ -33,16 +33,48 @@ export const RESPONSE_HEADERS = {
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, 30),
   WwwAuthenticate: header('The authentication scheme to use: `Bearer`.', { type: 'string' }, 'Bearer'),
   Allow: header('The methods the path answers.', { type: 'string' }, 'GET'),
+  ETag: header(
+    'A strong validator of this exact answer (the hash of its JSON bytes before compression). Send it as `If-None-Match` to get 304 while it is unchanged.',
+    { type: 'string' },
+    '"q1b3uVZ8t0dJ0Zk8oYf0cM4b2l9wGQyVQd0nE7mH3aA"',
+  ),
+  Vary: header(
+    '`Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.',
+    { type: 'string' },
+    'accept-encoding',
+  ),
 };
 
+/** Optional, so written out where it applies (a reference cannot say optional to every generator). */
+const CONTENT_ENCODING = header(
+  "Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).",
+  { type: 'string', enum: ['br', 'gzip'] },
+  'br',
+  false,
+);
+
 const ref = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** Compression (compression.ts) and entity tags (entity-tags.ts): what a JSON answer and a conditional read carry. */
+function representationHeaders(status: string, response: Response, conditional: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const json = Object.keys(response.content ?? {}).some((type) => type.includes('json'));
+  // A success passes every stage, so it always carries Vary; an error answered before the route's stages may not.
+  if (json || status === '304')
+    out.Vary = status.startsWith('2') || status === '304' ? ref('Vary') : { ...RESPONSE_HEADERS.Vary, required: false };
+  if (json) out['Content-Encoding'] = CONTENT_ENCODING;
+  if (conditional && (status === '200' || status === '304')) out.ETag = ref('ETag');
+  return out;
+}
 
 /** Which headers a response of this status carries, besides the ones it already documents. */
 function headersFor(status: string, keyed: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { 'x-request-id': ref('RequestId') };
   // The key's quota is counted once the key and its scope are accepted: every success carries the pair; an error
   // answered before that point (401, 403, 413, 415, a body that is not JSON) cannot, so there it is optional.
-  if (keyed && status.startsWith('2')) Object.assign(out, { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') });
+  // A 304 is a success that was found unchanged: it passed the same stages.
+  if (keyed && (status.startsWith('2') || status === '304'))
+    Object.assign(out, { 'RateLimit-Policy': ref('RateLimitPolicy'), RateLimit: ref('RateLimit') });
   else if (keyed && status !== '401') {
     out['RateLimit-Policy'] = { ...RESPONSE_HEADERS.RateLimitPolicy, required: false };
     out.RateLimit = { ...RESPONSE_HEADERS.RateLimit, required: false };
@@ -56,7 +88,8 @@ function headersFor(status: string, keyed: boolean): Record<string, unknown> {
 /**
  * Adds the headers every answer carries (x-request-id; on keyed operations the
  * rate-limit pair; WWW-Authenticate on 401, Allow on 405, Retry-After on 429
- * and 503) to every documented response, so no decorator can forget them.
+ * and 503; Vary and Content-Encoding on JSON; ETag on conditional reads) to
+ * every documented response, so no decorator can forget them.
  */
 export function documentResponseHeaders(doc: OpenAPIObject): void {
   doc.components = { ...doc.components, headers: { ...doc.components?.headers, ...RESPONSE_HEADERS } };
@@ -64,9 +97,11 @@ export function documentResponseHeaders(doc: OpenAPIObject): void {
     for (const op of Object.values(item as Record<string, Operation>)) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
       const keyed = (op.security ?? []).length > 0;
+      // An operation declared `etag` documents its 304 (access.decorators.ts); its 200 and 304 carry the tag.
+      const conditional = '304' in op.responses;
       for (const [status, response] of Object.entries(op.responses)) {
         const { 'Retry-After': _drop, ...own } = response.headers ?? {};
-        response.headers = { ...own, ...headersFor(status, keyed) };
+        response.headers = { ...own, ...headersFor(status, keyed), ...representationHeaders(status, response, conditional) };
       }
     }
   }

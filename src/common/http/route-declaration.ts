@@ -43,6 +43,8 @@ export interface RouteDeclaration {
   credentialQuery: string[];
   /** No access line (probes that poll often and say nothing new). */
   quietLog?: boolean;
+  /** A single resource: its 200 carries a strong ETag and a matching If-None-Match answers 304 (entity-tags.ts). */
+  etag?: boolean;
   /** The route template Fastify registered (set once the route is registered): the metrics label. */
   template?: string;
 }
