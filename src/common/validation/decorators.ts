@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
 
 /**
@@ -45,16 +45,6 @@ export function QueryBoolean(name: string, description: string) {
     ApiPropertyOptional({ enum: ['true', 'false'], description }),
     IsOptional(),
     IsIn(['true', 'false'], { message: `${name} must be true or false` }),
-  );
-}
-
-/** A free-text value of at most `max` characters; `message` replaces both refusals when one wording fits (a phone number). */
-export function QueryText(name: string, max: number, description: string, message?: string) {
-  return applyDecorators(
-    ApiPropertyOptional({ description }),
-    IsOptional(),
-    IsString({ message: message ?? `${name} must be a string` }),
-    MaxLength(max, { message: message ?? `${name} must be at most ${max} characters` }),
   );
 }
 
