@@ -7,7 +7,7 @@ import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { PoolSql } from '../database/pool-sql.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
-import { EndpointHealthMetrics, WebhookMetrics } from '../webhooks/index.js';
+import { WebhookMetrics } from '../webhooks/index.js';
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
 @Injectable()
@@ -32,10 +32,9 @@ export class MetricsService implements OnModuleInit {
     private readonly config: AppConfig,
     pool: PoolSql,
     webhooks: WebhookMetrics,
-    endpointHealth: EndpointHealthMetrics,
     signals: OpsSignals,
   ) {
-    for (const metric of [...webhooks.metrics, ...endpointHealth.metrics, ...signals.metrics]) this.registry.registerMetric(metric);
+    for (const metric of [...webhooks.metrics, ...signals.metrics]) this.registry.registerMetric(metric);
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state (max: the pool size limit; total, idle; waiting: clients queued for one).',

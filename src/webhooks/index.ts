@@ -4,6 +4,5 @@ export type { CreateEndpointInput, RotatedSecret } from './webhook-endpoints.ser
 export { WebhookDeliveriesService, TEST_EVENT_MESSAGE } from './webhook-deliveries.service.js';
 export { DeliveryDispatcher } from './delivery-dispatcher.service.js';
 export { WebhookMetrics, ATTEMPT_OUTCOMES } from './webhook-metrics.js';
-export { EndpointHealthMetrics } from './endpoint-health-metrics.js';
 export { sign, signingKey, webhookHeaders } from './signing.js';
 export type { WebhookEndpointDto, WebhookDeliveryDto } from './dto/webhook.dto.js';

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/common';
-import { Endpoint, keyed, pathParam, type EndpointSpec } from '../common/http/access.decorators.js';
+import { Endpoint, keyed, pathParam, type EndpointSpec, type OperationDoc } from '../common/http/access.decorators.js';
 import { ApiEndpointDisabled, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
@@ -7,13 +7,36 @@ import { ListDeliveriesQueryDto, WebhookDeliveryAcceptedDto, WebhookDeliveryList
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 
-/** Test and redeliver: a POST that takes no body, answers 202 and is refused while the endpoint is off. */
-const SEND_NOW: Pick<EndpointSpec, 'method' | 'access' | 'status' | 'problems' | 'doc'> = {
-  method: 'POST',
-  access: keyed('webhooks:test'),
-  status: 202,
-  problems: [400, 404, 413, 415],
-  doc: [ApiEndpointDisabled()],
+/**
+ * Test and redeliver: a POST on `:<id>/<verb>` that takes no body, answers 202 with the new delivery and is refused
+ * while the endpoint is off.
+ */
+function sendNow(id: string, verb: string, idDoc: { description: string; example: string }, op: OperationDoc, ok: string): EndpointSpec {
+  return {
+    method: 'POST',
+    access: keyed('webhooks:test'),
+    status: 202,
+    problems: [400, 404, 413, 415],
+    doc: [ApiEndpointDisabled()],
+    path: `:${id}/${verb}`,
+    params: { [id]: pathParam({ format: 'uuid', ...idDoc }) },
+    op,
+    ok: { type: WebhookDeliveryAcceptedDto, description: ok },
+  };
+}
+
+const SEND_TEST: OperationDoc = {
+  id: 'testWebhookEndpoint',
+  summary: 'Send a webhook.test event to one endpoint',
+  description:
+    'Sends one webhook.test event to that endpoint regardless of its subscribed types; each call creates one new event and one new delivery, attempted once. At most 5 tests and resends per endpoint per minute, then 429.',
+};
+
+const REDELIVER: OperationDoc = {
+  id: 'redeliverWebhookDelivery',
+  summary: 'Send a delivery again, as a new delivery of the same event',
+  description:
+    'Creates one new delivery of the same event (same event id) to the same endpoint; the original is untouched. Shares the limit of 5 per endpoint per minute with tests.',
 };
 
 @TaggedController('Webhooks', 'v1/webhook-endpoints')
@@ -39,20 +62,15 @@ export class WebhookEndpointsController {
     return { endpoints: await this.endpoints.list(principal.orgId) };
   }
 
-  @Endpoint({
-    ...SEND_NOW,
-    path: ':endpoint_id/test',
-    params: {
-      endpoint_id: pathParam({ format: 'uuid', description: 'The endpoint id.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' }),
-    },
-    op: {
-      id: 'testWebhookEndpoint',
-      summary: 'Send a webhook.test event to one endpoint',
-      description:
-        'Sends one webhook.test event to that endpoint regardless of its subscribed types; each call creates one new event and one new delivery, attempted once. At most 5 tests and resends per endpoint per minute, then 429.',
-    },
-    ok: { type: WebhookDeliveryAcceptedDto, description: 'One new webhook.test event and its pending delivery.' },
-  })
+  @Endpoint(
+    sendNow(
+      'endpoint_id',
+      'test',
+      { description: 'The endpoint id.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' },
+      SEND_TEST,
+      'One new webhook.test event and its pending delivery.',
+    ),
+  )
   async test(
     @CurrentPrincipal() principal: ApiPrincipal,
     @PathParam('endpoint_id') endpointId: string,
@@ -81,20 +99,15 @@ export class WebhookDeliveriesController {
     return this.deliveries.list(principal.orgId, query);
   }
 
-  @Endpoint({
-    ...SEND_NOW,
-    path: ':delivery_id/redeliver',
-    params: {
-      delivery_id: pathParam({ format: 'uuid', description: 'The delivery id.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' }),
-    },
-    op: {
-      id: 'redeliverWebhookDelivery',
-      summary: 'Send a delivery again, as a new delivery of the same event',
-      description:
-        'Creates one new delivery of the same event (same event id) to the same endpoint; the original is untouched. Shares the limit of 5 per endpoint per minute with tests.',
-    },
-    ok: { type: WebhookDeliveryAcceptedDto, description: 'The new delivery (trigger redelivery), pending; the original is untouched.' },
-  })
+  @Endpoint(
+    sendNow(
+      'delivery_id',
+      'redeliver',
+      { description: 'The delivery id.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' },
+      REDELIVER,
+      'The new delivery (trigger redelivery), pending; the original is untouched.',
+    ),
+  )
   async redeliver(
     @CurrentPrincipal() principal: ApiPrincipal,
     @PathParam('delivery_id') deliveryId: string,

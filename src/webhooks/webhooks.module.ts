@@ -15,7 +15,6 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookFanOut } from './webhook-fan-out.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
-import { EndpointHealthMetrics } from './endpoint-health-metrics.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
 
 /** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
@@ -30,13 +29,11 @@ import { WebhookDeliveriesController, WebhookEndpointsController } from './webho
     WebhookDeliveriesService,
     WebhookFanOut,
     WebhookMetrics,
-    EndpointHealthMetrics,
   ],
   exports: [
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookMetrics,
-    EndpointHealthMetrics,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     SecretBox,
