@@ -9,7 +9,7 @@ export const TURNS_PER_READ = 1000;
 export type TranscriptHead = Omit<TranscriptDto, 'untrusted'>;
 
 /**
- * Reads up to `wanted` turns through `readPage(offset, count)` and writes
+ * Reads up to `wanted` turns through `readPage(written, count)` (the next turns after those written) and writes
  * them to the answer page by page: what is kept is the JSON bytes of each
  * page (spooled once large), never the row objects (a 10,000-turn transcript
  * is about 8 MB of text). The bytes are exactly what JSON.stringify gives for
@@ -18,7 +18,7 @@ export type TranscriptHead = Omit<TranscriptDto, 'untrusted'>;
 export async function writeTurns(
   out: JsonAnswerWriter,
   wanted: number,
-  readPage: (offset: number, count: number) => Promise<TranscriptTurn[]>,
+  readPage: (written: number, count: number) => Promise<TranscriptTurn[]>,
 ): Promise<number> {
   let written = 0;
   while (written < wanted) {

@@ -128,7 +128,7 @@ export class TranscriptsService implements OnModuleInit {
       const header = await this.repo.header(m, principal.orgId, callId);
       const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
       const wanted = header && start < total ? Math.min(q.limit ?? total, total - start) : 0;
-      const read = (offset: number, count: number) => this.repo.turns(m, principal.orgId, callId, q.segment, start + offset, count);
+      const read = (written: number, count: number) => this.repo.turns(m, principal.orgId, callId, q.segment, start + written, count);
       return { header, total, returned: await writeTurns(out, wanted, read) };
     });
     await this.audit.recordRead({
