@@ -7,6 +7,7 @@ import { createFirm, type TestFirm } from './support/factories';
 import { rawRequest } from './support/raw-http';
 import { startTestApp, type TestApp } from './support/test-app';
 import { bigParsesDuring } from './support/json-parse-spy';
+import { hold } from './support/time';
 
 const MiB = 1024 * 1024;
 /** 8 MiB of nesting: `[` 4 Mi times, then `]` as often (1 to 2 s of JSON.parse, and 2 GB of RSS for 8 in flight, before). */
@@ -88,7 +89,7 @@ describe('an 8 MiB deeply nested body can no longer stall the service', () => {
     // Warm-up: both refusals and the health route have run once before anything is measured.
     await Promise.all([sendDeep(t.baseUrl, target, key, false), sendDeep(t.baseUrl, target, key, true), fetch(`${t.baseUrl}/v1/health`)]);
     // The same probe with no attack first: on a busy machine health is slow anyway, and the bound is relative to that.
-    const quiet = await probeHealth(t.baseUrl, () => new Promise((r) => setTimeout(r, 2_000)));
+    const quiet = await probeHealth(t.baseUrl, () => hold(2_000));
     const rssBefore = process.memoryUsage().rss;
     const statuses: number[] = [];
     const latencies = await probeHealth(t.baseUrl, async () => {
@@ -96,7 +97,7 @@ describe('an 8 MiB deeply nested body can no longer stall the service', () => {
       // 8 a second for 5 seconds: 40 bodies of 8 MiB, half with Content-Length and half chunked.
       for (let i = 0; i < 40; i++) {
         attacks.push(sendDeep(t.baseUrl, target, key, i % 2 === 1).then((s) => void statuses.push(s)));
-        await new Promise((r) => setTimeout(r, 125));
+        await hold(125);
       }
       await Promise.all(attacks);
     });
@@ -123,7 +124,7 @@ async function probeHealth(baseUrl: string, during: () => Promise<void>): Promis
       const started = performance.now();
       expect((await fetch(`${baseUrl}/v1/health`)).status).toBe(200);
       latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 25));
+      await hold(25);
     }
   })();
   await during();
