@@ -19,7 +19,6 @@
  * Environment (optional): BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_PER_SECOND (8).
  * Results: printed as a Markdown table. Not part of `npm test`.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,11 +26,10 @@ import { connect } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './bench-database.mjs';
-import { freePort } from './free-port.mjs';
+import { startApi } from './service-process.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 const MiB = 1024 * 1024;
@@ -103,24 +101,6 @@ async function scenario(api, name, method, target, auth) {
     rss_before_mib: round(before / MiB),
     rss_growth_mib: round((peak - before) / MiB),
   };
-}
-
-async function startApi(env) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('Receptionist API (api)')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the api process did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 async function main() {

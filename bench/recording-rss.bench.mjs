@@ -21,7 +21,6 @@
  * Results: printed, and written to BENCH_RESULTS_DIR/recording-rss-<time>.json.
  * `npm test` runs it once with a small recording (test/benches.e2e.spec.ts), so it keeps running.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -32,8 +31,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.mjs';
 import { benchDatabase } from './bench-database.mjs';
+import { s3rverEnv, startApi } from './service-process.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
@@ -114,38 +113,12 @@ async function startS3() {
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: 'recordings' }] });
   const { port } = await server.run();
   return {
-    env: {
-      RECORDING_STORE: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: 'recordings',
-      S3_FORCE_PATH_STYLE: 'true',
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: s3rverEnv(port),
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function startApi(env) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('Receptionist API (api)')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the api process did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 async function runStore(store, ctx) {

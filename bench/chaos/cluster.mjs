@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../free-port.mjs';
+import { s3rverEnv } from '../service-process.mjs';
 import { DISPATCH_CONCURRENCY, LEASE_S, RETRY_SCHEDULE, STATEMENT_TIMEOUT_S } from './settings.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -80,15 +81,7 @@ export async function startS3() {
   const { port } = JSON.parse(line);
   return {
     pid: child.pid,
-    env: {
-      RECORDING_STORE: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: 'recordings',
-      S3_FORCE_PATH_STYLE: 'true',
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: s3rverEnv(port),
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts the compiled service as a ROLE=api process on a free loopback port; resolves once its banner is out. */
+export async function startApi(env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('Receptionist API (api)')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the api process did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** The service's environment for an s3rver on `port` holding the bucket `recordings`. */
+export function s3rverEnv(port) {
+  return {
+    RECORDING_STORE: 's3',
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_BUCKET: 'recordings',
+    S3_FORCE_PATH_STYLE: 'true',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
