@@ -32,7 +32,10 @@ async function migratedSchema(): Promise<Map<string, Record<string, string>>> {
   try {
     const { rows } = await client.query<ColumnInfo>(
       `SELECT table_name, column_name, data_type, udt_name, is_nullable FROM information_schema.columns
-        WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
+        WHERE table_schema = 'public'
+          -- A partition is a piece of its table (events_p20261125), never addressed by the service: its table is declared.
+          AND NOT EXISTS (SELECT 1 FROM pg_class k WHERE k.oid = format('public.%I', table_name)::regclass AND k.relispartition)
+        ORDER BY table_name, ordinal_position`,
     );
     const tables = new Map<string, Record<string, string>>();
     for (const c of rows) {

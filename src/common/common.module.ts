@@ -5,7 +5,9 @@ import { Clock } from './clock.js';
 import { CursorCodec } from './pagination/cursor.js';
 import { KeysetCursors } from './pagination/keyset.js';
 import { OpsSignals } from './ops/ops-signals.js';
+import { Database } from '../database/sql.js';
 import { RetentionRunner } from './retention/retention-runner.js';
+import { TimePartitions } from './retention/time-partitions.js';
 
 /** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job, ops signals. */
 @Global()
@@ -23,8 +25,9 @@ export class CommonModule {
         KeysetCursors,
         OpsSignals,
         RetentionRunner,
+        { provide: TimePartitions, useFactory: (db: Database) => new TimePartitions((work) => db.transaction(work)), inject: [Database] },
       ],
-      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, RetentionRunner],
+      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, RetentionRunner, TimePartitions],
     };
   }
 }

@@ -44,10 +44,19 @@ describe('loadConfig', () => {
     [{ RECORDING_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT must be an http or https URL/],
     [{ RECORDING_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE must be true or false/],
     [{ RECORDING_SWEEP_GRACE: '5s' }, /RECORDING_SWEEP_GRACE must be a duration from 1m to 30d/],
+    [{ AUDIT_RETENTION: '90' }, /AUDIT_RETENTION must be a number of days such as 90d, or unlimited, got "90"/],
+    [{ AUDIT_RETENTION: '12h' }, /AUDIT_RETENTION must be a number of days/],
+    [{ AUDIT_RETENTION: 'forever' }, /AUDIT_RETENTION must be a number of days/],
     [{ HTTP_REQUEST_TIMEOUT_MS: '999' }, /HTTP_REQUEST_TIMEOUT_MS must be an integer from 1000 to 3600000/],
     [{ HTTP_REQUEST_TIMEOUT_MS: '30s' }, /HTTP_REQUEST_TIMEOUT_MS must be an integer/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+
+  it('keeps the audit log for ever unless AUDIT_RETENTION names a number of days', () => {
+    expect(loadConfig(base).auditRetentionMs).toBeNull();
+    expect(loadConfig({ ...base, AUDIT_RETENTION: 'unlimited' }).auditRetentionMs).toBeNull();
+    expect(loadConfig({ ...base, AUDIT_RETENTION: '90d' }).auditRetentionMs).toBe(90 * 86_400_000);
   });
 
   it('keeps recordings on the filesystem unless RECORDING_STORE=s3 names a bucket', () => {

@@ -54,6 +54,8 @@ export class AppConfig {
   recordingStore: RecordingStoreConfig;
   /** How old a stored object with no recording row must be before the sweep deletes it (RECORDING_SWEEP_GRACE). */
   recordingSweepGraceMs: number;
+  /** How long audit rows are kept (AUDIT_RETENTION); null: for ever. */
+  auditRetentionMs: number | null;
   /** Longest one SQL statement may take (DATABASE_STATEMENT_TIMEOUT): bounds a request on a stalled database. */
   databaseStatementTimeoutMs: number;
   /** General per-key limit: requests per second (RATE_LIMIT_PER_SECOND) and bucket size (RATE_LIMIT_BURST). */
@@ -141,6 +143,16 @@ function secretKey(env: NodeJS.ProcessEnv, dataDir: string, embedded: boolean): 
   return decode(readFileSync(file, 'utf8'), file);
 }
 
+/** AUDIT_RETENTION: unset or `unlimited` keeps the audit log for ever; otherwise whole days, at least one. */
+function auditRetention(raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'unlimited') return null;
+  const ms = parseDuration(raw);
+  if (ms === null || ms < 86_400_000 || ms % 86_400_000 !== 0) {
+    throw new ConfigError(`AUDIT_RETENTION must be a number of days such as 90d, or unlimited, got "${raw}"`);
+  }
+  return ms;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const c = new AppConfig();
   c.port = int(env, 'PORT', 3000, 0, 65535);
@@ -193,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`DATABASE_STATEMENT_TIMEOUT must be a duration from 500ms to 10m, got "${env.DATABASE_STATEMENT_TIMEOUT}"`);
   }
   c.databaseStatementTimeoutMs = statementTimeout;
+  c.auditRetentionMs = auditRetention(env.AUDIT_RETENTION);
   c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMIT_PER_SECOND, 1, 1_000_000);
   c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
   c.metricsToken = env.METRICS_TOKEN || null;

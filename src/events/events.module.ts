@@ -15,17 +15,10 @@ import { WaitingEventsList } from './waiting-events-list.js';
   exports: [EventsService],
 })
 export class EventsModule implements OnModuleInit {
-  constructor(
-    private readonly retention: RetentionRunner,
-    private readonly events: EventsRepository,
-  ) {}
+  constructor(private readonly retention: RetentionRunner) {}
 
-  /** Events are kept 30 days. */
+  /** Events are kept 30 days: the job drops each day's partition once the whole day is older. */
   onModuleInit(): void {
-    this.retention.register({
-      name: 'events',
-      maxAgeMs: EVENT_RETENTION_MS,
-      deleteBatch: (cutoff, n) => this.events.deleteOlderThan(cutoff, n),
-    });
+    this.retention.register({ table: 'events', maxAgeMs: EVENT_RETENTION_MS });
   }
 }

@@ -129,12 +129,4 @@ export class EventsRepository {
     );
     return new Map(rows.map((r) => [r.id, r.trace_context]));
   }
-
-  /** One bounded batch of the retention job: a short statement, row locks only on what it deletes. */
-  async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
-    return this.sql.execute(
-      `DELETE FROM events WHERE ctid = ANY(ARRAY(SELECT ctid FROM events WHERE occurred_at < $1 LIMIT $2)) AND occurred_at < $1`,
-      [cutoff, batchSize],
-    );
-  }
 }

@@ -12,18 +12,14 @@ export const MAIL_RETENTION_MS = 30 * 86_400_000;
   exports: [MailService, MailRepository],
 })
 export class MailModule implements OnModuleInit {
-  constructor(
-    private readonly retention: RetentionRunner,
-    private readonly mail: MailRepository,
-  ) {}
+  constructor(private readonly retention: RetentionRunner) {}
 
-  /** Finished mail (sent, logged or failed) is kept 30 days; pending mail is never removed. */
+  /**
+   * Finished mail (sent, logged or failed) is kept 30 days; pending mail is never removed: a day's partition
+   * still holding pending mail stays (only its finished rows go) until a later run finds it finished.
+   */
   onModuleInit(): void {
-    this.retention.register({
-      name: 'mail_outbox',
-      maxAgeMs: MAIL_RETENTION_MS,
-      deleteBatch: (cutoff, n) => this.mail.deleteFinishedBefore(cutoff, n),
-    });
+    this.retention.register({ table: 'mail_outbox', maxAgeMs: MAIL_RETENTION_MS, keepWhere: `status = 'pending'` });
   }
 }
 

@@ -58,11 +58,4 @@ export class MailRepository {
       [id, error.slice(0, 500), nextAttemptAt],
     );
   }
-
-  async deleteFinishedBefore(cutoff: Date, batchSize: number): Promise<number> {
-    return this.sql.execute(
-      `DELETE FROM mail_outbox WHERE ctid = ANY(ARRAY(SELECT ctid FROM mail_outbox WHERE created_at < $1 AND status <> 'pending' LIMIT $2)) AND created_at < $1`,
-      [cutoff, batchSize],
-    );
-  }
 }

@@ -222,11 +222,4 @@ export class WebhookDeliveriesRepository {
     );
     return { due: row.due, oldestDueSeconds: row.oldest };
   }
-
-  async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
-    return this.sql.execute(
-      `DELETE FROM webhook_deliveries WHERE ctid = ANY(ARRAY(SELECT ctid FROM webhook_deliveries WHERE created_at < $1 LIMIT $2)) AND created_at < $1`,
-      [cutoff, batchSize],
-    );
-  }
 }

@@ -40,18 +40,14 @@ import { WebhookDeliveriesController, WebhookEndpointsController } from './webho
   ],
 })
 export class WebhooksModule implements OnModuleInit {
-  constructor(
-    private readonly retention: RetentionRunner,
-    private readonly deliveries: WebhookDeliveriesRepository,
-  ) {}
+  constructor(private readonly retention: RetentionRunner) {}
 
-  /** Deliveries are kept as long as their events: 30 days. */
+  /**
+   * Deliveries are kept 30 days from their own creation (the spec's delivery retention), by day partitions like
+   * events: one made with its event goes with it; a redelivery made later outlives its event by that much.
+   */
   onModuleInit(): void {
-    this.retention.register({
-      name: 'webhook_deliveries',
-      maxAgeMs: EVENT_RETENTION_MS,
-      deleteBatch: (cutoff, n) => this.deliveries.deleteOlderThan(cutoff, n),
-    });
+    this.retention.register({ table: 'webhook_deliveries', maxAgeMs: EVENT_RETENTION_MS });
   }
 }
 

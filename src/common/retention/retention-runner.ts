@@ -3,26 +3,42 @@ import { Interval } from '@nestjs/schedule';
 import { AppConfig } from '../../config/app-config.js';
 import { Clock } from '../clock.js';
 import { OpsSignals } from '../ops/ops-signals.js';
-import { deleteInBatches, type RetentionRun } from './delete-in-batches.js';
+import { deleteInBatches } from './delete-in-batches.js';
+import { DAY_MS, TimePartitions, utcDay } from './time-partitions.js';
 
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 export const RETENTION_BATCH = 1000;
+/** Days of partitions kept ready ahead of the clock (today included), so inserts land in a day's partition, not DEFAULT. */
+export const PARTITION_DAYS_AHEAD = 7;
 
-/** One table's retention: rows older than `maxAgeMs` (by the app clock) go, `batchSize` per statement. */
+/** One table partitioned by day on its creation time (migrations/1764100000000-time-partitions.ts). */
 export interface RetentionEntry {
-  /** Names the table in logs and in `run(name)`. */
-  name: string;
-  maxAgeMs: number;
-  /** Deletes at most `batchSize` rows older than `cutoff`; resolves to how many went. */
-  deleteBatch(cutoff: Date, batchSize: number): Promise<number>;
+  /** The partitioned table; also names the entry in logs and in `run(name)`. */
+  table: string;
+  /** How long rows are kept (by the app clock); null: for ever (partitions are still made ahead). */
+  maxAgeMs: number | null;
+  /**
+   * SQL condition of rows that must stay even past retention (mail still pending): a partition holding any is
+   * kept and only its other rows are deleted, until a later run finds none and drops it.
+   */
+  keepWhere?: string;
+}
+
+export interface RetentionRun {
+  /** Partitions made ahead in this run. */
+  created: string[];
+  /** Partitions dropped whole: every row in them is past retention. */
+  dropped: string[];
+  /** Rows deleted one by one: strays in the DEFAULT partition, and the finished rows of a kept partition. */
+  deleted: number;
 }
 
 /**
- * The one scheduled retention job. Each context that keeps rows for a
- * limited time registers an entry when its module starts; every ten minutes
- * (worker roles only) each entry deletes in bounded batches until a batch
- * comes back short. A failed entry is logged with its cause and retried at
- * the next run; the others still run.
+ * The one scheduled retention job. Each context registers its growing table when its module starts; every ten
+ * minutes (worker roles only) each table gets its partitions for the next days and loses the partitions whose
+ * whole day is past retention. A row is therefore removed between its retention age and one day after it (the
+ * API already hides rows past retention). A failed table is logged with its cause and retried at the next run;
+ * the others still run.
  */
 @Injectable()
 export class RetentionRunner {
@@ -34,39 +50,64 @@ export class RetentionRunner {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly signals: OpsSignals,
+    private readonly partitions: TimePartitions,
   ) {}
 
   register(entry: RetentionEntry): void {
-    this.entries.set(entry.name, entry);
+    this.entries.set(entry.table, entry);
   }
 
   @Interval('retention', RETENTION_INTERVAL_MS)
   async scheduled(): Promise<void> {
     if (!this.config.runsWorker) return;
     let failed = false;
-    for (const name of this.entries.keys()) {
+    for (const table of this.entries.keys()) {
       try {
-        const { deleted } = await this.run(name);
-        if (deleted > 0) this.logger.log({ table: name, deleted }, 'removed rows past retention');
+        const { created, dropped, deleted } = await this.run(table);
+        if (created.length + dropped.length + deleted > 0) this.logger.log({ table, created, dropped, deleted }, 'kept retention');
       } catch (err) {
         failed = true;
-        this.logger.warn({ table: name, err }, 'retention run failed; will retry at the next run');
+        this.logger.warn({ table, err }, 'retention run failed; will retry at the next run');
       }
     }
     // Only a run in which every table kept its retention counts; the alert watches for its absence.
     if (!failed) this.signals.jobSucceeded('retention');
   }
 
-  /** Runs one entry now; concurrent calls for the same entry share one run. */
-  run(name: string, batchSize = RETENTION_BATCH): Promise<RetentionRun> {
-    const entry = this.entries.get(name);
-    if (!entry) throw new Error(`no retention entry named "${name}"`);
-    let run = this.running.get(name);
+  /** Runs one table's entry now; concurrent calls for the same table share one run. */
+  run(table: string, batchSize = RETENTION_BATCH): Promise<RetentionRun> {
+    const entry = this.entries.get(table);
+    if (!entry) throw new Error(`no retention entry named "${table}"`);
+    let run = this.running.get(table);
     if (!run) {
-      const cutoff = new Date(this.clock.now().getTime() - entry.maxAgeMs);
-      run = deleteInBatches((n) => entry.deleteBatch(cutoff, n), batchSize).finally(() => this.running.delete(name));
-      this.running.set(name, run);
+      run = this.keep(entry, this.clock.now(), batchSize).finally(() => this.running.delete(table));
+      this.running.set(table, run);
     }
+    return run;
+  }
+
+  private async keep(entry: RetentionEntry, now: Date, batchSize: number): Promise<RetentionRun> {
+    const { table, maxAgeMs, keepWhere } = entry;
+    const run: RetentionRun = { created: [], dropped: [], deleted: 0 };
+    for (let d = 0; d <= PARTITION_DAYS_AHEAD; d++) {
+      const day = utcDay(new Date(now.getTime() + d * DAY_MS));
+      if (await this.partitions.ensureDay(table, day)) run.created.push(`${table}@${day.toISOString().slice(0, 10)}`);
+    }
+    if (maxAgeMs === null) return run;
+    const cutoff = new Date(now.getTime() - maxAgeMs);
+    const finished = keepWhere ? `NOT (${keepWhere})` : 'true';
+    for (const p of await this.partitions.list(table)) {
+      if (p.upper === null || p.upper > cutoff) continue;
+      if (keepWhere && (await this.partitions.holds(p.name, keepWhere))) {
+        run.deleted += (await deleteInBatches((n) => this.partitions.deleteBatch(p.name, finished, [], n), batchSize)).deleted;
+        continue;
+      }
+      await this.partitions.drop(table, p.name);
+      run.dropped.push(p.name);
+    }
+    const key = await this.partitions.keyOf(table);
+    const strays = (n: number) => this.partitions.deleteBatch(`${table}_default`, `${key} < $1 AND ${finished}`, [cutoff], n);
+    run.deleted += (await deleteInBatches(strays, batchSize)).deleted;
     return run;
   }
 }

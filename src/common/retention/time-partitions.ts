@@ -1,0 +1,159 @@
+import type { Queryable } from '../../database/sql.js';
+
+export const DAY_MS = 86_400_000;
+
+/** One partition of a table partitioned by day: its name and the instant its range ends (null: the DEFAULT partition). */
+export interface PartitionBounds {
+  name: string;
+  upper: Date | null;
+}
+
+/** Runs work in one transaction (Database.transaction in the service; a plain pg client in a bench, see `pgTransactions`). */
+export type InTransaction = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
+
+/** The UTC day holding `at`, as its first instant. */
+export const utcDay = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+
+/** `events_p20261125`: the same names the migration gives (migrations/1764100000000-time-partitions.ts). */
+export const dayPartitionName = (table: string, day: Date): string => `${table}_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+/** Attempts of a change that needs the table's lock before giving up until the next run. */
+const LOCK_ATTEMPTS = 20;
+/**
+ * How long one attempt may wait for the table's lock. While a DDL statement waits, reads queue behind it, so
+ * the wait is short; a busy moment costs a retry, never a read stalled for longer than this.
+ */
+const LOCK_TIMEOUT = '100ms';
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** Postgres error code of a thrown driver error, if any. */
+const codeOf = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
+
+/**
+ * The partitions of the tables that grow with time, and the three changes made to them: create a day's
+ * partition ahead, drop a day past retention, delete stray rows from the DEFAULT partition. A drop takes the
+ * parent's ACCESS EXCLUSIVE lock for a catalog change only (milliseconds); `DETACH ... CONCURRENTLY` would
+ * avoid it but PostgreSQL refuses it on a table with a DEFAULT partition, which is what lets an insert with
+ * any date succeed. So each change runs under a short lock_timeout and is retried (docs/decisions.md).
+ */
+export class TimePartitions {
+  constructor(private readonly inTransaction: InTransaction) {}
+
+  /** Every partition of `table` with the end of its range. */
+  async list(table: string): Promise<PartitionBounds[]> {
+    return this.inTransaction((tx) =>
+      tx.query<PartitionBounds>(
+        `SELECT c.relname AS name,
+                (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS upper
+           FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = $1::regclass ORDER BY upper NULLS FIRST`,
+        [table],
+      ),
+    );
+  }
+
+  /** The partition key column of `table` (`RANGE (occurred_at)` → occurred_at). */
+  async keyOf(table: string): Promise<string> {
+    const [row] = await this.inTransaction((tx) =>
+      tx.query<{ key: string }>(`SELECT substring(pg_get_partkeydef($1::regclass) FROM '^RANGE \\((\\w+)\\)$') AS key`, [table]),
+    );
+    if (!row?.key) throw new Error(`${table} is not partitioned by range on one column`);
+    return row.key;
+  }
+
+  /**
+   * Creates the partition of `day` unless it exists; rows the DEFAULT partition holds for that day move into
+   * it (so attaching never fails on them). Returns whether it was created.
+   */
+  async ensureDay(table: string, day: Date): Promise<boolean> {
+    const name = dayPartitionName(table, day);
+    const key = await this.keyOf(table);
+    const next = new Date(day.getTime() + DAY_MS);
+    return this.withShortLock(table, async (tx) => {
+      const [{ exists }] = await tx.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [name]);
+      if (exists) return false;
+      const [{ storage }] = await tx.query<{ storage: string | null }>(
+        `SELECT array_to_string(reloptions, ', ') AS storage FROM pg_class WHERE oid = $1::regclass`,
+        [`${table}_default`],
+      );
+      await tx.execute(`CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)${storage ? ` WITH (${storage})` : ''}`);
+      await tx.execute(
+        `WITH moved AS (DELETE FROM ${table}_default WHERE ${key} >= $1 AND ${key} < $2 RETURNING *) INSERT INTO ${name} SELECT * FROM moved`,
+        [day, next],
+      );
+      await tx.execute(`ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ($$${day.toISOString()}$$) TO ($$${next.toISOString()}$$)`);
+      return true;
+    });
+  }
+
+  /** Drops one partition (all its rows at once). */
+  async drop(table: string, partition: string): Promise<void> {
+    await this.withShortLock(table, (tx) => tx.execute(`DROP TABLE IF EXISTS ${partition}`));
+  }
+
+  /**
+   * Drops the partition holding `day` of `table` and says how long it took (the growth bench times this);
+   * false when there was none.
+   */
+  async dropDay(table: string, day: Date): Promise<{ dropped: boolean; ms: number }> {
+    const name = dayPartitionName(table, utcDay(day));
+    const started = performance.now();
+    const found = (await this.list(table)).some((p) => p.name === name);
+    if (found) await this.drop(table, name);
+    return { dropped: found, ms: performance.now() - started };
+  }
+
+  /** Whether any row of this partition matches `where` (a partition still holding rows that must stay is kept). */
+  async holds(partition: string, where: string): Promise<boolean> {
+    const [row] = await this.inTransaction((tx) => tx.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${where}) AS held`));
+    return row.held;
+  }
+
+  /** One bounded DELETE of rows matching `where` in one partition (the DEFAULT one's strays, or a kept partition's finished rows). */
+  async deleteBatch(partition: string, where: string, params: unknown[], batchSize: number): Promise<number> {
+    const limit = `$${params.length + 1}`;
+    return this.inTransaction((tx) =>
+      tx.execute(
+        `DELETE FROM ${partition} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${partition} WHERE ${where} LIMIT ${limit})) AND ${where}`,
+        [...params, batchSize],
+      ),
+    );
+  }
+
+  /** One change to `table`'s partitions: serialised across processes, under a short lock_timeout, retried while the lock is busy. */
+  private async withShortLock<T>(table: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.inTransaction(async (tx) => {
+          await tx.query<{ locked: string }>(`SELECT pg_advisory_xact_lock(hashtext('time-partitions'), hashtext($1))::text AS locked`, [table]);
+          await tx.query<{ set: string }>(`SELECT set_config('lock_timeout', $1, true) AS set`, [LOCK_TIMEOUT]);
+          return work(tx);
+        });
+      } catch (err) {
+        if (codeOf(err) !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+      }
+    }
+  }
+}
+
+/** node-postgres' client as `InTransaction`, for a bench that times `dropDay` without starting the service. */
+export function pgTransactions(client: {
+  query(text: string, params?: unknown[]): Promise<{ rows: object[]; rowCount: number | null }>;
+}): InTransaction {
+  const tx: Queryable = {
+    query: async <R extends object>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])).rows as R[],
+    execute: async (text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])).rowCount ?? 0,
+  };
+  return async (work) => {
+    await client.query('BEGIN');
+    try {
+      const result = await work(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
+    }
+  };
+}
