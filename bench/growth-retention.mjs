@@ -1,48 +1,47 @@
 /**
- * Removing the oldest day of each table kept for a limited time, for bench/growth.bench.mjs, the way the service does
- * it: each table's own retention statement (the repositories' batched DELETE, RETENTION_BATCH rows a statement,
- * through the service's deleteInBatches). The audit log has no retention of its own, so it gets the same batched
- * DELETE by `at`.
+ * The tables kept for a limited time, partitioned by day (migrations/1764100000000-time-partitions.ts), for
+ * bench/growth.bench.mjs: their day partitions made ahead of seeding, as the scheduled job would have made them over
+ * the month, and one whole day removed the way retention removes it (TimePartitions.dropDay, the service's own code).
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
+const DAY_MS = 86_400_000;
+export const RETAINED_TABLES = ['webhook_deliveries', 'events', 'mail_outbox', 'audit_log'];
 
-/** Rows older than `cutoff` of each retained table go; resolves to the seconds and rows of each. */
-export async function dropOneDay(ctx, cutoff) {
-  const { deleteInBatches } = require(dist('common/retention/delete-in-batches.js'));
-  const { RETENTION_BATCH } = require(dist('common/retention/retention-runner.js'));
-  const { EventsRepository } = require(dist('events/events.repository.js'));
-  const { WebhookDeliveriesRepository } = require(dist('webhooks/webhook-deliveries.repository.js'));
-  const { MailRepository } = require(dist('mail/mail.repository.js'));
-  const get = (cls) => ctx.app.get(cls, { strict: false });
-  const tables = [
-    ['webhook_deliveries', (n) => get(WebhookDeliveriesRepository).deleteOlderThan(cutoff, n)],
-    ['events', (n) => get(EventsRepository).deleteOlderThan(cutoff, n)],
-    ['mail_outbox', (n) => get(MailRepository).deleteFinishedBefore(cutoff, n)],
-    [
-      'audit_log',
-      async (n) =>
-        (
-          await ctx.client.query(
-            `DELETE FROM audit_log WHERE ctid = ANY(ARRAY(SELECT ctid FROM audit_log WHERE at < $1 LIMIT $2)) AND at < $1`,
-            [cutoff, n],
-          )
-        ).rowCount,
-    ],
-  ];
+function partitions(client) {
+  const { TimePartitions, pgTransactions } = require(dist('common/retention/time-partitions.js'));
+  return new TimePartitions(pgTransactions(client));
+}
+
+/** A partition for every UTC day from `days` days before `now` to today, in each retained table. */
+export async function ensureDayPartitions(client, now, days) {
+  const { utcDay } = require(dist('common/retention/time-partitions.js'));
+  const tp = partitions(client);
+  for (const table of RETAINED_TABLES)
+    for (let day = utcDay(new Date(now.getTime() - days * DAY_MS)); day <= now; day = new Date(day.getTime() + DAY_MS))
+      await tp.ensureDay(table, day);
+}
+
+/** The oldest UTC day the seeding filled whole (the oldest one holds only its last hours). */
+export function oldestWholeDay(now, days) {
+  const { utcDay } = require(dist('common/retention/time-partitions.js'));
+  return new Date(utcDay(new Date(now.getTime() - days * DAY_MS)).getTime() + DAY_MS);
+}
+
+/** Drops `day`'s partition of each retained table; resolves to the seconds and rows of each. */
+export async function dropOneDay(ctx, day) {
+  const { dayPartitionName } = require(dist('common/retention/time-partitions.js'));
+  const tp = partitions(ctx.client);
   const results = [];
-  for (const [table, deleteBatch] of tables) {
-    const t0 = process.hrtime.bigint();
-    const run = await deleteInBatches(deleteBatch, RETENTION_BATCH);
-    results.push({
-      table,
-      seconds: Number(process.hrtime.bigint() - t0) / 1e9,
-      rows: run.deleted,
-      how: `batched DELETE (${run.batches} statements)`,
-    });
+  for (const table of RETAINED_TABLES) {
+    const name = dayPartitionName(table, day);
+    const [{ rows }] = (await ctx.client.query(`SELECT count(*)::int AS rows FROM ${name}`)).rows;
+    const { dropped, ms } = await tp.dropDay(table, day);
+    if (!dropped) throw new Error(`${table}: no partition ${name} to drop`);
+    results.push({ table, seconds: ms / 1000, rows, how: 'DROP TABLE of its day partition' });
   }
   return results;
 }
