@@ -120,7 +120,9 @@ async function createPartitions(q: QueryRunner, table: string, old: string, key:
   const floor = utcDay(new Date(today.getTime() - DAILY_BACK_DAYS * DAY_MS));
   let day = oldest ? utcDay(oldest) : utcDay(today);
   if (day < floor) {
-    await q.query(`CREATE TABLE ${table}_before_${dayName(floor)} PARTITION OF ${table} FOR VALUES FROM (MINVALUE) TO ($$${floor.toISOString()}$$)${storage}`);
+    await q.query(
+      `CREATE TABLE ${table}_before_${dayName(floor)} PARTITION OF ${table} FOR VALUES FROM (MINVALUE) TO ($$${floor.toISOString()}$$)${storage}`,
+    );
     day = floor;
   }
   for (; day <= lastDay; day = new Date(day.getTime() + DAY_MS)) {

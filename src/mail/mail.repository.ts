@@ -28,16 +28,16 @@ export class MailRepository {
     return rows[0].id;
   }
 
-  /** Claims due mail for one sender: lease in database time, attempt counted at claim. */
+  /** Claims due mail for one sender: lease in database time, attempt counted at claim (ids as an array: a probe per day partition). */
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<OutgoingMail[]> {
     return this.sql.query<OutgoingMail>(
       `UPDATE mail_outbox m SET locked_until = now() + make_interval(secs => $3), attempt_count = m.attempt_count + 1
-        WHERE m.id IN (
+        WHERE m.id = ANY(ARRAY(
           SELECT id FROM mail_outbox
            WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
            ORDER BY next_attempt_at
            LIMIT $2
-           FOR UPDATE SKIP LOCKED)
+           FOR UPDATE SKIP LOCKED))
         RETURNING m.id, m.kind, m.to_address AS "to", m.subject, m.body, m.attempt_count AS "attemptCount"`,
       [now, limit, leaseSeconds],
     );

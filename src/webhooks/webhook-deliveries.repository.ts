@@ -136,19 +136,21 @@ export class WebhookDeliveriesRepository {
   /**
    * Claims due deliveries for one worker: SKIP LOCKED so concurrent workers
    * never wait on or share a row, and a lease in database time so a worker
-   * that dies loses nothing: the row is due again when the lease runs out.
+   * that dies loses nothing: the row is due again when the lease runs out. The claimed ids come as an array
+   * (`= ANY(ARRAY(...))`, not `IN (...)`): on the day-partitioned table a semi-join is planned as a scan of
+   * every partition, an array as one primary-key probe per partition.
    */
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.sql.query<ClaimedDelivery>(
       `WITH claimed AS (
          UPDATE webhook_deliveries d
             SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-          WHERE d.id IN (
+          WHERE d.id = ANY(ARRAY(
                 SELECT id FROM webhook_deliveries
                  WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
                  ORDER BY next_attempt_at
                  LIMIT $2
-                 FOR UPDATE SKIP LOCKED)
+                 FOR UPDATE SKIP LOCKED))
          RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token, d.trigger, d.created_at)
        SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
               c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",

@@ -76,12 +76,16 @@ export class TimePartitions {
         `SELECT array_to_string(reloptions, ', ') AS storage FROM pg_class WHERE oid = $1::regclass`,
         [`${table}_default`],
       );
-      await tx.execute(`CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)${storage ? ` WITH (${storage})` : ''}`);
+      await tx.execute(
+        `CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)${storage ? ` WITH (${storage})` : ''}`,
+      );
       await tx.execute(
         `WITH moved AS (DELETE FROM ${table}_default WHERE ${key} >= $1 AND ${key} < $2 RETURNING *) INSERT INTO ${name} SELECT * FROM moved`,
         [day, next],
       );
-      await tx.execute(`ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ($$${day.toISOString()}$$) TO ($$${next.toISOString()}$$)`);
+      await tx.execute(
+        `ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ($$${day.toISOString()}$$) TO ($$${next.toISOString()}$$)`,
+      );
       return true;
     });
   }
@@ -105,7 +109,9 @@ export class TimePartitions {
 
   /** Whether any row of this partition matches `where` (a partition still holding rows that must stay is kept). */
   async holds(partition: string, where: string): Promise<boolean> {
-    const [row] = await this.inTransaction((tx) => tx.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${where}) AS held`));
+    const [row] = await this.inTransaction((tx) =>
+      tx.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${where}) AS held`),
+    );
     return row.held;
   }
 
@@ -125,7 +131,9 @@ export class TimePartitions {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.inTransaction(async (tx) => {
-          await tx.query<{ locked: string }>(`SELECT pg_advisory_xact_lock(hashtext('time-partitions'), hashtext($1))::text AS locked`, [table]);
+          await tx.query<{ locked: string }>(`SELECT pg_advisory_xact_lock(hashtext('time-partitions'), hashtext($1))::text AS locked`, [
+            table,
+          ]);
           await tx.query<{ set: string }>(`SELECT set_config('lock_timeout', $1, true) AS set`, [LOCK_TIMEOUT]);
           return work(tx);
         });
@@ -137,22 +145,29 @@ export class TimePartitions {
   }
 }
 
+/** What a node-postgres client answers to a statement (rows of an unstated type: the caller states it). */
+interface PgResult {
+  rows: object[];
+  rowCount: number | null;
+}
+
 /** node-postgres' client as `InTransaction`, for a bench that times `dropDay` without starting the service. */
 export function pgTransactions(client: {
-  query(text: string, params?: unknown[]): Promise<{ rows: object[]; rowCount: number | null }>;
+  query<R extends PgResult = PgResult>(text: string, params?: unknown[]): Promise<R>;
 }): InTransaction {
+  const run = (text: string, params?: readonly unknown[]) => client.query<PgResult>(text, params as unknown[] | undefined);
   const tx: Queryable = {
-    query: async <R extends object>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])).rows as R[],
-    execute: async (text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])).rowCount ?? 0,
+    query: async <R extends object>(text: string, params?: readonly unknown[]) => (await run(text, params)).rows as R[],
+    execute: async (text: string, params?: readonly unknown[]) => (await run(text, params)).rowCount ?? 0,
   };
   return async (work) => {
-    await client.query('BEGIN');
+    await run('BEGIN');
     try {
       const result = await work(tx);
-      await client.query('COMMIT');
+      await run('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK');
+      await run('ROLLBACK');
       throw err;
     }
   };
