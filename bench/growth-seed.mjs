@@ -34,10 +34,11 @@ const MS = (col) => `(extract(epoch FROM ${col}) * 1000)::bigint`;
 
 /**
  * The service-made part of a database: migrations, the large firm (the one measured) with a key, the template firm
- * with its ingested history, and one webhook endpoint per firm made by the service. Returns what the SQL seeding and
+ * with its ingested history (`templateCalls` demo calls; the first ones walk through every category), and one webhook
+ * endpoint per firm made by the service. Returns what the SQL seeding and
  * the measurement need.
  */
-export async function prepareDatabase(databaseUrl, secret) {
+export async function prepareDatabase(databaseUrl, secret, templateCalls) {
   require('reflect-metadata');
   const { runMigrations } = require(dist('database/migrate.js'));
   await runMigrations(databaseUrl);
@@ -61,7 +62,7 @@ export async function prepareDatabase(databaseUrl, secret) {
   const { key } = await app.get(ApiKeyService).create({ orgId: large.id, name: 'growth bench', set: 'read-update-leads' });
   const template = await account.createOrg({ name: 'Template Firm', slug: 'template-firm', ownerEmail: 'owner@template.example' });
   await hook(template.id);
-  await app.get(IngestionService).ingestMany(template.id, demoHistory(new Date()).documents);
+  await app.get(IngestionService).ingestMany(template.id, demoHistory(new Date(), undefined, templateCalls).documents);
   return { app, largeId: large.id, templateId: template.id, key };
 }
 

@@ -17,7 +17,8 @@
 // Options: --firms N (10000)  --calls N (2000000)  --large N (200000, calls of the large firm; at most calls/10)
 //          --audit-firms N (100)  --days N (30, of events, deliveries, mail and audit)  --requests N (600 per scenario
 //          and size)  --explain (print EXPLAIN (ANALYZE, BUFFERS) of the list reads at both sizes)
-//          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests: seconds)
+//          --template-calls N (220, demo calls the template firm is ingested with)
+//          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls: seconds)
 // Environment: BENCH_DATABASE_URL (a PostgreSQL server to use; default: an embedded one in a temp folder);
 // BENCH_RESULTS_DIR (bench/results) is where the results file goes.
 // Results: a readable table and one JSON line on stdout, and BENCH_RESULTS_DIR/growth-<time>.json.
@@ -41,10 +42,20 @@ const DEEP_PAGES = 1000;
 const log = (line) => process.stderr.write(line + '\n');
 
 function parseArgs(argv) {
-  const o = { firms: 10_000, calls: 2_000_000, large: 200_000, auditFirms: 100, days: 30, requests: 600, explain: false };
+  const o = {
+    firms: 10_000,
+    calls: 2_000_000,
+    large: 200_000,
+    auditFirms: 100,
+    days: 30,
+    requests: 600,
+    templateCalls: 220,
+    explain: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
-    if (k === '--tiny') Object.assign(o, { firms: 40, calls: 20_000, large: 2_000, auditFirms: 1, days: 3, requests: 10 });
+    if (k === '--tiny')
+      Object.assign(o, { firms: 40, calls: 20_000, large: 2_000, auditFirms: 1, days: 3, requests: 10, templateCalls: 40 });
     else if (k === '--explain') o.explain = true;
     else if (k === '--firms') o.firms = Number(v);
     else if (k === '--calls') o.calls = Number(v);
@@ -52,6 +63,7 @@ function parseArgs(argv) {
     else if (k === '--audit-firms') o.auditFirms = Number(v);
     else if (k === '--days') o.days = Number(v);
     else if (k === '--requests') o.requests = Number(v);
+    else if (k === '--template-calls') o.templateCalls = Number(v);
     else throw new Error(`unknown option ${k}`);
     if (!['--tiny', '--explain'].includes(k)) i++;
   }
@@ -98,7 +110,7 @@ async function seedStage(client, ctx, stage, prev, o) {
 /** A database at one size (the 10x one is seeded at 1x, then grown), vacuumed and analysed as autovacuum would leave it. */
 async function seedDatabase(databaseUrl, stages, o, now) {
   const t0 = Date.now();
-  const ctx = await prepareDatabase(databaseUrl, SECRET);
+  const ctx = await prepareDatabase(databaseUrl, SECRET, o.templateCalls);
   ctx.prepareSeconds = (Date.now() - t0) / 1000;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
