@@ -87,6 +87,26 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
       expect(rows[2]).toMatch(/\| (\d+× (413|0)(, )?)+ \|/);
     },
   },
+  'growth.bench.mjs': {
+    args: ['--tiny'],
+    env: {},
+    check: (run) => {
+      // Every request answered at both sizes, and every retained table lost exactly its day's partition (rows and all).
+      expect(run.results.reads.map((r: any) => [r.name, r.one.n, r.ten.n])).toEqual(
+        [
+          'calls list, first page',
+          'calls list, after 1,000 pages',
+          'call detail',
+          'leads list, first page',
+          'PATCH lead (external_id)',
+        ].map((name) => [name, 10, 10]),
+      );
+      expect(run.results.drop.ten.map((d: any) => [d.table, d.how, d.rows > 0 || d.table === 'mail_outbox'])).toEqual(
+        ['webhook_deliveries', 'events', 'mail_outbox', 'audit_log'].map((t) => [t, 'DROP TABLE of its day partition', true]),
+      );
+      expect(run.stdout).toMatch(/^\| calls, MiB per million calls \| \d+ \| \d+ \|$/m);
+    },
+  },
   'recording-rss.bench.mjs': {
     env: { BENCH_MIB: '2' },
     check: (run) => {

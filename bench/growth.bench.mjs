@@ -1,0 +1,447 @@
+#!/usr/bin/env node
+// Growth benchmark: `npm run bench:growth` (builds first).
+//
+// What a request costs as the data grows ten times, in one run: two databases on one PostgreSQL, seeded in SQL
+// (bench/growth-seed.mjs: rows shaped as the service writes them, copied from a template firm the service ingested):
+//   1x  - the calls bench's size: 1,000 firms, 200,000 calls all in one large firm, their leads, 30 days of events,
+//         webhook deliveries and owner mail, and a month of audit rows at one list poll a minute for 10 firms;
+//   10x - the same seeding, then grown: 10,000 firms, 2,000,000 calls (the large firm still holds 200,000, the rest
+//         spread over the other firms), and a month of audit rows for 100 firms (about 4.3 million).
+// Each database gets its own api process (`node dist/src/main.js`, ROLE=api). Measured over HTTP against the large
+// firm, one request at a time, in rounds alternating 1x and 10x (order swapped each round) so both see the same
+// machine: p50/p99 of the calls list (first page, and the page after 1,000 pages of 100), call detail, leads list,
+// and PATCH of a lead, with 10x against 1x (target: within 1.2x). Then the time to drop one whole day of each
+// retained table (events, webhook_deliveries, mail_outbox, audit_log; target under 1 s) with the first page read
+// meanwhile against without, and disk per million calls (pg_total_relation_size).
+//
+// Options: --firms N (10000)  --calls N (2000000)  --large N (200000, calls of the large firm; at most calls/10)
+//          --audit-firms N (100)  --days N (30, of events, deliveries, mail and audit)  --requests N (600 per scenario
+//          and size)  --explain (print EXPLAIN (ANALYZE, BUFFERS) of the list reads at both sizes)
+//          --template-calls N (220, demo calls the template firm is ingested with)
+//          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls: seconds)
+// Environment: BENCH_DATABASE_URL (a PostgreSQL server to use; default: an embedded one in a temp folder);
+// BENCH_RESULTS_DIR (bench/results) is where the results file goes.
+// Results: a readable table and one JSON line on stdout, and BENCH_RESULTS_DIR/growth-<time>.json.
+// `npm test` runs it once with --tiny (test/benches.e2e.spec.ts), so it keeps running.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { benchDatabase } from './bench-database.mjs';
+import { openSeedSession, prepareDatabase, seedAudit, seedCalls, seedFirms, seedMail } from './growth-seed.mjs';
+import { dropOneDay, ensureDayPartitions, oldestWholeDay } from './growth-retention.mjs';
+import { startApi } from './service-process.mjs';
+
+const require = createRequire(import.meta.url);
+const root = new URL('..', import.meta.url);
+const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
+const SECRET = Buffer.alloc(32, 9).toString('base64');
+const DEEP_PAGES = 1000;
+const log = (line) => process.stderr.write(line + '\n');
+
+function parseArgs(argv) {
+  const o = {
+    firms: 10_000,
+    calls: 2_000_000,
+    large: 200_000,
+    auditFirms: 100,
+    days: 30,
+    requests: 600,
+    templateCalls: 220,
+    explain: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [k, v] = [argv[i], argv[i + 1]];
+    if (k === '--tiny')
+      Object.assign(o, { firms: 40, calls: 20_000, large: 2_000, auditFirms: 1, days: 3, requests: 10, templateCalls: 40 });
+    else if (k === '--explain') o.explain = true;
+    else if (k === '--firms') o.firms = Number(v);
+    else if (k === '--calls') o.calls = Number(v);
+    else if (k === '--large') o.large = Number(v);
+    else if (k === '--audit-firms') o.auditFirms = Number(v);
+    else if (k === '--days') o.days = Number(v);
+    else if (k === '--requests') o.requests = Number(v);
+    else if (k === '--template-calls') o.templateCalls = Number(v);
+    else throw new Error(`unknown option ${k}`);
+    if (!['--tiny', '--explain'].includes(k)) i++;
+  }
+  if (o.large > o.calls / 10) throw new Error('--large must be at most --calls / 10 (the 1x database holds a tenth of the calls)');
+  if (o.firms < 30 || o.auditFirms + 2 > o.firms)
+    throw new Error('--firms must be at least 30 and hold --audit-firms besides the large and template firms');
+  return o;
+}
+
+/** The two sizes: 1x is a tenth of every count but the large firm's calls; 10x is the 1x seeding grown. */
+function sizes(o) {
+  const one = {
+    name: '1x',
+    firms: Math.floor(o.firms / 10),
+    otherCalls: Math.floor(o.calls / 10) - o.large,
+    auditFirms: Math.floor(o.auditFirms / 10),
+  };
+  const ten = { name: '10x', firms: o.firms, otherCalls: o.calls - o.large, auditFirms: o.auditFirms };
+  return { one, ten };
+}
+
+// ---------------------------------------------------------------- seeding
+
+/** Seeds one size on top of the previous one (`prev`, or nothing); returns seconds per part. */
+async function seedStage(client, ctx, stage, prev, o) {
+  const t0 = Date.now();
+  const firmFrom = prev ? prev.firms : 2;
+  await seedFirms(client, ctx.app, firmFrom, stage.firms, ctx.now);
+  const parts = {};
+  const add = (t) => Object.entries(t).forEach(([k, v]) => (parts[k] = (parts[k] ?? 0) + v));
+  const common = { days: o.days, now: ctx.now, templateCalls: ctx.templateCalls };
+  if (!prev) add(await seedCalls(client, { ...common, g0: 1, g1: o.large + 1, firmFrom: 0, firmTo: 1 }));
+  const g0 = o.large + 1 + (prev ? prev.otherCalls : 0);
+  add(await seedCalls(client, { ...common, g0, g1: o.large + 1 + stage.otherCalls, firmFrom, firmTo: stage.firms }));
+  let t = Date.now();
+  await seedMail(client, { firmFrom, firmTo: stage.firms, perDay: Math.ceil((stage.firms - firmFrom) / 100), days: o.days, now: ctx.now });
+  parts.mail = (Date.now() - t) / 1000;
+  t = Date.now();
+  await seedAudit(client, { firmFrom: 2 + (prev ? prev.auditFirms : 0), firmTo: 2 + stage.auditFirms, days: o.days, now: ctx.now });
+  parts.audit = (Date.now() - t) / 1000;
+  return { seconds: (Date.now() - t0) / 1000, parts };
+}
+
+/** A database at one size (the 10x one is seeded at 1x, then grown), vacuumed and analysed as autovacuum would leave it. */
+async function seedDatabase(databaseUrl, stages, o, now) {
+  const t0 = Date.now();
+  const ctx = await prepareDatabase(databaseUrl, SECRET, o.templateCalls);
+  ctx.prepareSeconds = (Date.now() - t0) / 1000;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await ensureDayPartitions(client, now, o.days);
+  const { templateCalls } = await openSeedSession(client, ctx.templateId, ctx.largeId);
+  Object.assign(ctx, { now, templateCalls, client, seeding: [] });
+  let prev = null;
+  for (const stage of stages) {
+    const s = await seedStage(client, ctx, stage, prev, o);
+    ctx.seeding.push({ stage: stage.name, ...s });
+    log(
+      `${stages.at(-1).name} database (service-made part ${ctx.prepareSeconds.toFixed(1)} s), ${stage.name}: seeded in ${s.seconds.toFixed(1)} s (${Object.entries(
+        s.parts,
+      )
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(', ')})`,
+    );
+    prev = stage;
+  }
+  const t = Date.now();
+  await client.query(`VACUUM (ANALYZE) orgs, webhook_endpoints, ${TABLES.join(', ')}`);
+  ctx.vacuumSeconds = (Date.now() - t) / 1000;
+  await client.query('RESET synchronous_commit');
+  await client.query('RESET session_replication_role');
+  return ctx;
+}
+
+/** What the requests need from the large firm: the deep page's cursor, calls to read, leads to change. */
+async function targets(ctx, o) {
+  const { KeysetCursors } = require(dist('common/pagination/keyset.js'));
+  const { client, largeId } = ctx;
+  const position = Math.min(DEEP_PAGES * 100, o.large - 101);
+  const deep = (
+    await client.query(`SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 2`, [
+      largeId,
+      position - 1,
+    ])
+  ).rows;
+  const cursor = ctx.app.get(KeysetCursors).page('calls', deep, 1, { filters: {}, firmId: largeId }, (r) => ({
+    at: r.started_at.toISOString(),
+    id: r.call_id,
+  })).nextCursor;
+  // Calls spread over the firm's whole history (detail reads all over the table), and its newest leads (PATCHed in turn).
+  const callIds = (
+    await client.query(
+      `SELECT call_id FROM (SELECT call_id, row_number() OVER (ORDER BY started_at) AS k FROM calls WHERE org_id = $1) x WHERE k % $2 = 0 LIMIT 50`,
+      [largeId, Math.max(1, Math.floor(o.large / 50))],
+    )
+  ).rows.map((r) => r.call_id);
+  const leadIds = (
+    await client.query(`SELECT lead_id FROM leads WHERE org_id = $1 ORDER BY captured_at DESC LIMIT 20`, [largeId])
+  ).rows.map((r) => r.lead_id);
+  return { cursor, callIds, leadIds, deepPosition: position };
+}
+
+// ---------------------------------------------------------------- requests
+
+/** One HTTP request on a keep-alive connection; resolves to its status and milliseconds. */
+function timedRequest(api, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const t0 = process.hrtime.bigint();
+    const req = httpRequest(
+      `${api.baseUrl}${path}`,
+      {
+        method,
+        agent: api.agent,
+        headers: { authorization: `Bearer ${api.key}`, ...(data ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - t0) / 1e6, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** The five requests of the measurement, the i-th of each (detail and PATCH go round their calls and leads). */
+const SCENARIOS = [
+  ['calls list, first page', () => ['GET', '/v1/calls?limit=100']],
+  [
+    `calls list, after ${DEEP_PAGES.toLocaleString('en-US')} pages`,
+    (t) => ['GET', `/v1/calls?limit=100&cursor=${encodeURIComponent(t.cursor)}`],
+  ],
+  ['call detail', (t, i) => ['GET', `/v1/calls/${encodeURIComponent(t.callIds[i % t.callIds.length])}`]],
+  ['leads list, first page', () => ['GET', '/v1/leads?limit=100']],
+  [
+    'PATCH lead (external_id)',
+    (t, i, size) => ['PATCH', `/v1/leads/${t.leadIds[i % t.leadIds.length]}`, { external_id: `CRM-${size}-${i}` }],
+  ],
+];
+
+async function call(api, scenario, i) {
+  const [method, path, body] = scenario(api.targets, i, api.size);
+  const r = await timedRequest(api, method, path, body);
+  if (r.status !== 200) throw new Error(`${method} ${path} on ${api.size}: ${r.status} ${r.body.toString().slice(0, 300)}`);
+  return r;
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+};
+const stats = (ms) => ({ n: ms.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) });
+
+/** Each scenario in rounds, 1x and 10x alternating (order swapped each round), after a warm-up of each. */
+async function measure(apis, requests) {
+  const rounds = Math.max(1, Math.min(10, Math.floor(requests / 20)));
+  const perRound = Math.ceil(requests / rounds);
+  const results = [];
+  let counter = 0;
+  for (const [name, scenario] of SCENARIOS) {
+    const ms = apis.map(() => []);
+    for (const api of apis) for (let i = 0; i < Math.min(20, requests); i++) await call(api, scenario, counter++);
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? [0, 1] : [1, 0];
+      for (const k of order) for (let i = 0; i < perRound; i++) ms[k].push((await call(apis[k], scenario, counter++)).ms);
+    }
+    const [one, ten] = ms.map(stats);
+    results.push({ name, one, ten, p50_ratio: ten.p50 / one.p50, p99_ratio: ten.p99 / one.p99 });
+    log(`${name}: 1x p50 ${one.p50.toFixed(2)} p99 ${one.p99.toFixed(2)} ms | 10x p50 ${ten.p50.toFixed(2)} p99 ${ten.p99.toFixed(2)} ms`);
+  }
+  return results;
+}
+
+/** The first page read one request at a time while `work` runs, and as many reads just before it (without). */
+async function readsAround(api, requests, work) {
+  const first = SCENARIOS[0][1];
+  const quiet = [];
+  for (let i = 0; i < requests; i++) quiet.push((await call(api, first, i)).ms);
+  const during = [];
+  let done = false;
+  const reader = (async () => {
+    for (let i = 0; !done || during.length === 0; i++) during.push((await call(api, first, i)).ms);
+  })();
+  const result = await work().finally(() => (done = true));
+  await reader;
+  return { result, without: stats(quiet), during: stats(during) };
+}
+
+// ---------------------------------------------------------------- disk and plans
+
+const TABLES = ['calls', 'leads', 'call_references', 'events', 'webhook_deliveries', 'mail_outbox', 'audit_log'];
+
+async function disk(client) {
+  const out = {};
+  for (const t of TABLES) {
+    // A partitioned table's size is its partitions' (pg_partition_tree has no rows for a plain table).
+    const r = (
+      await client.query(
+        `SELECT (SELECT count(*) FROM ${t})::bigint AS rows,
+                coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree($1::regclass)),
+                         pg_total_relation_size($1::regclass))::bigint AS bytes`,
+        [t],
+      )
+    ).rows[0];
+    out[t] = { rows: Number(r.rows), bytes: Number(r.bytes) };
+  }
+  out.database = { bytes: Number((await client.query(`SELECT pg_database_size(current_database())::bigint AS b`)).rows[0].b) };
+  return out;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the list reads, through the service's own repositories (same SQL). */
+async function explain(ctx, t) {
+  const { CallsRepository } = require(dist('calls/calls.repository.js'));
+  const { LeadsRepository } = require(dist('leads/leads.repository.js'));
+  const m = { query: (sql, params) => ctx.client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params).then((r) => r.rows) };
+  const text = (rows) => rows.map((r) => r['QUERY PLAN']).join('\n');
+  const deep = (
+    await ctx.client.query(
+      `SELECT started_at, call_id FROM calls WHERE org_id = $1 ORDER BY started_at DESC, call_id DESC OFFSET $2 LIMIT 1`,
+      [ctx.largeId, t.deepPosition - 1],
+    )
+  ).rows[0];
+  return {
+    'calls first page': text(await new CallsRepository().listPage(m, ctx.largeId, {}, null, 100)),
+    'calls deep page': text(
+      await new CallsRepository().listPage(m, ctx.largeId, {}, { at: deep.started_at.toISOString(), id: deep.call_id }, 100),
+    ),
+    'leads first page': text(await new LeadsRepository().listPage(m, ctx.largeId, {}, null, 100)),
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+/** A second database on the server of the first. */
+async function siblingDatabase(databaseUrl, name) {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const { one, ten } = sizes(o);
+  const load = { start: loadavg() };
+  log(`growth bench: ${cpus().length} CPUs, Node ${process.version}, load average ${load.start.map((x) => x.toFixed(2)).join(' ')}`);
+  const { databaseUrl, stop } = await benchDatabase('bench-growth');
+  const urls = [databaseUrl, await siblingDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_10x`)];
+  const ctxs = [];
+  const apis = [];
+  try {
+    const boot = new pg.Client({ connectionString: databaseUrl });
+    await boot.connect();
+    const [{ now }] = (await boot.query(`SELECT date_trunc('milliseconds', clock_timestamp()) AS now`)).rows;
+    await boot.end();
+    // Both at once: PostgreSQL does the work, one core each.
+    ctxs.push(...(await Promise.all([[one], [one, ten]].map((stages, i) => seedDatabase(urls[i], stages, o, now)))));
+    load.seeded = loadavg();
+    const tgts = await Promise.all(ctxs.map((ctx) => targets(ctx, o)));
+    const started = await Promise.all(
+      urls.map((url) => startApi({ DATABASE_URL: url, WEBHOOK_SECRET_KEY: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000' })),
+    );
+    for (const [i, api] of started.entries())
+      apis.push({
+        ...api,
+        agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+        key: ctxs[i].key,
+        targets: tgts[i],
+        size: ['1x', '10x'][i],
+      });
+    const plans = o.explain ? await Promise.all(ctxs.map((c, i) => explain(c, tgts[i]))) : null;
+    if (plans) for (const [i, p] of plans.entries()) for (const [k, v] of Object.entries(p)) log(`\nEXPLAIN ${k} (${apis[i].size}):\n${v}`);
+    const reads = await measure(apis, o.requests);
+    load.measured = loadavg();
+    const day = oldestWholeDay(now, o.days);
+    const drop1x = await dropOneDay(ctxs[0], day);
+    const around = await readsAround(apis[1], Math.min(o.requests, 200), () => dropOneDay(ctxs[1], day));
+    load.dropped = loadavg();
+    const disks = await Promise.all(ctxs.map((c) => disk(c.client)));
+    report(
+      o,
+      { one, ten },
+      ctxs,
+      reads,
+      { day, drop1x, drop10x: around.result, without: around.without, during: around.during },
+      disks,
+      load,
+    );
+  } finally {
+    for (const a of apis) a.child.kill();
+    for (const c of ctxs) {
+      await c.client.end().catch(() => undefined);
+      await c.app.close().catch(() => undefined);
+    }
+    await stop().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const mib = (b) => b / 1048576;
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+
+function report(o, sz, ctxs, reads, drop, disks, load) {
+  const { day } = drop;
+  const perMillion = (d, tables) => tables.reduce((a, t) => a + d[t].bytes, 0) / (d.calls.rows / 1e6);
+  const diskRows = disks.map((d, i) => ({
+    size: ['1x', '10x'][i],
+    calls: d.calls.rows,
+    calls_mib_per_million: mib(perMillion(d, ['calls'])),
+    calls_leads_refs_mib_per_million: mib(perMillion(d, ['calls', 'leads', 'call_references'])),
+    tables: Object.fromEntries(TABLES.map((t) => [t, { rows: d[t].rows, mib: +mib(d[t].bytes).toFixed(1) }])),
+    database_mib: +mib(d.database.bytes).toFixed(0),
+  }));
+  const lines = [
+    `Seeded in SQL: 1x ${ctxs[0].seeding.map((s) => `${s.seconds.toFixed(1)} s`).join(' + ')}, 10x ${ctxs[1].seeding.map((s) => `${s.stage} ${s.seconds.toFixed(1)} s`).join(' + ')} (then VACUUM ANALYZE ${ctxs[1].vacuumSeconds.toFixed(1)} s). ${cpus().length} CPUs, load average ${load.start[0].toFixed(2)} at start, ${load.measured[0].toFixed(2)} after the reads; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+    `1x: ${diskRows[0].calls.toLocaleString('en-US')} calls, ${sz.one.firms.toLocaleString('en-US')} firms; 10x: ${diskRows[1].calls.toLocaleString('en-US')} calls, ${sz.ten.firms.toLocaleString('en-US')} firms; the large firm holds ${o.large.toLocaleString('en-US')} at both. ${o.requests} requests per scenario and size, one at a time, 1x and 10x alternating.`,
+    '',
+    '| Request (large firm) | 1x p50 / p99 ms | 10x p50 / p99 ms | 10x vs 1x p50 | 10x vs 1x p99 |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...reads.map(
+      (r) =>
+        `| ${r.name} | ${f2(r.one.p50)} / ${f2(r.one.p99)} | ${f2(r.ten.p50)} / ${f2(r.ten.p99)} | ${f2(r.p50_ratio)}x | ${f2(r.p99_ratio)}x |`,
+    ),
+    '',
+    `| One day removed (${day.toISOString().slice(0, 10)}, the oldest whole one) | 1x rows | 1x s | 10x rows | 10x s | how |`,
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    ...drop.drop10x.map(
+      (d, i) =>
+        `| ${d.table} | ${drop.drop1x[i].rows.toLocaleString('en-US')} | ${drop.drop1x[i].seconds.toFixed(3)} | ${d.rows.toLocaleString('en-US')} | ${d.seconds.toFixed(3)} | ${d.how} |`,
+    ),
+    '',
+    `Calls list first page at 10x while the day was removed: p50 ${f2(drop.during.p50)} ms, p99 ${f2(drop.during.p99)} ms (${drop.during.n} reads), without: p50 ${f2(drop.without.p50)} ms, p99 ${f2(drop.without.p99)} ms (${drop.without.n} reads): ${f2(drop.during.p50 / drop.without.p50)}x / ${f2(drop.during.p99 / drop.without.p99)}x.`,
+    '',
+    '| Disk (pg_total_relation_size) | 1x | 10x |',
+    '| --- | ---: | ---: |',
+    `| calls, MiB per million calls | ${diskRows[0].calls_mib_per_million.toFixed(0)} | ${diskRows[1].calls_mib_per_million.toFixed(0)} |`,
+    `| calls + leads + call_references, MiB per million calls | ${diskRows[0].calls_leads_refs_mib_per_million.toFixed(0)} | ${diskRows[1].calls_leads_refs_mib_per_million.toFixed(0)} |`,
+    ...TABLES.map(
+      (t) =>
+        `| ${t}: rows, MiB | ${diskRows[0].tables[t].rows.toLocaleString('en-US')}, ${diskRows[0].tables[t].mib} | ${diskRows[1].tables[t].rows.toLocaleString('en-US')}, ${diskRows[1].tables[t].mib} |`,
+    ),
+    `| whole database, MiB | ${diskRows[0].database_mib} | ${diskRows[1].database_mib} |`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const result = {
+    bench: 'growth',
+    options: o,
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      loadavg: Object.fromEntries(Object.entries(load).map(([k, v]) => [k, v.map((x) => +x.toFixed(2))])),
+    },
+    seeding: ctxs.map((c) => ({ stages: c.seeding, vacuum_s: c.vacuumSeconds })),
+    reads,
+    drop: {
+      day: day.toISOString().slice(0, 10),
+      one: drop.drop1x,
+      ten: drop.drop10x,
+      reads_without: drop.without,
+      reads_during: drop.during,
+    },
+    disk: diskRows,
+  };
+  process.stdout.write(JSON.stringify(result) + '\n');
+  const outDir = process.env.BENCH_RESULTS_DIR ? pathToFileURL(`${process.env.BENCH_RESULTS_DIR}/`) : new URL('bench/results/', root);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(new URL(`growth-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, outDir), JSON.stringify(result, null, 2));
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});
