@@ -28,7 +28,7 @@
 // Results: printed, and written to BENCH_RESULTS_DIR/webhooks-<time>.json.
 // `npm test` runs it once with a few events (test/benches.e2e.spec.ts), so it keeps running.
 import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +55,36 @@ function parseArgs(argv) {
     i++;
   }
   return opts;
+}
+
+/** CPU milliseconds (user + system) a process has used, from /proc; 0 where /proc is not there or it is gone. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds of this run's PostgreSQL: its postmaster and the live processes it started (other PostgreSQL servers on the machine are not counted). */
+function postgresCpuMs(pgDir) {
+  let postmaster;
+  try {
+    postmaster = readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0].trim();
+  } catch {
+    return 0;
+  }
+  let total = cpuMs(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1] === postmaster) total += cpuMs(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
@@ -235,7 +265,7 @@ async function waitForListeners(databaseUrl, n) {
   }
 }
 
-async function runScenario({ name, system, workers, adminUrl, receiver, events, rate, phaseList }) {
+async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, events, rate, phaseList }) {
   const phases = {};
   for (const phase of phaseList) {
     const dbName = `bench_${name.replace(/-/g, '_')}_${phase}`;
@@ -245,11 +275,15 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
       await runMigrations({ connectionString: setup.url, logger: silentLogger() });
     }
     const procs = [];
+    // CPU used from the moment the workers are ready (start-up excluded) to the last delivery recorded.
+    const cpu = () => ({ workers: procs.reduce((sum, p) => sum + cpuMs(p.child.pid), 0), postgres: postgresCpuMs(pgDir) });
+    let cpuAtStart;
     const startWorkers = async () => {
       for (let i = 0; i < workers; i++)
         procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
       if (system === 'ours') await waitForListeners(setup.url, workers);
       else await Promise.all(procs.map((p) => p.ready));
+      cpuAtStart = cpu();
     };
     receiver.reset();
     const client = new pg.Client({ connectionString: setup.url });
@@ -299,7 +333,9 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
         await sleep(50);
       }
     }
+    const cpuAtEnd = cpu();
     await client.end();
+    const perThousand = (key) => Math.round(((cpuAtEnd[key] - cpuAtStart[key]) * 1000) / expected);
     phases[phase] = {
       deliveries: expected,
       duplicates: receiver.total - expected,
@@ -317,6 +353,7 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
           }
         : {}),
       ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
+      cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres') },
     };
     await Promise.all(procs.map((p) => p.stop()));
     process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(phases[phase])}\n`);
@@ -395,6 +432,8 @@ async function runCeiling({ receiver, events }) {
     env: { PATH: process.env.PATH, ENDPOINTS: JSON.stringify(endpoints), EVENTS: String(events), CONCURRENCY: '64' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  let cpuMsUsed = 0;
+  child.on('message', (m) => (cpuMsUsed = m.cpuMs));
   const exited = new Promise((resolve, reject) =>
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ceiling process exited ${code}`)))),
   );
@@ -411,6 +450,7 @@ async function runCeiling({ receiver, events }) {
     drain_s: +((t1 - t0) / 1000).toFixed(2),
     sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
     overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
+    cpu_ms_per_1000: { workers: Math.round((cpuMsUsed * 1000) / expected), postgres: 0 },
   };
   process.stderr.write(`  ceiling burst: ${JSON.stringify(burst)}\n`);
   return { name: 'ceiling', system: 'http-only', workers: 1, burst };
@@ -443,6 +483,8 @@ async function ceilingMain() {
   };
   await Promise.all(Array.from({ length: Number(process.env.CONCURRENCY) }, loop));
   await sender.close();
+  const { user, system } = process.cpuUsage();
+  await new Promise((resolve) => process.send({ cpuMs: (user + system) / 1000 }, resolve));
 }
 
 /** The burst rates' ratios within this run (the figures the targets are set on), for the scenarios that ran. */
@@ -489,6 +531,7 @@ async function main() {
           name,
           ...scenarios[name],
           adminUrl: pgServer.url,
+          pgDir: join(dir, 'pg'),
           receiver,
           events: opts.events,
           rate: opts.rate,
@@ -509,6 +552,8 @@ async function main() {
     'paced deliveries/s': r.paced?.sustained_per_s,
     'paced p50 ms': r.paced?.latency_ms.p50,
     'paced p99 ms': r.paced?.latency_ms.p99,
+    'burst worker CPU ms/1000': r.burst?.cpu_ms_per_1000.workers,
+    'burst PG CPU ms/1000': r.burst?.cpu_ms_per_1000.postgres,
     duplicates: (r.burst?.duplicates ?? 0) + (r.paced?.duplicates ?? 0),
     'load avg': r.load_before,
   }));

@@ -114,22 +114,6 @@ export class EventsRepository {
     return rows[0] ?? null;
   }
 
-  /** Any firm's events by id (the webhook dispatcher builds bodies from them). */
-  async findByIds(ids: string[]): Promise<EventRow[]> {
-    if (ids.length === 0) return [];
-    return this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
-  }
-
-  /** The stored traceparents of these events (those recorded while tracing was on), by event id. */
-  async traceContexts(ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<Pick<EventsRow, 'id'> & { trace_context: string }>(
-      `SELECT id, trace_context FROM events WHERE id = ANY($1::text[]) AND trace_context IS NOT NULL`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r.trace_context]));
-  }
-
   /** One bounded batch of the retention job: a short statement, row locks only on what it deletes. */
   async deleteOlderThan(cutoff: Date, batchSize: number): Promise<number> {
     return this.sql.execute(
