@@ -87,6 +87,11 @@ function postgresCpuMs(pgDir) {
   return total;
 }
 
+const benchCpuMs = () => {
+  const { user, system } = process.cpuUsage(cpuAtStart);
+  return (user + system) / 1000;
+};
+
 const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
 
 /** The local receiver: answers 200 at once, remembers the first arrival of each (endpoint, webhook-id). */
@@ -276,7 +281,11 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
     }
     const procs = [];
     // CPU used from the moment the workers are ready (start-up excluded) to the last delivery recorded.
-    const cpu = () => ({ workers: procs.reduce((sum, p) => sum + cpuMs(p.child.pid), 0), postgres: postgresCpuMs(pgDir) });
+    const cpu = () => ({
+      workers: procs.reduce((sum, p) => sum + cpuMs(p.child.pid), 0),
+      postgres: postgresCpuMs(pgDir),
+      bench: benchCpuMs(),
+    });
     let cpuAtStart;
     const startWorkers = async () => {
       for (let i = 0; i < workers; i++)
@@ -353,7 +362,8 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
           }
         : {}),
       ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
-      cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres') },
+      // bench: this process, i.e. the receiver (and in the paced phase the producer).
+      cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres'), bench: perThousand('bench') },
     };
     await Promise.all(procs.map((p) => p.stop()));
     process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(phases[phase])}\n`);
@@ -428,6 +438,7 @@ async function runCeiling({ receiver, events }) {
   receiver.reset();
   const expected = events * endpoints.length;
   const t0 = performance.now();
+  const benchAtStart = benchCpuMs();
   const child = fork(fileURLToPath(import.meta.url), ['--ceiling'], {
     env: { PATH: process.env.PATH, ENDPOINTS: JSON.stringify(endpoints), EVENTS: String(events), CONCURRENCY: '64' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -440,6 +451,7 @@ async function runCeiling({ receiver, events }) {
   await Promise.race([receiver.until(expected, 300_000), exited]);
   await receiver.until(expected, 1_000);
   const t1 = performance.now();
+  const benchUsed = benchCpuMs() - benchAtStart;
   await exited;
   const arrivals = [...receiver.first.values()].sort((a, b) => a - b);
   const a10 = arrivals[Math.floor(arrivals.length * 0.1)];
@@ -450,7 +462,7 @@ async function runCeiling({ receiver, events }) {
     drain_s: +((t1 - t0) / 1000).toFixed(2),
     sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
     overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
-    cpu_ms_per_1000: { workers: Math.round((cpuMsUsed * 1000) / expected), postgres: 0 },
+    cpu_ms_per_1000: { workers: Math.round((cpuMsUsed * 1000) / expected), postgres: 0, bench: Math.round((benchUsed * 1000) / expected) },
   };
   process.stderr.write(`  ceiling burst: ${JSON.stringify(burst)}\n`);
   return { name: 'ceiling', system: 'http-only', workers: 1, burst };
@@ -473,6 +485,7 @@ async function ceilingMain() {
     for (const endpoint of endpoints) deliveries.push({ envelope, endpoint });
   }
   let next = 0;
+  const cpuAtStart = process.cpuUsage();
   const loop = async () => {
     while (next < deliveries.length) {
       const { envelope, endpoint } = deliveries[next++];
@@ -483,7 +496,7 @@ async function ceilingMain() {
   };
   await Promise.all(Array.from({ length: Number(process.env.CONCURRENCY) }, loop));
   await sender.close();
-  const { user, system } = process.cpuUsage();
+  const { user, system } = process.cpuUsage(cpuAtStart);
   await new Promise((resolve) => process.send({ cpuMs: (user + system) / 1000 }, resolve));
 }
 
@@ -491,7 +504,15 @@ async function ceilingMain() {
 function sameRunRatios(results, ceiling) {
   const burst = (name) => (name === 'ceiling' ? ceiling : results.find((r) => r.name === name))?.burst?.sustained_per_s;
   const ratio = (a, b) => (burst(a) && burst(b) ? +(burst(a) / burst(b)).toFixed(2) : null);
+  // Deliveries per CPU-second of the whole path (sender, PostgreSQL, receiver): robust where the machine is shared.
+  const cpu = (name) => {
+    const c = (name === 'ceiling' ? ceiling : results.find((r) => r.name === name))?.burst?.cpu_ms_per_1000;
+    return c ? c.workers + c.postgres + c.bench : null;
+  };
+  const cpuRatio = (a, b) => (cpu(a) && cpu(b) ? +(cpu(b) / cpu(a)).toFixed(2) : null);
   return {
+    'ours-1 / graphile-1 (CPU per delivery)': cpuRatio('ours-1', 'graphile-1'),
+    'ours-1 / ceiling (CPU per delivery)': cpuRatio('ours-1', 'ceiling'),
     'ours-1 / graphile-1': ratio('ours-1', 'graphile-1'),
     'ours-1 / ceiling': ratio('ours-1', 'ceiling'),
     'ours-2 / ours-1': ratio('ours-2', 'ours-1'),
@@ -554,6 +575,7 @@ async function main() {
     'paced p99 ms': r.paced?.latency_ms.p99,
     'burst worker CPU ms/1000': r.burst?.cpu_ms_per_1000.workers,
     'burst PG CPU ms/1000': r.burst?.cpu_ms_per_1000.postgres,
+    'burst receiver CPU ms/1000': r.burst?.cpu_ms_per_1000.bench,
     duplicates: (r.burst?.duplicates ?? 0) + (r.paced?.duplicates ?? 0),
     'load avg': r.load_before,
   }));
