@@ -88,7 +88,7 @@ function postgresCpuMs(pgDir) {
 }
 
 const benchCpuMs = () => {
-  const { user, system } = process.cpuUsage(cpuAtStart);
+  const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
 
