@@ -6,22 +6,29 @@
 // PostgreSQL, graphile-worker running one job per delivery that makes the
 // same signed POST (the baseline).
 //
+// The ceiling (always run, once, in the same run): the HTTP-only scenario. A
+// child process signs and POSTs the same 20,000 envelopes to the same
+// receiver with the dispatcher's own signing code and sender (WebhookSender:
+// the same undici agent and settings) at the dispatcher's default concurrency
+// (64), with no database at all. ours-1 / ceiling says how close the
+// dispatcher comes to the wire.
+//
 // Two phases per system, each on a fresh database:
 //   burst  - all 10,000 events committed first (100 per transaction, no
 //            worker running), then the workers start and drain the backlog;
 //            the sustained rate is deliveries/s between the 10% and 90%
 //            arrivals (worker start-up excluded), drain_s includes start-up.
 //   paced  - the same number of events committed at a steady rate (default
-//            400 events/s = 800 deliveries/s), 20 ms apart; latency is the
+//            500 events/s = 1,000 deliveries/s), 20 ms apart; latency is the
 //            time from COMMIT returning to the first POST arriving, p50/p99.
 //
-// Options: --events N (10000)  --rate EVENTS_PER_S (400)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
+// Options: --events N (10000)  --rate EVENTS_PER_S (500)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
 // Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there;
 // BENCH_RESULTS_DIR (bench/results) is where the results file goes.
 // Results: printed, and written to BENCH_RESULTS_DIR/webhooks-<time>.json.
 // `npm test` runs it once with a few events (test/benches.e2e.spec.ts), so it keeps running.
 import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +44,7 @@ const ENDPOINT_TYPES = ['call.completed'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(argv) {
-  const opts = { events: 10_000, rate: 400, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'], phases: ['burst', 'paced'] };
+  const opts = { events: 10_000, rate: 500, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'], phases: ['burst', 'paced'] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--events') opts.events = Number(v);
@@ -49,6 +56,41 @@ function parseArgs(argv) {
   }
   return opts;
 }
+
+/** CPU milliseconds (user + system) a process has used, from /proc; 0 where /proc is not there or it is gone. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds of this run's PostgreSQL: its postmaster and the live processes it started (other PostgreSQL servers on the machine are not counted). */
+function postgresCpuMs(pgDir) {
+  let postmaster;
+  try {
+    postmaster = readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0].trim();
+  } catch {
+    return 0;
+  }
+  let total = cpuMs(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1] === postmaster) total += cpuMs(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+const benchCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
 
@@ -228,7 +270,7 @@ async function waitForListeners(databaseUrl, n) {
   }
 }
 
-async function runScenario({ name, system, workers, adminUrl, receiver, events, rate, phaseList }) {
+async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, events, rate, phaseList }) {
   const phases = {};
   for (const phase of phaseList) {
     const dbName = `bench_${name.replace(/-/g, '_')}_${phase}`;
@@ -238,11 +280,19 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
       await runMigrations({ connectionString: setup.url, logger: silentLogger() });
     }
     const procs = [];
+    // CPU used from the moment the workers are ready (start-up excluded) to the last delivery recorded.
+    const cpu = () => ({
+      workers: procs.reduce((sum, p) => sum + cpuMs(p.child.pid), 0),
+      postgres: postgresCpuMs(pgDir),
+      bench: benchCpuMs(),
+    });
+    let cpuAtStart;
     const startWorkers = async () => {
       for (let i = 0; i < workers; i++)
         procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
       if (system === 'ours') await waitForListeners(setup.url, workers);
       else await Promise.all(procs.map((p) => p.ready));
+      cpuAtStart = cpu();
     };
     receiver.reset();
     const client = new pg.Client({ connectionString: setup.url });
@@ -292,7 +342,9 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
         await sleep(50);
       }
     }
+    const cpuAtEnd = cpu();
     await client.end();
+    const perThousand = (key) => Math.round(((cpuAtEnd[key] - cpuAtStart[key]) * 1000) / expected);
     phases[phase] = {
       deliveries: expected,
       duplicates: receiver.total - expected,
@@ -310,6 +362,8 @@ async function runScenario({ name, system, workers, adminUrl, receiver, events, 
           }
         : {}),
       ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
+      // bench: this process, i.e. the receiver (and in the paced phase the producer).
+      cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres'), bench: perThousand('bench') },
     };
     await Promise.all(procs.map((p) => p.stop()));
     process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(phases[phase])}\n`);
@@ -372,6 +426,100 @@ async function graphileWorkerMain() {
   await runner.promise;
 }
 
+/**
+ * The ceiling: the same signed POSTs to the same receiver with no database. The
+ * dispatcher's signing (webhookHeaders) and sender (WebhookSender, its undici
+ * agent) at its default concurrency; the arrivals give the sustained rate the
+ * same way as for the workers (10% to 90%).
+ */
+async function runCeiling({ receiver, events }) {
+  const { newSigningSecret } = await import(dist('webhooks/secret-box.js'));
+  const endpoints = ['/a', '/b'].map((path) => ({ url: `http://127.0.0.1:${receiver.port}${path}`, secret: newSigningSecret() }));
+  receiver.reset();
+  const expected = events * endpoints.length;
+  const t0 = performance.now();
+  const benchAtStart = benchCpuMs();
+  const child = fork(fileURLToPath(import.meta.url), ['--ceiling'], {
+    env: { PATH: process.env.PATH, ENDPOINTS: JSON.stringify(endpoints), EVENTS: String(events), CONCURRENCY: '64' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let cpuMsUsed = 0;
+  child.on('message', (m) => (cpuMsUsed = m.cpuMs));
+  const exited = new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ceiling process exited ${code}`)))),
+  );
+  await Promise.race([receiver.until(expected, 300_000), exited]);
+  await receiver.until(expected, 1_000);
+  const t1 = performance.now();
+  const benchUsed = benchCpuMs() - benchAtStart;
+  await exited;
+  const arrivals = [...receiver.first.values()].sort((a, b) => a - b);
+  const a10 = arrivals[Math.floor(arrivals.length * 0.1)];
+  const a90 = arrivals[Math.floor(arrivals.length * 0.9)];
+  const burst = {
+    deliveries: expected,
+    duplicates: receiver.total - expected,
+    drain_s: +((t1 - t0) / 1000).toFixed(2),
+    sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
+    overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
+    cpu_ms_per_1000: { workers: Math.round((cpuMsUsed * 1000) / expected), postgres: 0, bench: Math.round((benchUsed * 1000) / expected) },
+  };
+  process.stderr.write(`  ceiling burst: ${JSON.stringify(burst)}\n`);
+  return { name: 'ceiling', system: 'http-only', workers: 1, burst };
+}
+
+/** The ceiling's process: envelopes built in memory, signed and POSTed as the dispatcher does, no database. */
+async function ceilingMain() {
+  const { signingKey, webhookHeaders } = await import(dist('webhooks/signing.js'));
+  const { WebhookSender } = await import(dist('webhooks/webhook-sender.js'));
+  const { newEventId } = await import(dist('common/ids.js'));
+  const endpoints = JSON.parse(process.env.ENDPOINTS).map((e) => ({ url: e.url, keys: [signingKey(e.secret)] }));
+  const sender = new WebhookSender({ allowPrivateTargets: true });
+  const orgId = crypto.randomUUID();
+  const deliveries = [];
+  for (let i = 0; i < Number(process.env.EVENTS); i++) {
+    const now = new Date();
+    const id = newEventId(now);
+    const data = { call_id: `call_${id.slice(4)}`, answered: true, duration_s: 42, url: `http://api.test/v1/calls/call_${id.slice(4)}` };
+    const envelope = { id, type: 'call.completed', timestamp: now.toISOString(), org: { id: orgId }, test: false, data };
+    for (const endpoint of endpoints) deliveries.push({ envelope, endpoint });
+  }
+  let next = 0;
+  const cpuAtStart = process.cpuUsage();
+  const loop = async () => {
+    while (next < deliveries.length) {
+      const { envelope, endpoint } = deliveries[next++];
+      const body = JSON.stringify(envelope);
+      const result = await sender.post(endpoint.url, webhookHeaders(endpoint.keys, envelope.id, new Date(), body), body);
+      if (result.statusCode !== 200) throw new Error(`ceiling POST answered ${result.statusCode ?? result.error}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Number(process.env.CONCURRENCY) }, loop));
+  await sender.close();
+  const { user, system } = process.cpuUsage(cpuAtStart);
+  await new Promise((resolve) => process.send({ cpuMs: (user + system) / 1000 }, resolve));
+}
+
+/** The burst rates' ratios within this run (the figures the targets are set on), for the scenarios that ran. */
+function sameRunRatios(results, ceiling) {
+  const burst = (name) => (name === 'ceiling' ? ceiling : results.find((r) => r.name === name))?.burst?.sustained_per_s;
+  const ratio = (a, b) => (burst(a) && burst(b) ? +(burst(a) / burst(b)).toFixed(2) : null);
+  // Deliveries per CPU-second of the whole path (sender, PostgreSQL, receiver): robust where the machine is shared.
+  const cpu = (name) => {
+    const c = (name === 'ceiling' ? ceiling : results.find((r) => r.name === name))?.burst?.cpu_ms_per_1000;
+    return c ? c.workers + c.postgres + c.bench : null;
+  };
+  const cpuRatio = (a, b) => (cpu(a) && cpu(b) ? +(cpu(b) / cpu(a)).toFixed(2) : null);
+  return {
+    'ours-1 / graphile-1 (CPU per delivery)': cpuRatio('ours-1', 'graphile-1'),
+    'ours-1 / ceiling (CPU per delivery)': cpuRatio('ours-1', 'ceiling'),
+    'ours-1 / graphile-1': ratio('ours-1', 'graphile-1'),
+    'ours-1 / ceiling': ratio('ours-1', 'ceiling'),
+    'ours-2 / ours-1': ratio('ours-2', 'ours-1'),
+    'ours-2 / graphile-2': ratio('ours-2', 'graphile-2'),
+  };
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   globalThis.__ids = await import(dist('common/ids.js'));
@@ -389,10 +537,13 @@ async function main() {
     'graphile-2': { system: 'graphile', workers: 2 },
   };
   const results = [];
+  let ceiling;
   try {
     process.stderr.write(
       `webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`,
     );
+    const ceilingLoad = +loadavg()[0].toFixed(2);
+    ceiling = { ...(await runCeiling({ receiver, events: opts.events })), load_before: ceilingLoad };
     for (const name of opts.only) {
       if (!scenarios[name]) throw new Error(`unknown scenario ${name}`);
       const load_before = +loadavg()[0].toFixed(2);
@@ -401,6 +552,7 @@ async function main() {
           name,
           ...scenarios[name],
           adminUrl: pgServer.url,
+          pgDir: join(dir, 'pg'),
           receiver,
           events: opts.events,
           rate: opts.rate,
@@ -414,25 +566,38 @@ async function main() {
     await pgServer.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  const rows = results.map((r) => ({
+  const rows = [...results, ceiling].map((r) => ({
     scenario: r.name,
     'burst deliveries/s (sustained)': r.burst?.sustained_per_s,
     'burst drain s': r.burst?.drain_s,
     'paced deliveries/s': r.paced?.sustained_per_s,
     'paced p50 ms': r.paced?.latency_ms.p50,
     'paced p99 ms': r.paced?.latency_ms.p99,
+    'burst worker CPU ms/1000': r.burst?.cpu_ms_per_1000.workers,
+    'burst PG CPU ms/1000': r.burst?.cpu_ms_per_1000.postgres,
+    'burst receiver CPU ms/1000': r.burst?.cpu_ms_per_1000.bench,
     duplicates: (r.burst?.duplicates ?? 0) + (r.paced?.duplicates ?? 0),
     'load avg': r.load_before,
   }));
   console.table(rows);
+  const ratios = sameRunRatios(results, ceiling);
+  console.table(ratios);
   const outDir = process.env.BENCH_RESULTS_DIR ? pathToFileURL(`${process.env.BENCH_RESULTS_DIR}/`) : new URL('bench/results/', root);
   mkdirSync(outDir, { recursive: true });
   const file = new URL(`webhooks-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, outDir);
-  writeFileSync(file, JSON.stringify({ options: opts, cpus: cpus().length, node: process.version, results }, null, 2));
+  writeFileSync(file, JSON.stringify({ options: opts, cpus: cpus().length, node: process.version, results, ceiling, ratios }, null, 2));
   process.stderr.write(`written ${fileURLToPath(file)}\n`);
 }
 
-if (process.argv[2] === '--graphile-worker') {
+if (process.argv[2] === '--ceiling') {
+  ceilingMain().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`ceiling failed: ${err.stack}\n`);
+      process.exit(1);
+    },
+  );
+} else if (process.argv[2] === '--graphile-worker') {
   graphileWorkerMain().catch((err) => {
     process.stderr.write(`graphile worker failed: ${err.stack}\n`);
     process.exit(1);

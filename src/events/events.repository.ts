@@ -113,20 +113,4 @@ export class EventsRepository {
     ]);
     return rows[0] ?? null;
   }
-
-  /** Any firm's events by id (the webhook dispatcher builds bodies from them). */
-  async findByIds(ids: string[]): Promise<EventRow[]> {
-    if (ids.length === 0) return [];
-    return this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = ANY($1::text[])`, [ids]);
-  }
-
-  /** The stored traceparents of these events (those recorded while tracing was on), by event id. */
-  async traceContexts(ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<Pick<EventsRow, 'id'> & { trace_context: string }>(
-      `SELECT id, trace_context FROM events WHERE id = ANY($1::text[]) AND trace_context IS NOT NULL`,
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, r.trace_context]));
-  }
 }

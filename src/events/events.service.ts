@@ -131,21 +131,10 @@ export class EventsService {
     return toEnvelope(row);
   }
 
-  /** Envelopes by event id, any firm (for building webhook bodies); missing ids are left out. */
-  async envelopes(ids: string[]): Promise<Map<string, EventEnvelope>> {
-    const rows = await this.events.findByIds([...new Set(ids)]);
-    return new Map(rows.map((r) => [r.id, toEnvelope(r)]));
-  }
-
   /** The kept event of this firm, or null (redelivery checks the event still exists). */
   async findKept(orgId: string, eventId: string): Promise<EventEnvelope | null> {
     const row = await this.events.findOne(orgId, eventId, this.keptSince());
     return row ? toEnvelope(row) : null;
-  }
-
-  /** The traceparents stored with these events (recorded while tracing was on), by event id. */
-  traceContexts(ids: string[]): Promise<Map<string, string>> {
-    return this.events.traceContexts([...new Set(ids)]);
   }
 
   private keptSince(): Date {

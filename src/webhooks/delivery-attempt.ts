@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { SpanKind, Tracing, type Span } from '../common/tracing/tracing.js';
 import { AppConfig } from '../config/app-config.js';
-import type { EventEnvelope } from '../events/index.js';
+import { toEnvelope, type EventEnvelope } from '../events/index.js';
 import type { DeliveryOutcome } from './delivery-rules.js';
 import { SecretBox } from './secret-box.js';
 import { SigningKeys } from './signing-keys.js';
@@ -12,6 +12,19 @@ import { WebhookSender } from './webhook-sender.js';
 import { displayUrl } from './webhook.mapper.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { attemptSpanAttributes, recordAttemptOnSpan, traceHeaders } from './delivery-trace.js';
+
+/** The envelope sent, built from the event's columns the claim read; none when the event is no longer kept. */
+function envelopeOf(c: ClaimedDelivery): EventEnvelope | undefined {
+  if (c.eventOccurredAt === null || c.eventData === null) return undefined;
+  return toEnvelope({
+    id: c.eventId,
+    type: c.eventType,
+    occurredAt: c.eventOccurredAt,
+    orgId: c.orgId,
+    test: c.eventTest === true,
+    data: c.eventData,
+  });
+}
 
 /** One signed POST of a delivery: the body is the event envelope byte for byte, signed with the endpoint's secret. */
 @Injectable()
@@ -32,8 +45,9 @@ export class DeliveryAttempt {
   }
 
   /** What happened to this delivery now: cancelled without sending, or the attempt's result. */
-  async run(c: ClaimedDelivery, envelope: EventEnvelope | undefined, traceContext: string | null = null): Promise<DeliveryOutcome> {
+  async run(c: ClaimedDelivery, traceContext: string | null = null): Promise<DeliveryOutcome> {
     if (c.endpointStatus !== 'enabled') return { kind: 'cancelled', at: this.clock.now(), reason: 'endpoint disabled' };
+    const envelope = envelopeOf(c);
     if (!envelope) return { kind: 'cancelled', at: this.clock.now(), reason: 'event no longer kept' };
     // A span in the trace of the request that recorded the event (its stored traceparent), however late the attempt.
     const spanOptions = { kind: SpanKind.CLIENT, parent: traceContext, attributes: attemptSpanAttributes(c) };

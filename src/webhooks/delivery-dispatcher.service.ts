@@ -4,7 +4,7 @@ import { Clock } from '../common/clock.js';
 import { Tracing } from '../common/tracing/tracing.js';
 import { AppConfig } from '../config/app-config.js';
 import { DATABASE_URL } from '../database/database.module.js';
-import { EventsService, type EventEnvelope } from '../events/index.js';
+import { ClaimPacer, leaseOutlastsAttempt } from './claim-pacer.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
 import { DeliveryWakeup } from './delivery-wakeup.js';
@@ -12,41 +12,45 @@ import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-del
 import { SEND_TIMEOUT_MS } from './webhook-sender.js';
 
 export const DISPATCH_POLL_MS = 1000;
-const CLAIM_BATCH = 100;
-const NO_TRACES = new Map<string, string>();
 const timeout = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Claimed deliveries with their events' envelopes and stored trace contexts, by event id. */
-interface ClaimedBatch {
-  claimed: ClaimedDelivery[];
-  envelopes: Map<string, EventEnvelope>;
-  traces: Map<string, string>;
+/** A claimed delivery waiting for a send slot, with when it was claimed (monotonic ms, read before the claim). */
+interface Ready {
+  claimed: ClaimedDelivery;
+  claimedAtMs: number;
 }
 
 /**
  * Sends webhook deliveries (ROLE all or worker). Woken by NOTIFY (DeliveryWakeup)
- * and by a 1 s poll, it claims due deliveries with SKIP LOCKED and a lease,
- * sends at most WEBHOOK_DISPATCH_CONCURRENCY at once (DeliveryAttempt), and
- * hands each outcome to DeliveryRecorder, which commits them in batches. A
- * delivery is never sent by two workers at once unless a lease ran out, and
- * one that was not recorded is sent again (at least once).
+ * and by a 1 s poll, it claims due deliveries with SKIP LOCKED and a lease, in
+ * batches sized by ClaimPacer (the free send slots plus a prefetch that keeps
+ * the slots busy while the next claim is on its way), sends at most
+ * WEBHOOK_DISPATCH_CONCURRENCY at once (DeliveryAttempt), and hands each
+ * outcome to DeliveryRecorder, which commits them in batches. A delivery is
+ * never sent by two workers at once unless a lease ran out (one held ready
+ * too long is given back, not sent), and one that was not recorded is sent
+ * again (at least once).
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDispatcher');
   private active = false;
-  /** Claimed and not yet recorded (the lease is still ours), with the promise that settles when it is. */
-  private readonly inFlight = new Map<string, { claimed: ClaimedDelivery; done: Promise<void> }>();
+  /** Claimed and not yet recorded (the lease is still ours); `done` settles when it is recorded, null while it waits for a slot. */
+  private readonly inFlight = new Map<string, { claimed: ClaimedDelivery; done: Promise<void> | null }>();
+  /** Claimed, waiting for a send slot, in claim order. */
+  private ready: Ready[] = [];
   /** HTTP attempts under way: the bounded concurrency. A finished attempt frees its slot while its result waits to be recorded. */
   private sending = 0;
+  private readonly pacer: ClaimPacer;
   private claiming: Promise<void> | null = null;
   private claimAgain = false;
+  /** Leases being given back (deliveries held ready too long). */
+  private readonly releasing = new Set<Promise<number>>();
   private stopping: Promise<void> | null = null;
   private readonly wakeup: DeliveryWakeup;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly events: EventsService,
     private readonly attempt: DeliveryAttempt,
     private readonly recorder: DeliveryRecorder,
     private readonly clock: Clock,
@@ -55,6 +59,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     @Inject(DATABASE_URL) databaseUrl: string,
   ) {
     this.wakeup = new DeliveryWakeup(databaseUrl, () => this.wake(), this.logger);
+    this.pacer = new ClaimPacer(config.webhookDispatchConcurrency);
   }
 
   onApplicationBootstrap(): void {
@@ -90,10 +95,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     });
   }
 
-  /** Resolves when nothing is claimed, in flight or being recorded (tests). */
+  /** Resolves when nothing is claimed, in flight, being recorded or given back (tests). */
   async idle(): Promise<void> {
-    while (this.claiming || this.inFlight.size > 0 || this.recorder.inProgress) {
-      await Promise.allSettled([this.claiming, this.recorder.inProgress, ...[...this.inFlight.values()].map((f) => f.done)]);
+    while (this.claiming || this.inFlight.size > 0 || this.recorder.inProgress || this.releasing.size > 0) {
+      const sends = [...this.inFlight.values()].map((f) => f.done);
+      await Promise.allSettled([this.claiming, this.recorder.inProgress, ...this.releasing, ...sends]);
     }
   }
 
@@ -103,26 +109,25 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private async claimLoop(): Promise<void> {
     const concurrency = this.config.webhookDispatchConcurrency;
-    // Claim in batches rather than one row per finished send.
-    const minRoom = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(concurrency / 4)));
     while (this.active) {
-      const room = concurrency - this.sending;
-      if (room <= 0 || (room < minRoom && this.sending > 0)) return;
       // Back-pressure: do not run ahead of the database recording results.
-      if (this.inFlight.size - this.sending >= 2 * concurrency) return;
-      const want = Math.min(room, CLAIM_BATCH);
-      const batch = await this.claim(want);
-      if (!batch) return;
-      for (const c of batch.claimed) {
-        this.sending++;
-        this.inFlight.set(c.id, { claimed: c, done: this.deliver(c, batch.envelopes.get(c.eventId), batch.traces.get(c.eventId)) });
+      if (this.inFlight.size - this.sending - this.ready.length >= 2 * concurrency) return;
+      const want = this.pacer.want({ sending: this.sending, ready: this.ready.length });
+      if (want === 0) return;
+      const claimedAtMs = performance.now();
+      const claimed = await this.claim(want);
+      if (!claimed) return;
+      for (const c of claimed) {
+        this.inFlight.set(c.id, { claimed: c, done: null });
+        this.ready.push({ claimed: c, claimedAtMs });
       }
-      if (batch.claimed.length < want) return;
+      this.pump();
+      if (claimed.length < want) return;
     }
   }
 
-  /** Due deliveries and their events; null when there is nothing to send or the claim failed (the next wake tries again). */
-  private async claim(want: number): Promise<ClaimedBatch | null> {
+  /** Due deliveries, with their events; null when there is nothing to send or the claim failed (the next wake tries again). */
+  private async claim(want: number): Promise<ClaimedDelivery[] | null> {
     try {
       const claimed = await this.deliveries.claim(this.clock.now(), want, this.config.webhookLeaseMs / 1000);
       if (claimed.length === 0) return null;
@@ -130,27 +135,56 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         await this.release(claimed);
         return null;
       }
-      const eventIds = claimed.map((c) => c.eventId);
-      // The events' stored trace contexts are read only when this process exports spans.
-      const traces = this.tracing.enabled ? await this.events.traceContexts(eventIds) : NO_TRACES;
-      return { claimed, envelopes: await this.events.envelopes(eventIds), traces };
+      return claimed;
     } catch (err) {
       this.logger.warn({ err }, 'could not claim deliveries; will retry');
       return null;
     }
   }
 
-  private async deliver(c: ClaimedDelivery, envelope: EventEnvelope | undefined, traceContext: string | undefined): Promise<void> {
-    await Promise.resolve(); // let claimLoop register this delivery as in flight first
+  /** Starts ready deliveries while send slots are free; one whose lease would not outlast its attempt is given back. */
+  private pump(): void {
+    const concurrency = this.config.webhookDispatchConcurrency;
+    const now = performance.now();
+    const stale: ClaimedDelivery[] = [];
+    while (this.active && this.sending < concurrency && this.ready.length > 0) {
+      const { claimed, claimedAtMs } = this.ready.shift()!;
+      if (!leaseOutlastsAttempt(claimedAtMs, now, this.config.webhookLeaseMs)) {
+        stale.push(claimed);
+        continue;
+      }
+      this.sending++;
+      this.inFlight.set(claimed.id, { claimed, done: this.deliver(claimed) });
+    }
+    if (stale.length > 0) this.giveBack(stale);
+  }
+
+  private giveBack(stale: ClaimedDelivery[]): void {
+    const released = this.release(stale).then((n) => {
+      for (const c of stale) this.inFlight.delete(c.id);
+      this.logger.warn({ released: n }, 'gave back deliveries held ready too long for their lease; they are sent again');
+      return n;
+    });
+    this.releasing.add(released);
+    void released.finally(() => {
+      this.releasing.delete(released);
+      this.wake();
+    });
+  }
+
+  private async deliver(c: ClaimedDelivery): Promise<void> {
+    await Promise.resolve(); // let pump register this delivery as in flight first
     let slot = true;
     const freeSlot = () => {
       if (!slot) return;
       slot = false;
       this.sending--;
+      this.pacer.finished();
+      this.pump();
       this.wake();
     };
     try {
-      const outcome = await this.attempt.run(c, envelope, traceContext ?? null);
+      const outcome = await this.attempt.run(c, this.tracing.enabled ? c.traceContext : null);
       freeSlot();
       await this.recorder.record({ claimed: c, outcome });
     } catch (err) {
@@ -164,9 +198,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   /**
-   * SIGTERM (and app.close): stop claiming, let what is in flight finish
-   * (each send ends within its 10 s timeout) and be recorded, give back any
-   * lease still held, then let the process exit.
+   * SIGTERM (and app.close): stop claiming, give back what waits for a slot,
+   * let what is in flight finish (each send ends within its 10 s timeout) and
+   * be recorded, give back any lease still held, then let the process exit.
    */
   beforeApplicationShutdown(): Promise<void> {
     this.stopping ??= this.stop();
@@ -183,10 +217,17 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   private async drain(): Promise<void> {
     await this.claiming;
-    const pending = [...this.inFlight.values()];
+    await Promise.allSettled([...this.releasing]);
+    const waiting = this.ready.map((r) => r.claimed);
+    this.ready = [];
+    if (waiting.length > 0) {
+      await this.release(waiting);
+      for (const c of waiting) this.inFlight.delete(c.id);
+    }
+    const pending = [...this.inFlight.values()].flatMap((f) => (f.done ? [f.done] : []));
     if (pending.length > 0) {
       this.logger.log({ in_flight: pending.length }, 'shutting down: finishing deliveries in flight');
-      await Promise.race([Promise.allSettled(pending.map((p) => p.done)), timeout(SEND_TIMEOUT_MS + 5_000)]);
+      await Promise.race([Promise.allSettled(pending), timeout(SEND_TIMEOUT_MS + 5_000)]);
     }
     await this.recorder.inProgress;
     const left = [...this.inFlight.values()].map((f) => f.claimed);

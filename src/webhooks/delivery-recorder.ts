@@ -94,6 +94,10 @@ export class DeliveryRecorder {
         manager,
         decided.map((d) => ({ id: d.claimed.id, claimToken: d.claimed.claimToken, ...d.decision })),
       );
+      await this.endpoints.setHealthMany(
+        manager,
+        plans.flatMap((p) => (p.health ? [{ id: p.endpoint.id, health: p.health }] : [])),
+      );
       for (const plan of plans) await this.applyPlan(manager, plan, done, now);
       return done.size;
     });
@@ -102,8 +106,7 @@ export class DeliveryRecorder {
   }
 
   private async applyPlan(manager: Tx, plan: EndpointPlan, written: Set<string>, now: Date): Promise<void> {
-    const { endpoint, health, disableFor } = plan;
-    if (health) await this.endpoints.setHealth(manager, endpoint.id, health);
+    const { endpoint, disableFor } = plan;
     // A result another worker now owns is that worker's to report.
     const exhausted = plan.exhausted.filter((d) => written.has(d.claimed.id));
     if (exhausted.length === 0 && !disableFor) return;

@@ -30,6 +30,12 @@ export interface ClaimedDelivery {
   trigger: DeliveryTrigger;
   /** When the delivery was made: with its event, for the event and test triggers. */
   createdAt: Date;
+  /** The event's own columns (its id, firm and type are the delivery's), all null when it is no longer kept. */
+  eventOccurredAt: Date | null;
+  eventTest: boolean | null;
+  eventData: Record<string, unknown> | null;
+  /** The traceparent stored with the event (recorded while tracing was on). */
+  traceContext: string | null;
 }
 
 /** The recorded result of one claimed delivery. */
@@ -139,6 +145,9 @@ export class WebhookDeliveriesRepository {
    * that dies loses nothing: the row is due again when the lease runs out. The claimed ids come as an array
    * (`= ANY(ARRAY(...))`, not `IN (...)`): on the day-partitioned table a semi-join is planned as a scan of
    * every partition, an array as one primary-key probe per partition.
+   * The same statement reads what sending needs: the endpoint, and the event
+   * (its envelope's columns and stored trace context; none when the event is
+   * no longer kept), so a batch costs one round trip.
    */
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.sql.query<ClaimedDelivery>(
@@ -155,8 +164,12 @@ export class WebhookDeliveriesRepository {
        SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
               c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",
               e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus",
-              c.trigger, c.created_at AS "createdAt"
-         FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+              c.trigger, c.created_at AS "createdAt",
+              ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.data AS "eventData",
+              ev.trace_context AS "traceContext"
+         FROM claimed c
+         JOIN webhook_endpoints e ON e.id = c.endpoint_id
+         LEFT JOIN events ev ON ev.id = c.event_id`,
       [now, limit, leaseSeconds],
     );
   }

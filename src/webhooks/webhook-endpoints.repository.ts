@@ -95,13 +95,22 @@ export class WebhookEndpointsRepository {
     );
   }
 
-  async setHealth(manager: Tx, id: string, h: EndpointHealth): Promise<void> {
-    await manager.execute(`UPDATE webhook_endpoints SET last_success_at = $2, last_failure_at = $3, failing_since = $4 WHERE id = $1`, [
+  /** The health of several endpoints (already locked by the caller), one statement for all of them. */
+  async setHealthMany(manager: Tx, updates: { id: string; health: EndpointHealth }[]): Promise<void> {
+    if (updates.length === 0) return;
+    const rows = updates.map(({ id, health: h }) => ({
       id,
-      h.lastSuccessAt,
-      h.lastFailureAt,
-      h.failingSince,
-    ]);
+      last_success_at: h.lastSuccessAt?.toISOString() ?? null,
+      last_failure_at: h.lastFailureAt?.toISOString() ?? null,
+      failing_since: h.failingSince?.toISOString() ?? null,
+    }));
+    await manager.execute(
+      `UPDATE webhook_endpoints e
+          SET last_success_at = x.last_success_at, last_failure_at = x.last_failure_at, failing_since = x.failing_since
+         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, last_success_at timestamptz, last_failure_at timestamptz, failing_since timestamptz)
+        WHERE e.id = x.id`,
+      [JSON.stringify(rows)],
+    );
   }
 
   /** A new current secret; the one it replaces signs too until `previousExpiresAt` (none when null). */
