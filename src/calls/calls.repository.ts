@@ -4,6 +4,7 @@ import type { CallRef, CallReference, CallWriteState, IngestedCall } from './cal
 import type { CallRow, CallsRow } from './calls.tables.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
+import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from '../auth/index.js';
 
 export interface CallListFilters {
   from?: string;
@@ -65,6 +66,26 @@ export class CallsRepository {
       orgId,
       callId,
     ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * GET /v1/calls/{call_id} in one statement: the calling key's standing and the
+   * firm's timezone (key-standing.ts), with the call when the firm has it
+   * (call_id null otherwise). No row: the key is gone or not the firm's.
+   */
+  async findDetailWithStanding(
+    manager: Queryable,
+    caller: { keyId: string; orgId: string },
+    callId: string,
+  ): Promise<(KeyStandingColumns & Partial<CallRow>) | null> {
+    const rows = await manager.query<KeyStandingColumns & Partial<CallRow>>(
+      `SELECT ${KEY_STANDING_COLUMNS}, ${DETAIL_COLUMNS}
+         FROM ${KEY_STANDING_FROM}
+         LEFT JOIN calls c ON c.org_id = $2 AND c.call_id = $3
+        WHERE ${keyStandingWhere('$1', '$2')}`,
+      [caller.keyId, caller.orgId, callId],
+    );
     return rows[0] ?? null;
   }
 

@@ -4,6 +4,7 @@ import type { LeadFromCall, LeadStatus } from './lead-model.js';
 import type { LeadRow, LeadsRow } from './leads.tables.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
+import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from '../auth/index.js';
 
 export interface LeadListFilters {
   status?: string;
@@ -60,6 +61,26 @@ export class LeadsRepository {
       `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
       q.values,
     );
+  }
+
+  /**
+   * GET /v1/leads/{lead_id} in one statement: the calling key's standing and the
+   * firm's timezone (key-standing.ts), with the lead and its intake when the firm
+   * has it (lead_id null otherwise). No row: the key is gone or not the firm's.
+   */
+  async findWithStanding(
+    manager: Queryable,
+    caller: { keyId: string; orgId: string },
+    leadId: string,
+  ): Promise<(KeyStandingColumns & Partial<LeadRow>) | null> {
+    const rows = await manager.query<KeyStandingColumns & Partial<LeadRow>>(
+      `SELECT ${KEY_STANDING_COLUMNS}, ${COLUMNS}, l.intake
+         FROM ${KEY_STANDING_FROM}
+         LEFT JOIN leads l ON l.org_id = $2 AND l.lead_id = $3
+        WHERE ${keyStandingWhere('$1', '$2')}`,
+      [caller.keyId, caller.orgId, leadId],
+    );
+    return rows[0] ?? null;
   }
 
   async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
