@@ -2,6 +2,7 @@ import { ApiKeyService } from '../src/auth';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { StatementCounter } from './support/statement-counter';
+import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const HOUR = 3_600_000;
@@ -59,6 +60,17 @@ describe('keyed reads: statements per request, and the cached principal', () => 
       expect({ path, count: data.length, writes: data.filter(isWrite) }).toEqual({ path, count: statements, writes: [] });
       expect(ran.filter(isAudit).length).toBeLessThanOrEqual(1);
     }
+  });
+
+  it("writes a key's last_used_at after the answer, not on the request path", async () => {
+    const { key, summary } = await a.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'first use', set: 'read' });
+    expect((await a.get('/v1/calls?limit=1', { key })).status).toBe(200);
+    expect(counter.lastRequest().filter((sql) => /UPDATE api_keys/.test(sql))).toEqual([]);
+    await waitFor(
+      async () => (await a.sql('SELECT last_used_at FROM api_keys WHERE id = $1', [summary.id]))[0].last_used_at !== null || null,
+      'last_used_at to be written',
+    );
+    await a.app.get(ApiKeyService).revoke(summary.id);
   });
 
   it('a revoked key fails with 401 on its very next request in each process, although both have it cached', async () => {
