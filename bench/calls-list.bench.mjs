@@ -14,7 +14,9 @@
  * BENCH_WARMUP (seconds of warm-up per scenario and server, 1),
  * BENCH_ONLY (comma-separated scenario names or their first words, e.g. "reference,caller_number" or
  * "first page,after" for the first and the deep page),
- * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there),
+ * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there, the baseline one in its
+ * baseline/ subfolder; bench/cpu-profile-stages.mjs breaks either down by request stage),
+ * BENCH_TRANSCRIPT=0 (skips the transcript page measured after the scenarios),
  * BENCH_ACCEPT_ENCODING (sent to the service, e.g. "gzip" or "br": its answers are then compressed;
  * the baseline never compresses, so the ratio then includes the cost of compression).
  *
@@ -155,6 +157,7 @@ async function serveBaseline(databaseUrl, orgId) {
     return { timezone: 'America/Chicago', caller_data: 'full', call: mapper.detail(row) };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  process.once('SIGTERM', () => process.exit(0));
   process.send({ port: app.server.address().port });
 }
 
@@ -319,7 +322,8 @@ async function main() {
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     const service = await child(['service', databaseUrl], profile);
     children.push(service.proc);
-    const baseline = await child(['baseline', databaseUrl, org.id]);
+    const baselineProfile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/baseline`] : [];
+    const baseline = await child(['baseline', databaseUrl, org.id], baselineProfile);
     children.push(baseline.proc);
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
     // [name, service path, baseline path, the member holding the items compared]
@@ -360,12 +364,14 @@ async function main() {
     // The machine may be shared: alternate short rounds of service and baseline (order swapped each round)
     // so both see the same conditions; report the mean throughput and the median round's latencies.
     // CPU per request (the server's process and PostgreSQL's) is steadier than req/s on a shared machine.
+    const served = new Map();
     const once = async (url, headers, connections, duration, pid) => {
       const node0 = cpuSeconds(pid);
       const pg0 = postgresCpuSeconds(postmaster);
       const r = await autocannon({ url, headers, connections, duration });
       if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       const n = r.requests.total || 1;
+      served.set(pid, (served.get(pid) ?? 0) + r.requests.total);
       return {
         rps: r.requests.average,
         p50: r.latency.p50,
@@ -412,14 +418,22 @@ async function main() {
       await once(url, headers, connections, WARMUP, pid);
       return once(url, headers, connections, duration, pid);
     };
-    const tr = await run(
-      `http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`,
-      auth,
-      1,
-      DURATION,
-      service.proc.pid,
+    // BENCH_TRANSCRIPT=0 leaves it out (so a CPU profile holds only the scenarios above).
+    const tr =
+      process.env.BENCH_TRANSCRIPT === '0'
+        ? null
+        : await run(
+            `http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`,
+            auth,
+            1,
+            DURATION,
+            service.proc.pid,
+          );
+    if (tr) log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
+
+    log(
+      `requests served (for CPU profiles per request): service ${served.get(service.proc.pid)}, baseline ${served.get(baseline.proc.pid)}`,
     );
-    log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
 
     // 6. The table for docs/benchmarks.md.
     const f = (n) => n.toFixed(0);
@@ -448,7 +462,7 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(' ')}.`,
       '',
-      `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.`,
+      tr ? `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.` : '',
     ];
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
