@@ -6,7 +6,9 @@
  *   node bench/cpu-profile-stages.mjs [--requests N] <file.cpuprofile> [more files...]
  *
  * Prints one line per stage with its share of the busy (non-idle) time, and
- * with --requests (the bench prints how many each server served) µs per request. Code
+ * with --requests (the bench prints how many each server served) µs per request.
+ * Samples before the first request reached Fastify's route handler (start-up:
+ * loading modules, building the app and its document) are left out. Code
  * that belongs to no stage (V8 built-ins such as JSON.stringify, Node's
  * crypto, timers) counts for the stage of the nearest caller that has one.
  */
@@ -43,8 +45,15 @@ let busy = 0;
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const inRequest = (id) => {
+    for (let at = id; at !== undefined; at = parentOf.get(at)) if (byId.get(at).callFrame.functionName === 'routeHandler') return true;
+    return false;
+  };
+  const first = profile.samples.findIndex(inRequest);
   const self = new Map();
-  for (let i = 0; i < profile.samples.length; i++) {
+  for (let i = Math.max(0, first); i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i + 1] ?? 0;
     self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + dt);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { PoolSql } from '../database/pool-sql.js';
 import type { Queryable, Tx } from '../database/sql.js';
 import type { LeadFromCall, LeadStatus } from './lead-model.js';
 import type { LeadRow, LeadsRow } from './leads.tables.js';
@@ -66,14 +67,16 @@ export class LeadsRepository {
   /**
    * GET /v1/leads/{lead_id} in one statement: the calling key's standing and the
    * firm's timezone (key-standing.ts), with the lead and its intake when the firm
-   * has it (lead_id null otherwise). No row: the key is gone or not the firm's.
+   * has it (lead_id null otherwise). No row: the key is gone or not the firm's. Prepared: lookups
+   * by unique keys, whose plan does not depend on the values.
    */
   async findWithStanding(
-    manager: Queryable,
+    sql: PoolSql,
     caller: { keyId: string; orgId: string },
     leadId: string,
   ): Promise<(KeyStandingColumns & Partial<LeadRow>) | null> {
-    const rows = await manager.query<KeyStandingColumns & Partial<LeadRow>>(
+    const rows = await sql.prepared<KeyStandingColumns & Partial<LeadRow>>(
+      'lead_with_standing',
       `SELECT ${KEY_STANDING_COLUMNS}, ${COLUMNS}, l.intake
          FROM ${KEY_STANDING_FROM}
          LEFT JOIN leads l ON l.org_id = $2 AND l.lead_id = $3
