@@ -23,8 +23,6 @@ interface HeldTokens {
 const MAX_KEYS_HELD = 10_000;
 /** A lease is 100 ms of the key's rate, 1 to 1,000 tokens: at the default 100/s, one statement per 10 requests. */
 export const leaseSize = (perSecond: number): number => Math.min(1000, Math.max(1, Math.floor(perSecond / 10)));
-/** Leases one request may wait for before it is refused (others of its key may spend a lease it waited for). */
-const LEASE_ATTEMPTS = 3;
 
 /**
  * The general per-key limit: a token bucket of RATE_LIMIT_BURST tokens refilled
@@ -51,7 +49,8 @@ export class RateLimitService {
   /** Takes one request from the key's bucket; returns the headers, or throws 429 rate_limited (headers attached). */
   async take(keyId: string): Promise<RateLimitHeaders> {
     const held = this.holding(keyId);
-    for (let attempt = 0; held.tokens < 1 && attempt < LEASE_ATTEMPTS; attempt++) {
+    // Refused only once a lease found the bucket empty: others of the key may spend a lease this request waited for.
+    while (held.tokens < 1) {
       if (held.refusedUntil > this.clock.now().getTime()) break;
       held.leasing ??= this.leaseInto(keyId, held);
       if ((await held.leasing) === 0) break;
