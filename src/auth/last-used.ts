@@ -36,6 +36,7 @@ export class LastUsedRecorder {
 
   /** Writes what is pending now (also on shutdown). */
   async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.pending.size === 0) return;
     const uses = this.pending;
