@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * GET /v1/calls under load: the real service against a minimal Fastify + pg
- * baseline serving the same SQL and the same JSON, in the same run, on one
- * firm with 200,000 calls.
+ * GET /v1/calls (five scenarios), GET /v1/leads and GET /v1/calls/{id} under
+ * load: the real service against a minimal Fastify + pg baseline serving the
+ * same SQL and the same JSON, in the same run, on one firm with 200,000 calls
+ * (and a lead for one call in seven).
  *
  *   npm run bench:calls
  *
@@ -13,19 +14,23 @@
  * BENCH_WARMUP (seconds of warm-up per scenario and server, 1),
  * BENCH_ONLY (comma-separated scenario names or their first words, e.g. "reference,caller_number" or
  * "first page,after" for the first and the deep page),
- * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there),
+ * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there, the baseline one in its
+ * baseline/ subfolder; bench/cpu-profile-stages.mjs breaks either down by request stage),
+ * BENCH_TRANSCRIPT=0 (skips the transcript page measured after the scenarios),
  * BENCH_ACCEPT_ENCODING (sent to the service, e.g. "gzip" or "br": its answers are then compressed;
  * the baseline never compresses, so the ratio then includes the cost of compression).
  *
  * Both servers run in their own child process; autocannon runs here. The
- * baseline calls the service's own CallsRepository.listPage, readAsOf and
- * CallMapper (compiled, from dist/), so the SQL and JSON are identical; it
+ * baseline calls the service's own CallsRepository.listPage / findDetail,
+ * LeadsRepository.listPage, readAsOf, CallMapper and toLeadDto (compiled, from
+ * dist/), so the SQL and JSON are identical; it
  * skips what the service adds per request: API-key lookup, scope check, query
  * validation, cursor MAC, the firm's timezone, the audit row and its commit.
  * `npm test` runs it once with tiny parameters (test/benches.e2e.spec.ts), so it keeps running.
  */
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './bench-database.mjs';
@@ -75,6 +80,8 @@ async function serveBaseline(databaseUrl, orgId) {
   const { CallsRepository } = require(dist('calls/calls.repository.js'));
   const { CallMapper } = require(dist('calls/call.mapper.js'));
   const { readAsOf } = require(dist('database/change-stamp.js'));
+  const { LeadsRepository } = require(dist('leads/leads.repository.js'));
+  const { toLeadDto } = require(dist('leads/lead.mapper.js'));
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
   const repo = new CallsRepository();
   const mapper = new CallMapper(null);
@@ -113,7 +120,44 @@ async function serveBaseline(databaseUrl, orgId) {
       note: null,
     };
   });
+  const leads = new LeadsRepository();
+  const withClient = async (work) => {
+    const client = await pool.connect();
+    try {
+      return await work({ query: (sql, params) => client.query(sql, params).then((r) => r.rows) });
+    } finally {
+      client.release();
+    }
+  };
+  app.get('/v1/leads', async (req) => {
+    const limit = req.query.limit ? Number(req.query.limit) : 20;
+    const { asOf, rows } = await withClient(async (m) => ({
+      asOf: await readAsOf(m, 30_000),
+      rows: await leads.listPage(m, orgId, {}, null, limit),
+    }));
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit;
+    return {
+      timezone: 'America/Chicago',
+      caller_data: 'full',
+      leads: page.map(toLeadDto),
+      has_more: hasMore,
+      next_cursor: hasMore
+        ? Buffer.from(JSON.stringify({ at: last.captured_at.toISOString(), id: last.lead_id })).toString('base64url')
+        : null,
+      as_of: asOf,
+      truncated: false,
+      note: null,
+    };
+  });
+  app.get('/v1/calls/:id', async (req, reply) => {
+    const row = await withClient((m) => repo.findDetail(m, orgId, req.params.id));
+    if (!row) return reply.code(404).send({ code: 'not_found' });
+    return { timezone: 'America/Chicago', caller_data: 'full', call: mapper.detail(row) };
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  process.once('SIGTERM', () => process.exit(0));
   process.send({ port: app.server.address().port });
 }
 
@@ -129,16 +173,24 @@ function cpuSeconds(pid) {
   }
 }
 
-/** CPU seconds used by all PostgreSQL server processes on this machine. */
-function postgresCpuSeconds() {
-  let total = 0;
+/** The parent process id, from /proc (0 where /proc is not there). */
+function parentPid(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds used by this bench's PostgreSQL server: its postmaster and every process it started
+ * (other PostgreSQL servers on a shared machine are not counted).
+ */
+function postgresCpuSeconds(postmaster) {
+  let total = cpuSeconds(postmaster);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(entry);
-    } catch {
-      // gone meanwhile
-    }
+    if (parentPid(entry) === postmaster) total += cpuSeconds(entry);
   }
   return total;
 }
@@ -182,6 +234,7 @@ async function main() {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     const [{ now }] = (await client.query(`SELECT date_trunc('milliseconds', clock_timestamp()) AS now`)).rows;
+    const postmaster = parentPid((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
     let t0 = Date.now();
     await client.query(
       `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164, callback_number,
@@ -231,6 +284,18 @@ async function main() {
          FROM generate_series(0, 999) g`,
       [org.id],
     );
+    // A lead for every call that names one (one call in seven).
+    await client.query(
+      `INSERT INTO leads (org_id, lead_id, call_id, status, captured_at, created_at, updated_at, category, urgency, language,
+                          intake_completeness, phone, phone_e164, email, untrusted_name, untrusted_incident_date, intake)
+       SELECT c.org_id, c.lead_id, c.call_id, (ARRAY['new','contacted','signed','rejected'])[1 + length(c.call_id) % 4], c.started_at,
+              c.started_at, c.updated_at, c.category, c.urgency, c.language, 0.75, '(312) 555-0142', c.from_e164,
+              'caller@example.com', 'Caller ' || c.call_id, '2026-02-28',
+              jsonb_build_object('extracted_at', '2026-03-02T15:10:00.000Z', 'completeness', 0.75,
+                                 'untrusted', jsonb_build_object('injury_description', 'Neck and back pain after a rear-end collision.'))
+         FROM calls c WHERE c.org_id = $1 AND c.lead_id IS NOT NULL`,
+      [org.id],
+    );
     await client.query('ANALYZE');
     const seedSeconds = (Date.now() - t0) / 1000;
     log(`seeded ${CALLS} calls in ${seedSeconds.toFixed(1)} s`);
@@ -257,53 +322,62 @@ async function main() {
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     const service = await child(['service', databaseUrl], profile);
     children.push(service.proc);
-    const baseline = await child(['baseline', databaseUrl, org.id]);
+    const baselineProfile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/baseline`] : [];
+    const baseline = await child(['baseline', databaseUrl, org.id], baselineProfile);
     children.push(baseline.proc);
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+    // [name, service path, baseline path, the member holding the items compared]
     const scenarios = [
-      ['first page', 'limit=100', 'limit=100'],
+      ['first page', '/v1/calls?limit=100', '/v1/calls?limit=100', 'calls'],
       [
         'after 1,000 cursor steps',
-        `limit=100&cursor=${encodeURIComponent(serviceCursor)}`,
-        `limit=100&cursor=${encodeURIComponent(baselineCursor)}`,
+        `/v1/calls?limit=100&cursor=${encodeURIComponent(serviceCursor)}`,
+        `/v1/calls?limit=100&cursor=${encodeURIComponent(baselineCursor)}`,
+        'calls',
       ],
       [
         'updated_since (last hour)',
-        `limit=100&updated_since=${encodeURIComponent(updatedSince)}`,
-        `limit=100&updated_since=${encodeURIComponent(updatedSince)}`,
+        `/v1/calls?limit=100&updated_since=${encodeURIComponent(updatedSince)}`,
+        `/v1/calls?limit=100&updated_since=${encodeURIComponent(updatedSince)}`,
+        'calls',
       ],
-      ['caller_number', 'limit=100&caller_number=%2B13125550142', 'limit=100&caller_number=%2B13125550142'],
-      ['reference', 'limit=100&reference=CLM-1000', 'limit=100&reference=CLM1000'],
+      ['caller_number', '/v1/calls?limit=100&caller_number=%2B13125550142', '/v1/calls?limit=100&caller_number=%2B13125550142', 'calls'],
+      ['reference', '/v1/calls?limit=100&reference=CLM-1000', '/v1/calls?limit=100&reference=CLM1000', 'calls'],
+      ['leads first page', '/v1/leads?limit=100', '/v1/leads?limit=100', 'leads'],
+      ['call detail', '/v1/calls/call_0000007', '/v1/calls/call_0000007', 'call'],
     ].filter(([name]) => !only || only.some((o) => name === o || name.startsWith(`${o} `)));
     const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
     const auth = { authorization: `Bearer ${key}`, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
 
     // Same JSON from both (the calls array) before measuring.
     const pageSize = new Map();
-    for (const [name, sq, bq] of scenarios) {
-      const a = await (await fetch(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, { headers: auth })).json();
-      const b = await (await fetch(`http://127.0.0.1:${baseline.port}/v1/calls?${bq}`)).json();
-      if (!a.calls || JSON.stringify(a.calls) !== JSON.stringify(b.calls))
+    for (const [name, sp, bp, member] of scenarios) {
+      const a = await (await fetch(`http://127.0.0.1:${service.port}${sp}`, { headers: auth })).json();
+      const b = await (await fetch(`http://127.0.0.1:${baseline.port}${bp}`)).json();
+      if (!a[member] || JSON.stringify(a[member]) !== JSON.stringify(b[member]))
         throw new Error(`${name}: service and baseline disagree (${JSON.stringify(a).slice(0, 300)})`);
-      pageSize.set(name, a.calls.length);
-      log(`${name}: ${a.calls.length} calls per page, same JSON on both`);
+      const count = Array.isArray(a[member]) ? a[member].length : 1;
+      pageSize.set(name, count);
+      log(`${name}: ${count} ${member === 'call' ? 'call' : member} per page, same JSON on both`);
     }
 
     // The machine may be shared: alternate short rounds of service and baseline (order swapped each round)
     // so both see the same conditions; report the mean throughput and the median round's latencies.
     // CPU per request (the server's process and PostgreSQL's) is steadier than req/s on a shared machine.
+    const served = new Map();
     const once = async (url, headers, connections, duration, pid) => {
       const node0 = cpuSeconds(pid);
-      const pg0 = postgresCpuSeconds();
+      const pg0 = postgresCpuSeconds(postmaster);
       const r = await autocannon({ url, headers, connections, duration });
       if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       const n = r.requests.total || 1;
+      served.set(pid, (served.get(pid) ?? 0) + r.requests.total);
       return {
         rps: r.requests.average,
         p50: r.latency.p50,
         p99: r.latency.p99,
         nodeUs: ((cpuSeconds(pid) - node0) * 1e6) / n,
-        pgUs: ((postgresCpuSeconds() - pg0) * 1e6) / n,
+        pgUs: ((postgresCpuSeconds(postmaster) - pg0) * 1e6) / n,
       };
     };
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -333,8 +407,8 @@ async function main() {
       return { s: summarize(s), b: summarize(b) };
     };
     const rows = [];
-    for (const [name, sq, bq] of scenarios) {
-      const { s, b } = await compare(`http://127.0.0.1:${service.port}/v1/calls?${sq}`, `http://127.0.0.1:${baseline.port}/v1/calls?${bq}`);
+    for (const [name, sp, bp] of scenarios) {
+      const { s, b } = await compare(`http://127.0.0.1:${service.port}${sp}`, `http://127.0.0.1:${baseline.port}${bp}`);
       rows.push({ name, s, b });
       log(
         `${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, CPU/req node ${s.nodeUs.toFixed(0)} µs pg ${s.pgUs.toFixed(0)} µs | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms, CPU/req node ${b.nodeUs.toFixed(0)} µs pg ${b.pgUs.toFixed(0)} µs`,
@@ -344,39 +418,51 @@ async function main() {
       await once(url, headers, connections, WARMUP, pid);
       return once(url, headers, connections, duration, pid);
     };
-    const tr = await run(
-      `http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`,
-      auth,
-      1,
-      DURATION,
-      service.proc.pid,
+    // BENCH_TRANSCRIPT=0 leaves it out (so a CPU profile holds only the scenarios above).
+    const tr =
+      process.env.BENCH_TRANSCRIPT === '0'
+        ? null
+        : await run(
+            `http://127.0.0.1:${service.port}/v1/calls/call_0000001/transcript?limit=500&start_turn=250`,
+            auth,
+            1,
+            DURATION,
+            service.proc.pid,
+          );
+    if (tr) log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
+
+    log(
+      `requests served (for CPU profiles per request): service ${served.get(service.proc.pid)}, baseline ${served.get(baseline.proc.pid)}`,
     );
-    log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
 
     // 6. The table for docs/benchmarks.md.
     const f = (n) => n.toFixed(0);
     const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
-    const label = (name) => (pageSize.get(name) === 100 ? name : `${name} (${pageSize.get(name)} calls)`);
+    const label = (name) => (pageSize.get(name) === 100 || name === 'call detail' ? name : `${name} (${pageSize.get(name)} items)`);
     const lines = [
       `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections,${acceptEncoding ? ` Accept-Encoding: ${acceptEncoding} to the service,` : ''} ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after ${WARMUP} s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
-      '| GET /v1/calls?limit=100 | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
+      '| Scenario (limit=100) | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | throughput vs baseline | p50 vs service first page |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...rows.map(
         ({ name, s, b }) =>
           `| ${label(name)} | ${f(s.rps)} | ${s.p50} / ${s.p99} | ${f(b.rps)} | ${b.p50} / ${b.p99} | ${(s.rps / b.rps).toFixed(2)}x | ${(s.p50 / first).toFixed(2)}x |`,
       ),
       '',
-      'CPU per request (median round; the server process, and all PostgreSQL processes together), from /proc:',
+      "CPU per request (median round; the server process, and the bench's PostgreSQL server: its postmaster and every process it started), from /proc:",
       '',
-      '| GET /v1/calls?limit=100 | service node µs | service PostgreSQL µs | baseline node µs | baseline PostgreSQL µs | node CPU vs baseline |',
-      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      '| Scenario (limit=100) | service node µs | service PostgreSQL µs | baseline node µs | baseline PostgreSQL µs | node CPU vs baseline | PostgreSQL CPU vs baseline |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...rows.map(
         ({ name, s, b }) =>
-          `| ${label(name)} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x |`,
+          `| ${label(name)} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x | ${(s.pgUs / b.pgUs).toFixed(2)}x |`,
       ),
       '',
-      `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.`,
+      `Load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}.`,
+      '',
+      tr ? `Transcript page of 500 turns (\`/v1/calls/{id}/transcript?limit=500\`, 1 connection): p50 ${tr.p50} ms, p99 ${tr.p99} ms.` : '',
     ];
     process.stdout.write(lines.join('\n') + '\n');
   } finally {

@@ -9,7 +9,6 @@ import { ApiKeyService, installEarlyAuth } from './auth/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
-import { compileResponsesFromDocument } from './common/http/compiled-responses.js';
 import { installStrictJsonParser } from './common/validation/json-body.js';
 import { registerAccessLog } from './common/logging/access-log.js';
 import { ROOT_LOGGER } from './common/logging/logger.module.js';
@@ -98,7 +97,6 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());
   applyRequestDeadline(app.getHttpServer(), opts.config.httpRequestTimeoutMs);
-  const doc = declareRoutesOf(adapter.getInstance(), DOCUMENT_FILES, () => mountOpenApi(app, opts.config));
-  compileResponsesFromDocument(adapter.getInstance(), doc);
+  declareRoutesOf(adapter.getInstance(), DOCUMENT_FILES, () => mountOpenApi(app, opts.config));
   return app;
 }

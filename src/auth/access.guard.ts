@@ -34,7 +34,8 @@ export class AccessGuard implements CanActivate {
     }
     if (declaration.access.kind === 'key') {
       const raw = req as unknown as Record<symbol, ApiPrincipal | undefined>;
-      const principal = raw[EARLY_PRINCIPAL] ?? (await this.keys.authenticate(req.headers.authorization));
+      const principal =
+        raw[EARLY_PRINCIPAL] ?? (await this.keys.authenticate(req.headers.authorization, declaration.access.recheckedInRead === true));
       if (!principal.scopes.includes(declaration.access.scope)) throw new InsufficientScopeError(declaration.access.scope);
       raw[PRINCIPAL] = principal;
       // The general per-key limit; its headers go on every keyed answer.

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { PoolSql } from '../database/pool-sql.js';
 import type { Tx } from '../database/sql.js';
 import type { Camelized } from '../database/tables.js';
+import { asOfColumn } from '../database/change-stamp.js';
 import type { ApiKeysRow } from './auth.tables.js';
+import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from './key-standing.js';
 
 /** A key as the service sees it: the row, named in camelCase (`key_hash` is the SHA-256 of the whole key; the key is never stored). */
 export type ApiKey = Camelized<ApiKeysRow>;
@@ -80,12 +82,30 @@ export class ApiKeyRepository {
     return (await tx.execute('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) > 0;
   }
 
-  /** Moves last_used_at only when it is a minute stale, so a busy key does not write on every request. */
-  async touch(id: string, now: Date): Promise<void> {
+  /**
+   * Uses noted since the last write (last-used.ts), all in one statement; a key's
+   * last_used_at moves only when it is a minute stale.
+   */
+  async touchMany(uses: Map<string, Date>): Promise<void> {
     await this.sql.execute(
-      `UPDATE api_keys SET last_used_at = $2
-        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
-      [id, now],
+      `UPDATE api_keys k SET last_used_at = u.at
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at)
+        WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at - interval '1 minute')`,
+      [[...uses.keys()], [...uses.values()]],
     );
+  }
+
+  /**
+   * The first statement of a keyed list: the key's standing and the firm's timezone
+   * (key-standing.ts) with the page's as_of, which must be read before the page
+   * (change-stamp.ts). No row: the key is gone or not the firm's.
+   */
+  async standingWithAsOf(keyId: string, orgId: string, marginMs: number): Promise<(KeyStandingColumns & { as_of: string }) | null> {
+    const rows = await this.sql.prepared<KeyStandingColumns & { as_of: string }>(
+      'key_standing_as_of',
+      `SELECT ${KEY_STANDING_COLUMNS}, ${asOfColumn('$3')} FROM ${KEY_STANDING_FROM} WHERE ${keyStandingWhere('$1', '$2')}`,
+      [keyId, orgId, marginMs],
+    );
+    return rows[0] ?? null;
   }
 }

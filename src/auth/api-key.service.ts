@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
+import { OpsSignals } from '../common/ops/ops-signals.js';
 import { UnauthorizedError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
@@ -10,12 +11,13 @@ import { ApiKeyRepository, type ApiKey } from './api-key.repository.js';
 import { Database } from '../database/sql.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { NotFoundError } from '../common/errors/problems.js';
+import { LastUsedRecorder } from './last-used.js';
+import { PrincipalCache } from './principal-cache.js';
 
 export const KEY_PREFIX = 'svc_live_';
 const PREFIX_LENGTH = 8;
 const MAX_ACTIVE_KEYS = 10;
 const KEY_BODY = /^[A-Za-z0-9_-]{43,128}$/;
-const TOUCH_EVERY_MS = 60_000;
 
 export interface ApiKeySummary {
   id: string;
@@ -35,10 +37,8 @@ export interface ApiKeySummary {
 const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest();
 
 @Injectable()
-export class ApiKeyService {
-  private readonly logger = new Logger(ApiKeyService.name);
-  /** Per-process memo of the last touch, so most requests do not even issue the UPDATE. */
-  private readonly lastTouch = new Map<string, number>();
+export class ApiKeyService implements OnApplicationShutdown {
+  private readonly lastUsed: LastUsedRecorder;
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -46,7 +46,19 @@ export class ApiKeyService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly db: Database,
-  ) {}
+    private readonly principals: PrincipalCache,
+    signals: OpsSignals,
+  ) {
+    this.lastUsed = new LastUsedRecorder(
+      (uses) => this.keys.touchMany(uses),
+      (n) => signals.writeFailed('last_used', n),
+    );
+  }
+
+  /** Uses noted in the last second still reach last_used_at. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.lastUsed.flush();
+  }
 
   /** Dashboard action. The full key is returned only here. */
   async create(input: {
@@ -125,40 +137,36 @@ export class ApiKeyService {
     return !!row && this.activeAt(row, this.clock.now());
   }
 
-  /** From the Authorization header to a principal, or 401. */
-  async authenticate(header: string | undefined): Promise<ApiPrincipal> {
+  /**
+   * From the Authorization header to a principal, or 401. With `cached`, a
+   * principal this process found in the last 30 s for the same key serves
+   * without a lookup: only for routes whose service re-checks the key in its
+   * own statement (key-standing.ts). Either way the use is noted for last_used_at.
+   */
+  async authenticate(header: string | undefined, cached = false): Promise<ApiPrincipal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     if (!match) throw new UnauthorizedError();
     const key = match[1];
     if (!key.startsWith(KEY_PREFIX) || !KEY_BODY.test(key.slice(KEY_PREFIX.length)))
       throw new UnauthorizedError('The API key is malformed.');
-    const row = await this.keys.findByPrefix(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH));
     const given = hashKey(key);
+    const now = this.clock.now();
+    const known = cached ? this.principals.get(given) : undefined;
+    if (known && !(known.expiresAt && known.expiresAt.getTime() <= now.getTime())) {
+      this.lastUsed.note(known.keyId, now);
+      return known;
+    }
+    const row = await this.keys.findByPrefix(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH));
     // Compare even when no row was found, so timing does not tell a known prefix from an unknown one.
     const stored = row?.keyHash ?? Buffer.alloc(given.length);
     const same = stored.length === given.length && timingSafeEqual(stored, given);
     if (!row || !same) throw new UnauthorizedError('The API key is not valid.');
-    const now = this.clock.now();
     if (row.revokedAt) throw new UnauthorizedError('The API key has been revoked.');
     if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new UnauthorizedError('The API key has expired.');
-    this.touch(row.id, now);
-    return {
-      orgId: row.orgId,
-      keyId: row.id,
-      keyName: row.name,
-      prefix: row.prefix,
-      last4: row.last4,
-      scopes: sortScopes(row.scopes) as Scope[],
-      expiresAt: row.expiresAt,
-      createdAt: row.createdAt,
-    };
-  }
-
-  private touch(id: string, now: Date): void {
-    const last = this.lastTouch.get(id);
-    if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
-    this.lastTouch.set(id, now.getTime());
-    this.keys.touch(id, now).catch((err) => this.logger.warn({ err: String(err) }, 'could not record last_used_at'));
+    this.lastUsed.note(row.id, now);
+    const principal = toPrincipal(row);
+    this.principals.set(given, principal);
+    return principal;
   }
 
   private activeAt(k: ApiKey, now: Date): boolean {
@@ -181,4 +189,17 @@ export class ApiKeyService {
       status: k.revokedAt ? 'revoked' : this.activeAt(k, now) ? 'active' : 'expired',
     };
   }
+}
+
+function toPrincipal(row: ApiKey): ApiPrincipal {
+  return {
+    orgId: row.orgId,
+    keyId: row.id,
+    keyName: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    scopes: sortScopes(row.scopes) as Scope[],
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
 }

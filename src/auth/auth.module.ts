@@ -5,13 +5,15 @@ import { AuditModule } from '../audit/index.js';
 import { AccessGuard } from './access.guard.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
+import { KeyStanding } from './key-standing.service.js';
+import { PrincipalCache } from './principal-cache.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
 import { RateLimitService } from './rate-limit.service.js';
 
 @Module({
   imports: [AccountModule, AuditModule],
-  providers: [ApiKeyRepository, ApiKeyService],
-  exports: [ApiKeyService],
+  providers: [ApiKeyRepository, ApiKeyService, PrincipalCache, KeyStanding],
+  exports: [ApiKeyService, KeyStanding],
 })
 export class AuthModule {}
 

@@ -37,6 +37,8 @@ export interface RateLimitBucketsRow {
   tokens: number;
   allowed: boolean;
   updated_at: Date;
+  /** How many tokens the last lease took (rate-limit.repository.ts). */
+  granted: number;
 }
 
 export const RATE_LIMIT_BUCKETS_TABLE = defineTable<RateLimitBucketsRow>('rate_limit_buckets', {
@@ -44,4 +46,5 @@ export const RATE_LIMIT_BUCKETS_TABLE = defineTable<RateLimitBucketsRow>('rate_l
   tokens: 'double precision',
   allowed: 'boolean',
   updated_at: 'timestamp with time zone',
+  granted: 'integer',
 });

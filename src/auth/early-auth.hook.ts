@@ -25,7 +25,7 @@ async function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKe
   const header = req.headers.authorization;
   if (d.access.kind === 'internal') checkInternalToken(config, header);
   if (d.access.kind !== 'key') return;
-  const principal = await keys.authenticate(header);
+  const principal = await keys.authenticate(header, d.access.recheckedInRead === true);
   if (!principal.scopes.includes(d.access.scope)) throw new InsufficientScopeError(d.access.scope);
   (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = principal;
 }

@@ -3,3 +3,6 @@ export { ApiKeyService, KEY_PREFIX } from './api-key.service.js';
 export type { ApiKeySummary } from './api-key.service.js';
 export { installEarlyAuth } from './early-auth.hook.js';
 export { requireBearerToken } from './internal-token.js';
+export { KeyStanding } from './key-standing.service.js';
+export { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere } from './key-standing.js';
+export type { KeyStandingColumns } from './key-standing.js';

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/common';
 import { TaggedController } from '../common/http/openapi.decorators.js';
-import { Endpoint, keyed, pathId } from '../common/http/access.decorators.js';
+import { Endpoint, keyedRead, pathId } from '../common/http/access.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
 import { CallsService } from './calls.service.js';
@@ -15,7 +15,7 @@ export class CallsController {
 
   @Endpoint({
     method: 'GET',
-    access: keyed('calls:read'),
+    access: keyedRead('calls:read'),
     query: ListCallsQuery,
     op: {
       id: 'listCalls',
@@ -34,7 +34,7 @@ export class CallsController {
     method: 'GET',
     path: ':call_id',
     etag: true,
-    access: keyed('calls:read'),
+    access: keyedRead('calls:read'),
     params: { call_id: CALL_ID },
     op: {
       id: 'getCall',

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { PoolSql } from '../database/pool-sql.js';
 import type { Queryable, Tx } from '../database/sql.js';
 import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
 import type { CallRow, CallsRow } from './calls.tables.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
+import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from '../auth/index.js';
 
 export interface CallListFilters {
   from?: string;
@@ -65,6 +67,28 @@ export class CallsRepository {
       orgId,
       callId,
     ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * GET /v1/calls/{call_id} in one statement: the calling key's standing and the
+   * firm's timezone (key-standing.ts), with the call when the firm has it
+   * (call_id null otherwise). No row: the key is gone or not the firm's. Prepared: lookups
+   * by unique keys, whose plan does not depend on the values.
+   */
+  async findDetailWithStanding(
+    sql: PoolSql,
+    caller: { keyId: string; orgId: string },
+    callId: string,
+  ): Promise<(KeyStandingColumns & Partial<CallRow>) | null> {
+    const rows = await sql.prepared<KeyStandingColumns & Partial<CallRow>>(
+      'call_detail_with_standing',
+      `SELECT ${KEY_STANDING_COLUMNS}, ${DETAIL_COLUMNS}
+         FROM ${KEY_STANDING_FROM}
+         LEFT JOIN calls c ON c.org_id = $2 AND c.call_id = $3
+        WHERE ${keyStandingWhere('$1', '$2')}`,
+      [caller.keyId, caller.orgId, callId],
+    );
     return rows[0] ?? null;
   }
 

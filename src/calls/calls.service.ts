@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '../database/sql.js';
-import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
@@ -8,12 +7,14 @@ import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pa
 import { exactInstant } from '../common/instant.js';
 import { phoneFilterValue } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
-import { beginChange, pageAsOf } from '../database/change-stamp.js';
+import { KeyStanding } from '../auth/index.js';
+import { beginChange } from '../database/change-stamp.js';
 import { PoolSql } from '../database/pool-sql.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
 import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
 import { CallsRepository, type CallListFilters } from './calls.repository.js';
+import type { CallRow } from './calls.tables.js';
 import type { CallListDto, CallResponseDto } from './dto/call.dto.js';
 import type { ListCallsQuery } from './dto/list-calls.query.js';
 
@@ -42,10 +43,10 @@ export class CallsService {
   constructor(
     private readonly sql: PoolSql,
     private readonly repo: CallsRepository,
-    private readonly account: AccountService,
     private readonly audit: AuditService,
     private readonly cursors: KeysetCursors,
     private readonly config: AppConfig,
+    private readonly standing: KeyStanding,
   ) {
     this.mapper = new CallMapper(config.dashboardUrl);
   }
@@ -89,10 +90,7 @@ export class CallsService {
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
     const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, principal.orgId);
     const limit = q.limit ?? 20;
-    const [timezone, { asOf, rows }] = await Promise.all([
-      this.account.timezoneOf(principal.orgId),
-      this.readPage(principal, filters, after, limit),
-    ]);
+    const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: principal.orgId }, (r) => ({
       at: r.started_at.toISOString(),
       id: r.call_id,
@@ -105,35 +103,32 @@ export class CallsService {
     };
   }
 
-  /** as_of, then the page (change-stamp.ts), then the audit entry naming the ids read. */
+  /**
+   * Two statements: the key's standing with the timezone and as_of (read before the
+   * page's snapshot, change-stamp.ts), then the page; then the audit entry naming the ids read.
+   */
   private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: KeysetPosition | null, limit: number) {
-    const page = await pageAsOf(this.sql, this.config.listAsOfMarginMs, () =>
-      this.repo.listPage(this.sql, principal.orgId, filters, after, limit),
-    );
+    const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
     await this.auditRead(
       principal,
       'calls.listed',
-      page.rows.slice(0, limit).map((r) => r.call_id),
+      rows.slice(0, limit).map((r) => r.call_id),
     );
-    return page;
+    return { timezone, asOf, rows };
   }
 
   private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {
     return this.audit.recordRead({ orgId: principal.orgId, keyId: principal.keyId, action, resourceType: 'call', resourceIds: ids });
   }
 
-  /** GET /v1/calls/{call_id} */
+  /** GET /v1/calls/{call_id}: one statement (the key's standing, the timezone and the call), then the audit entry. */
   async get(principal: ApiPrincipal, callId: string): Promise<CallResponseDto> {
-    const [timezone, row] = await Promise.all([
-      this.account.timezoneOf(principal.orgId),
-      (async () => {
-        const row = await this.repo.findDetail(this.sql, principal.orgId, callId);
-        if (!row) throw new NotFoundError('The call');
-        await this.auditRead(principal, 'call.read', [callId]);
-        return row;
-      })(),
-    ]);
-    return { timezone, caller_data: 'full', call: this.mapper.detail(row) };
+    const row = await this.repo.findDetailWithStanding(this.sql, principal, callId);
+    const timezone = this.standing.confirm(principal, row);
+    if (!row?.call_id) throw new NotFoundError('The call');
+    await this.auditRead(principal, 'call.read', [callId]);
+    return { timezone, caller_data: 'full', call: this.mapper.detail(row as CallRow) };
   }
 
   // ---- the ingestion port's writes (all inside the ingestion transaction) ----

@@ -44,13 +44,18 @@ const OPEN_WRITERS = `
  * transaction whose snapshot is older.
  */
 export async function readAsOf(manager: Queryable, marginMs: number): Promise<string> {
-  const [row] = await manager.query<{ as_of: string }>(
-    `SELECT to_char(date_trunc('milliseconds', least(clock_timestamp() - make_interval(secs => $1::float8 / 1000), (${OPEN_WRITERS}))) AT TIME ZONE 'UTC',
-                    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of`,
-    [marginMs],
-  );
+  const [row] = await manager.query<{ as_of: string }>(`SELECT ${asOfColumn('$1')}`, [marginMs]);
   return row.as_of;
 }
+
+/**
+ * readAsOf's column (`as_of`), for a statement that reads something else
+ * with it (the key's standing, key-standing.ts); `marginParam` holds the
+ * margin in ms. The same rule holds: that statement runs before the page's.
+ */
+export const asOfColumn = (marginParam: string): string =>
+  `to_char(date_trunc('milliseconds', least(clock_timestamp() - make_interval(secs => ${marginParam}::float8 / 1000), (${OPEN_WRITERS}))) AT TIME ZONE 'UTC',
+           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of`;
 
 /**
  * A list page with its `as_of`: as_of first, then the page, as two statements

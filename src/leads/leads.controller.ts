@@ -1,6 +1,6 @@
 import { Body, Query } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, getSchemaPath } from '@nestjs/swagger';
-import { Endpoint, jsonBody, keyed, pathId } from '../common/http/access.decorators.js';
+import { Endpoint, jsonBody, keyed, keyedRead, pathId } from '../common/http/access.decorators.js';
 import { ApiConflict, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
@@ -24,7 +24,7 @@ export class LeadsController {
 
   @Endpoint({
     method: 'GET',
-    access: keyed('leads:read'),
+    access: keyedRead('leads:read'),
     query: ListLeadsQuery,
     op: {
       id: 'listLeads',
@@ -43,7 +43,7 @@ export class LeadsController {
     method: 'GET',
     path: ':lead_id',
     etag: true,
-    access: keyed('leads:narrative'),
+    access: keyedRead('leads:narrative'),
     params: { lead_id: LEAD_ID },
     op: {
       id: 'getLead',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
+import { AuthModule } from '../auth/index.js';
 import { CallsModule } from '../calls/index.js';
 import { LeadsController } from './leads.controller.js';
 import { LeadsRepository } from './leads.repository.js';
@@ -8,7 +9,7 @@ import { LeadWritesService } from './lead-writes.service.js';
 import { LeadsService } from './leads.service.js';
 
 @Module({
-  imports: [AccountModule, AuditModule, CallsModule],
+  imports: [AccountModule, AuditModule, AuthModule, CallsModule],
   controllers: [LeadsController],
   providers: [LeadsService, LeadWritesService, LeadsRepository],
   exports: [LeadsService, LeadWritesService],

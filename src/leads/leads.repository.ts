@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { PoolSql } from '../database/pool-sql.js';
 import type { Queryable, Tx } from '../database/sql.js';
 import type { LeadFromCall, LeadStatus } from './lead-model.js';
 import type { LeadRow, LeadsRow } from './leads.tables.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
+import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from '../auth/index.js';
 
 export interface LeadListFilters {
   status?: string;
@@ -60,6 +62,28 @@ export class LeadsRepository {
       `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
       q.values,
     );
+  }
+
+  /**
+   * GET /v1/leads/{lead_id} in one statement: the calling key's standing and the
+   * firm's timezone (key-standing.ts), with the lead and its intake when the firm
+   * has it (lead_id null otherwise). No row: the key is gone or not the firm's. Prepared: lookups
+   * by unique keys, whose plan does not depend on the values.
+   */
+  async findWithStanding(
+    sql: PoolSql,
+    caller: { keyId: string; orgId: string },
+    leadId: string,
+  ): Promise<(KeyStandingColumns & Partial<LeadRow>) | null> {
+    const rows = await sql.prepared<KeyStandingColumns & Partial<LeadRow>>(
+      'lead_with_standing',
+      `SELECT ${KEY_STANDING_COLUMNS}, ${COLUMNS}, l.intake
+         FROM ${KEY_STANDING_FROM}
+         LEFT JOIN leads l ON l.org_id = $2 AND l.lead_id = $3
+        WHERE ${keyStandingWhere('$1', '$2')}`,
+      [caller.keyId, caller.orgId, leadId],
+    );
+    return rows[0] ?? null;
   }
 
   async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
+import { KeyStanding } from '../auth/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
-import { pageAsOf } from '../database/change-stamp.js';
 import { PoolSql } from '../database/pool-sql.js';
 import type { LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import type { ListLeadsQuery } from './dto/list-leads.query.js';
@@ -29,6 +29,7 @@ export class LeadsService {
     private readonly audit: AuditService,
     private readonly cursors: KeysetCursors,
     private readonly config: AppConfig,
+    private readonly standing: KeyStanding,
   ) {}
 
   /** GET /v1/leads */
@@ -44,10 +45,7 @@ export class LeadsService {
     };
     const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, principal.orgId);
     const limit = q.limit ?? 20;
-    const [timezone, { asOf, rows }] = await Promise.all([
-      this.account.timezoneOf(principal.orgId),
-      this.readPage(principal, filters, after, limit),
-    ]);
+    const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: principal.orgId }, (r) => ({
       at: r.captured_at.toISOString(),
       id: r.lead_id,
@@ -60,30 +58,29 @@ export class LeadsService {
     };
   }
 
-  /** as_of, then the page (change-stamp.ts), then the audit entry naming the ids read. */
+  /**
+   * Two statements: the key's standing with the timezone and as_of (read before the
+   * page's snapshot, change-stamp.ts), then the page; then the audit entry naming the ids read.
+   */
   private async readPage(principal: ApiPrincipal, filters: LeadListFilters, after: KeysetPosition | null, limit: number) {
-    const page = await pageAsOf(this.sql, this.config.listAsOfMarginMs, () =>
-      this.repo.listPage(this.sql, principal.orgId, filters, after, limit),
-    );
+    const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
     await this.auditRead(
       principal,
       'leads.listed',
-      page.rows.slice(0, limit).map((r) => r.lead_id),
+      rows.slice(0, limit).map((r) => r.lead_id),
     );
-    return page;
+    return { timezone, asOf, rows };
   }
 
-  /** GET /v1/leads/{lead_id} with the intake. */
+  /** GET /v1/leads/{lead_id} with the intake: one statement (the key's standing, the timezone and the lead), then the audit entry. */
   async get(principal: ApiPrincipal, leadId: string): Promise<LeadResponseDto> {
-    const [timezone, row] = await Promise.all([this.account.timezoneOf(principal.orgId), this.readOne(principal, leadId)]);
-    return { timezone, lead: toLeadDto(row), intake: toIntakeDto(row.intake) };
-  }
-
-  private async readOne(principal: ApiPrincipal, leadId: string): Promise<LeadRow> {
-    const row = await this.repo.find(this.sql, principal.orgId, leadId, true);
-    if (!row) throw new NotFoundError('The lead');
+    const row = await this.repo.findWithStanding(this.sql, principal, leadId);
+    const timezone = this.standing.confirm(principal, row);
+    if (!row?.lead_id) throw new NotFoundError('The lead');
     await this.auditRead(principal, 'lead.read', [leadId]);
-    return row;
+    const lead = row as LeadRow;
+    return { timezone, lead: toLeadDto(lead), intake: toIntakeDto(lead.intake) };
   }
 
   private auditRead(principal: ApiPrincipal, action: string, ids: string[], details?: Record<string, unknown>): Promise<void> {

@@ -2522,7 +2522,7 @@ export interface components {
          */
         ETag: string;
         /**
-         * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+         * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
          * @example "default";r=99;t=0
          */
         RateLimit: string;
@@ -2655,7 +2655,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -2733,7 +2733,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -2774,7 +2774,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -2805,7 +2805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -2814,7 +2814,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -2856,7 +2856,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3010,7 +3010,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3088,7 +3088,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3120,7 +3120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -3129,7 +3129,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3171,7 +3171,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3373,7 +3373,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3451,7 +3451,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3492,7 +3492,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3523,7 +3523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -3532,7 +3532,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3574,7 +3574,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3690,7 +3690,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3768,7 +3768,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3809,7 +3809,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3840,7 +3840,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -3849,7 +3849,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -3891,7 +3891,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4119,7 +4119,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4197,7 +4197,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4238,7 +4238,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4278,7 +4278,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4318,7 +4318,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4349,7 +4349,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -4358,7 +4358,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4400,7 +4400,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4533,7 +4533,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4611,7 +4611,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4652,7 +4652,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4683,7 +4683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -4692,7 +4692,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4734,7 +4734,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4843,7 +4843,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4921,7 +4921,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -4953,7 +4953,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -4962,7 +4962,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5004,7 +5004,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5117,7 +5117,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5195,7 +5195,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5236,7 +5236,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5267,7 +5267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -5276,7 +5276,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5318,7 +5318,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5541,7 +5541,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5619,7 +5619,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5651,7 +5651,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -5660,7 +5660,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5702,7 +5702,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5846,7 +5846,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5924,7 +5924,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5965,7 +5965,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -5996,7 +5996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -6005,7 +6005,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6047,7 +6047,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6154,7 +6154,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6232,7 +6232,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6273,7 +6273,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6313,7 +6313,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6375,7 +6375,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6415,7 +6415,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6446,7 +6446,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -6455,7 +6455,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6497,7 +6497,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6638,7 +6638,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6716,7 +6716,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6757,7 +6757,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6788,7 +6788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -6797,7 +6797,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -6839,7 +6839,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7271,7 +7271,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7349,7 +7349,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7381,7 +7381,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -7390,7 +7390,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7432,7 +7432,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7530,7 +7530,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7608,7 +7608,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7649,7 +7649,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7689,7 +7689,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7730,7 +7730,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7770,7 +7770,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7801,7 +7801,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -7810,7 +7810,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7852,7 +7852,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7944,7 +7944,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8022,7 +8022,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8054,7 +8054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -8063,7 +8063,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8105,7 +8105,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8203,7 +8203,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8281,7 +8281,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8322,7 +8322,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8362,7 +8362,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8403,7 +8403,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8443,7 +8443,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8474,7 +8474,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -8483,7 +8483,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -8525,7 +8525,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;

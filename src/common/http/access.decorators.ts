@@ -48,6 +48,8 @@ export interface EndpointSpec {
 }
 
 export const keyed = (scope: Scope): RouteAccess => ({ kind: 'key', scope });
+/** A keyed read whose service re-checks the key in the statement that reads the data (route-declaration.ts). */
+export const keyedRead = (scope: Scope): RouteAccess => ({ kind: 'key', scope, recheckedInRead: true });
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const INTERNAL: RouteAccess = { kind: 'internal' };
 export const linkToken = (param: string): RouteAccess => ({ kind: 'link', param });

@@ -9,7 +9,7 @@ const Q = DEFAULT_RATE_LIMIT_PER_SECOND;
 const BURST = defaultRateLimitBurst(Q);
 
 /** The general limit as the document states it: the defaults, since the document is the same for every deployment. */
-export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process; the operator can change both).`;
+export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both).`;
 
 const header = (description: string, schema: Schema, example: unknown, required = true) => ({ description, required, schema, example });
 
@@ -26,7 +26,7 @@ export const RESPONSE_HEADERS = {
     `"default";q=${Q};w=1`,
   ),
   RateLimit: header(
-    `What remains of the quota (IETF draft httpapi-ratelimit-headers-09): \`r\` whole requests left now, \`t\` seconds until one is back (0 while \`r\` > 0). After a pause \`r\` can exceed \`q\`, up to the burst (${BURST} by default).`,
+    `What remains of the quota (IETF draft httpapi-ratelimit-headers-09): \`r\` whole requests left now (as the answering api process last saw the shared bucket), \`t\` seconds until one is back (0 while \`r\` > 0). After a pause \`r\` can exceed \`q\`, up to the burst (${BURST} by default).`,
     { type: 'string' },
     `"default";r=${Q - 1};t=0`,
   ),

@@ -5,7 +5,12 @@ import type { Scope } from './scopes.js';
 /** Who may call a route. */
 export type RouteAccess =
   | { kind: 'public' }
-  | { kind: 'key'; scope: Scope }
+  /**
+   * `recheckedInRead`: the service re-checks the key (not revoked, not expired, same firm) inside the
+   * statement that reads the data (src/auth/key-standing.ts), so the access stage may use a principal
+   * cached by this process instead of looking the key up.
+   */
+  | { kind: 'key'; scope: Scope; recheckedInRead?: true }
   | { kind: 'internal' }
   /** No key: the named path parameter is the credential (the service checks it). */
   | { kind: 'link'; param: string };

@@ -6,7 +6,7 @@ import { Clock } from '../clock.js';
 export type ScheduledJob = 'retention' | 'recording_sweep';
 
 /** Writes whose failure loses a record the spec promises: the audit log and the event outbox. */
-export type GuardedWrite = 'audit' | 'outbox';
+export type GuardedWrite = 'audit' | 'outbox' | 'last_used';
 
 /**
  * Signals no request carries, for the alert rules: when each scheduled job
@@ -24,14 +24,14 @@ export class OpsSignals {
   });
   private readonly writeFailures = new Counter({
     name: 'guarded_write_failures_total',
-    help: 'Failed writes of the audit log (audit) and of the event outbox (outbox) in this process.',
+    help: "Failed writes of the audit log (audit), of the event outbox (outbox) and of API keys' last_used_at (last_used) in this process.",
     labelNames: ['write'],
     registers: [],
   });
 
   constructor(private readonly clock: Clock) {
     // Present at zero from the start, so a rate over them is defined before the first failure.
-    for (const write of ['audit', 'outbox'] satisfies GuardedWrite[]) this.writeFailures.inc({ write }, 0);
+    for (const write of ['audit', 'outbox', 'last_used'] satisfies GuardedWrite[]) this.writeFailures.inc({ write }, 0);
   }
 
   get metrics(): Metric[] {

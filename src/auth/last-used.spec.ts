@@ -1,0 +1,45 @@
+import { LastUsedRecorder } from './last-used.js';
+
+/** last_used_at: noted at most once a minute per key, written in one batch off the request path, failures counted. */
+describe('LastUsedRecorder', () => {
+  const at = (s: number) => new Date(Date.parse('2026-05-01T00:00:00Z') + s * 1000);
+
+  it('writes the uses of several keys in one batch, each key at most once a minute', async () => {
+    const writes: Map<string, Date>[] = [];
+    const recorder = new LastUsedRecorder(
+      (uses) => Promise.resolve(void writes.push(uses)),
+      () => undefined,
+    );
+    recorder.note('a', at(0));
+    recorder.note('a', at(30));
+    recorder.note('b', at(31));
+    await recorder.flush();
+    recorder.note('a', at(59));
+    recorder.note('a', at(61));
+    await recorder.flush();
+    expect(writes).toEqual([
+      new Map([
+        ['a', at(0)],
+        ['b', at(31)],
+      ]),
+      new Map([['a', at(61)]]),
+    ]);
+  });
+
+  it('counts a failed write, and the next use of the key writes again', async () => {
+    const failed: number[] = [];
+    let fail = true;
+    const written: string[] = [];
+    const recorder = new LastUsedRecorder(
+      (uses) => (fail ? Promise.reject(new Error('database down')) : Promise.resolve(void written.push(...uses.keys()))),
+      (n) => failed.push(n),
+    );
+    recorder.note('a', at(0));
+    recorder.note('b', at(0));
+    await recorder.flush();
+    fail = false;
+    recorder.note('a', at(1));
+    await recorder.flush();
+    expect({ failed, written }).toEqual({ failed: [2], written: ['a'] });
+  });
+});
