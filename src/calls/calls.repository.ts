@@ -33,9 +33,16 @@ export class CallsRepository {
    * goes through call_references' primary key). Fetches limit + 1 rows so the
    * caller knows whether there is more.
    */
-  async listPage(manager: Queryable, orgId: string, f: CallListFilters, after: KeysetPosition | null, limit: number): Promise<CallRow[]> {
+  async listPage(
+    manager: Queryable,
+    orgId: string,
+    livemode: boolean,
+    f: CallListFilters,
+    after: KeysetPosition | null,
+    limit: number,
+  ): Promise<CallRow[]> {
     const q = new SqlParams(orgId);
-    const where = ['c.org_id = $1', 'c.started_at IS NOT NULL'];
+    const where = ['c.org_id = $1', `c.livemode = ${q.add(livemode)}`, 'c.started_at IS NOT NULL'];
     if (f.from !== undefined) where.push(`c.started_at >= ${q.add(f.from)}::timestamptz`);
     if (f.to !== undefined) where.push(`c.started_at < ${q.add(f.to)}::timestamptz`);
     if (f.outcome !== undefined) where.push(`c.outcome = ${q.add(f.outcome)}`);
@@ -53,20 +60,21 @@ export class CallsRepository {
     return manager.query<CallRow>(sql, q.values);
   }
 
-  /** Whether the firm has the call, and whether it has a recording. */
-  async findRef(manager: Queryable, orgId: string, callId: string): Promise<CallRef | null> {
+  /** Whether the firm has the call (in this mode; null: in either), and whether it has a recording. */
+  async findRef(manager: Queryable, orgId: string, callId: string, livemode: boolean | null): Promise<CallRef | null> {
     const rows = await manager.query<CallRef>(
-      `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls WHERE org_id = $1 AND call_id = $2`,
-      [orgId, callId],
+      `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls
+        WHERE org_id = $1 AND call_id = $2 AND ($3::boolean IS NULL OR livemode = $3)`,
+      [orgId, callId, livemode],
     );
     return rows[0] ?? null;
   }
 
-  async findDetail(manager: Queryable, orgId: string, callId: string): Promise<CallRow | null> {
-    const rows = await manager.query<CallRow>(`SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2`, [
-      orgId,
-      callId,
-    ]);
+  async findDetail(manager: Queryable, orgId: string, livemode: boolean, callId: string): Promise<CallRow | null> {
+    const rows = await manager.query<CallRow>(
+      `SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2 AND c.livemode = $3`,
+      [orgId, callId, livemode],
+    );
     return rows[0] ?? null;
   }
 
@@ -78,16 +86,16 @@ export class CallsRepository {
    */
   async findDetailWithStanding(
     sql: PoolSql,
-    caller: { keyId: string; orgId: string },
+    caller: { keyId: string; orgId: string; livemode: boolean },
     callId: string,
   ): Promise<(KeyStandingColumns & Partial<CallRow>) | null> {
     const rows = await sql.prepared<KeyStandingColumns & Partial<CallRow>>(
       'call_detail_with_standing',
       `SELECT ${KEY_STANDING_COLUMNS}, ${DETAIL_COLUMNS}
          FROM ${KEY_STANDING_FROM}
-         LEFT JOIN calls c ON c.org_id = $2 AND c.call_id = $3
+         LEFT JOIN calls c ON c.org_id = $2 AND c.call_id = $3 AND c.livemode = $4
         WHERE ${keyStandingWhere('$1', '$2')}`,
-      [caller.keyId, caller.orgId, callId],
+      [caller.keyId, caller.orgId, callId, caller.livemode],
     );
     return rows[0] ?? null;
   }
@@ -99,8 +107,10 @@ export class CallsRepository {
    */
   async lockForWrite(manager: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
     await manager.execute(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
-    const rows = await manager.query<Pick<CallsRow, 'processing_complete' | 'completed_event_at' | 'lead_id' | 'has_recording'>>(
-      `SELECT processing_complete, completed_event_at, lead_id, has_recording FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
+    const rows = await manager.query<
+      Pick<CallsRow, 'processing_complete' | 'completed_event_at' | 'lead_id' | 'has_recording' | 'livemode'>
+    >(
+      `SELECT processing_complete, completed_event_at, lead_id, has_recording, livemode FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
       [orgId, callId],
     );
     if (!rows[0]) return null;
@@ -110,16 +120,17 @@ export class CallsRepository {
       completedEventAt: r.completed_event_at,
       leadId: r.lead_id,
       hasRecording: r.has_recording,
+      livemode: r.livemode,
     };
   }
 
-  /** Insert or replace everything the pipeline owns; has_recording and created_at are kept. */
-  async upsert(manager: Tx, orgId: string, c: IngestedCall, leadId: string | null): Promise<void> {
+  /** Insert or replace everything the pipeline owns; has_recording, created_at and the mode are kept. */
+  async upsert(manager: Tx, orgId: string, c: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
     await manager.execute(
       `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
                           callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,
-                          conversation_summary, handling, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, clock_timestamp(), clock_timestamp())
+                          conversation_summary, handling, created_at, updated_at, livemode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, clock_timestamp(), clock_timestamp(), $19)
        ON CONFLICT (org_id, call_id) DO UPDATE SET
          started_at = EXCLUDED.started_at, duration_s = EXCLUDED.duration_s, answered = EXCLUDED.answered,
          category = EXCLUDED.category, urgency = EXCLUDED.urgency, language = EXCLUDED.language, outcome = EXCLUDED.outcome,
@@ -146,6 +157,7 @@ export class CallsRepository {
         JSON.stringify(c.untrusted),
         c.conversationSummary === null ? null : JSON.stringify(c.conversationSummary),
         c.handling === null ? null : JSON.stringify(c.handling),
+        livemode,
       ],
     );
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
-import type { ApiPrincipal } from '../common/http/principal.js';
+import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { exactInstant } from '../common/instant.js';
 import { phoneFilterValue } from '../common/phone.js';
@@ -51,14 +51,17 @@ export class CallsService {
     this.mapper = new CallMapper(config.dashboardUrl);
   }
 
-  /** The firm's call, or 404 (another firm's call answers exactly like a missing one). */
-  requireCall(orgId: string, callId: string): Promise<CallRef> {
-    return this.found(this.repo.findRef(this.sql, orgId, callId));
+  /**
+   * The firm's call in this mode, or 404 (another firm's or another mode's call answers exactly like a missing
+   * one). `livemode` null: either mode (the pipeline's and the owner's tools, which name a call by its id alone).
+   */
+  requireCall(orgId: string, callId: string, livemode: boolean | null): Promise<CallRef> {
+    return this.found(this.repo.findRef(this.sql, orgId, callId, livemode));
   }
 
   /** requireCall inside the caller's transaction (which goes on to change or read the call's parts). */
-  requireCallIn(tx: Tx, orgId: string, callId: string): Promise<CallRef> {
-    return this.found(this.repo.findRef(tx, orgId, callId));
+  requireCallIn(tx: Tx, orgId: string, callId: string, livemode: boolean | null): Promise<CallRef> {
+    return this.found(this.repo.findRef(tx, orgId, callId, livemode));
   }
 
   private async found(lookup: Promise<CallRef | null>): Promise<CallRef> {
@@ -88,10 +91,10 @@ export class CallsService {
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
-    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, principal.orgId);
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, cursorScopeOf(principal));
     const limit = q.limit ?? 20;
     const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
-    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: principal.orgId }, (r) => ({
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: cursorScopeOf(principal) }, (r) => ({
       at: r.started_at.toISOString(),
       id: r.call_id,
     }));
@@ -109,7 +112,7 @@ export class CallsService {
    */
   private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: KeysetPosition | null, limit: number) {
     const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
+    const rows = await this.repo.listPage(this.sql, principal.orgId, principal.livemode, filters, after, limit);
     await this.auditRead(
       principal,
       'calls.listed',
@@ -139,8 +142,8 @@ export class CallsService {
   }
 
   /** Writes the call as the pipeline sent it, with its reference keys; has_recording is never touched. Caller has run beginChange. */
-  async writeIngested(manager: Tx, orgId: string, call: IngestedCall, leadId: string | null): Promise<void> {
-    await this.repo.upsert(manager, orgId, call, leadId);
+  async writeIngested(manager: Tx, orgId: string, call: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
+    await this.repo.upsert(manager, orgId, call, leadId, livemode);
     const references: CallReference[] = call.untrusted.details?.references ?? [];
     await this.repo.replaceReferences(manager, orgId, call.callId, references);
   }

@@ -66,7 +66,7 @@ export class DemoService {
    */
   private async seedHistory(orgId: string, keyId: string): Promise<void> {
     const history = demoHistory(this.clock.now());
-    const results = await this.ingestion.ingestMany(orgId, history.documents);
+    const results = await this.ingestion.ingestMany(orgId, history.documents, { livemode: true });
     await this.seedRecordings(orgId, history.documents);
     const leadByCall = new Map(results.map((r) => [r.call_id, r.lead_id]));
     for (const plan of history.leads) {
@@ -74,6 +74,7 @@ export class DemoService {
       if (!leadId || (plan.status === 'new' && plan.external_id === null && plan.status_reason === null)) continue;
       await this.leads.update(
         orgId,
+        true,
         leadId,
         { ...(plan.status !== 'new' ? { status: plan.status } : {}), external_id: plan.external_id, status_reason: plan.status_reason },
         { kind: 'api_key', id: keyId },

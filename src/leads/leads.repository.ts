@@ -25,7 +25,7 @@ export interface LeadFirmFields {
 }
 
 const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured_at, l.updated_at, l.category, l.urgency, l.language,
-  l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version`;
+  l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version, l.livemode`;
 
 /** What the pipeline owns on a lead, in the column order of insert ($4...) and of updateFromCall ($3...). */
 const pipelineValues = (l: LeadFromCall): unknown[] => [
@@ -47,9 +47,16 @@ const pipelineValues = (l: LeadFromCall): unknown[] => [
 @Injectable()
 export class LeadsRepository {
   /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
-  async listPage(manager: Queryable, orgId: string, f: LeadListFilters, after: KeysetPosition | null, limit: number): Promise<LeadRow[]> {
+  async listPage(
+    manager: Queryable,
+    orgId: string,
+    livemode: boolean,
+    f: LeadListFilters,
+    after: KeysetPosition | null,
+    limit: number,
+  ): Promise<LeadRow[]> {
     const q = new SqlParams(orgId);
-    const where = ['l.org_id = $1'];
+    const where = ['l.org_id = $1', `l.livemode = ${q.add(livemode)}`];
     if (f.status !== undefined) where.push(`l.status = ${q.add(f.status)}`);
     if (f.from !== undefined) where.push(`l.captured_at >= ${q.add(f.from)}::timestamptz`);
     if (f.to !== undefined) where.push(`l.captured_at < ${q.add(f.to)}::timestamptz`);
@@ -72,24 +79,25 @@ export class LeadsRepository {
    */
   async findWithStanding(
     sql: PoolSql,
-    caller: { keyId: string; orgId: string },
+    caller: { keyId: string; orgId: string; livemode: boolean },
     leadId: string,
   ): Promise<(KeyStandingColumns & Partial<LeadRow>) | null> {
     const rows = await sql.prepared<KeyStandingColumns & Partial<LeadRow>>(
       'lead_with_standing',
       `SELECT ${KEY_STANDING_COLUMNS}, ${COLUMNS}, l.intake
          FROM ${KEY_STANDING_FROM}
-         LEFT JOIN leads l ON l.org_id = $2 AND l.lead_id = $3
+         LEFT JOIN leads l ON l.org_id = $2 AND l.lead_id = $3 AND l.livemode = $4
         WHERE ${keyStandingWhere('$1', '$2')}`,
-      [caller.keyId, caller.orgId, leadId],
+      [caller.keyId, caller.orgId, leadId, caller.livemode],
     );
     return rows[0] ?? null;
   }
 
-  async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
+  /** The firm's lead in this mode (another mode's answers like a missing one). */
+  async find(manager: Queryable, orgId: string, livemode: boolean, leadId: string, withIntake = false): Promise<LeadRow | null> {
     const rows = await manager.query<LeadRow>(
-      `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`,
-      [orgId, leadId],
+      `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2 AND l.livemode = $3`,
+      [orgId, leadId, livemode],
     );
     return rows[0] ?? null;
   }
@@ -102,13 +110,15 @@ export class LeadsRepository {
     return rows[0]?.lead_id ?? null;
   }
 
-  async insert(manager: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<LeadRow> {
+  /** A new lead of a call, in the call's mode. */
+  async insert(manager: Tx, orgId: string, leadId: string, l: LeadFromCall, livemode: boolean): Promise<LeadRow> {
     const rows = await manager.query<LeadRow>(
       `INSERT INTO leads (org_id, lead_id, call_id, status, status_updated_at, captured_at, created_at, updated_at, category, urgency, language,
-                          intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake)
-       VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                          intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake,
+                          livemode)
+       VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        RETURNING ${COLUMNS.replace(/l\./g, '')}`,
-      [orgId, leadId, l.callId, ...pipelineValues(l)],
+      [orgId, leadId, l.callId, ...pipelineValues(l), livemode],
     );
     return rows[0];
   }

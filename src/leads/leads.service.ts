@@ -4,7 +4,7 @@ import { AuditService } from '../audit/index.js';
 import { KeyStanding } from '../auth/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
-import type { ApiPrincipal } from '../common/http/principal.js';
+import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
 import { PoolSql } from '../database/pool-sql.js';
@@ -43,10 +43,10 @@ export class LeadsService {
       phoneE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
       externalId: q.external_id,
     };
-    const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, principal.orgId);
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, cursorScopeOf(principal));
     const limit = q.limit ?? 20;
     const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
-    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: principal.orgId }, (r) => ({
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: cursorScopeOf(principal) }, (r) => ({
       at: r.captured_at.toISOString(),
       id: r.lead_id,
     }));
@@ -64,7 +64,7 @@ export class LeadsService {
    */
   private async readPage(principal: ApiPrincipal, filters: LeadListFilters, after: KeysetPosition | null, limit: number) {
     const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.sql, principal.orgId, filters, after, limit);
+    const rows = await this.repo.listPage(this.sql, principal.orgId, principal.livemode, filters, after, limit);
     await this.auditRead(
       principal,
       'leads.listed',
@@ -120,7 +120,7 @@ export class LeadsService {
 
   private async update(principal: ApiPrincipal, leadId: string, patch: PatchLeadDto) {
     try {
-      return await this.writes.update(principal.orgId, leadId, patch, { kind: 'api_key', id: principal.keyId });
+      return await this.writes.update(principal.orgId, principal.livemode, leadId, patch, { kind: 'api_key', id: principal.keyId });
     } catch (err) {
       if (err instanceof StatusConflictError)
         await this.auditRead(principal, 'lead.read', [leadId], { via: 'patch', answer: 'status_conflict' });

@@ -15,13 +15,14 @@ import { attemptSpanAttributes, recordAttemptOnSpan, traceHeaders } from './deli
 
 /** The envelope sent, built from the event's columns the claim read; none when the event is no longer kept. */
 function envelopeOf(c: ClaimedDelivery): EventEnvelope | undefined {
-  if (c.eventOccurredAt === null || c.eventData === null) return undefined;
+  if (c.eventOccurredAt === null || c.eventData === null || c.eventLivemode === null) return undefined;
   return toEnvelope({
     id: c.eventId,
     type: c.eventType,
     occurredAt: c.eventOccurredAt,
     orgId: c.orgId,
     test: c.eventTest === true,
+    livemode: c.eventLivemode,
     data: c.eventData,
   });
 }

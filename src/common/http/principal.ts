@@ -11,7 +11,15 @@ export interface ApiPrincipal {
   scopes: Scope[];
   expiresAt: Date | null;
   createdAt: Date;
+  /** The key's mode: true for a live key (svc_live_), false for a test key (svc_test_), which sees only test data. */
+  livemode: boolean;
 }
+
+/**
+ * What a key's list cursors are MACed to: the firm, and for a test key its mode too, so a cursor of one mode is
+ * refused in the other (a live key's cursors are bound exactly as before test mode existed).
+ */
+export const cursorScopeOf = (p: Pick<ApiPrincipal, 'orgId' | 'livemode'>): string => (p.livemode ? p.orgId : `${p.orgId}/test`);
 
 export const PRINCIPAL = Symbol('principal');
 

@@ -13,6 +13,9 @@ describe('redactUrl', () => {
     [`/v1//recordings/${LINK_TOKEN}`, '/v1//recordings/[REDACTED]'],
     [`/V1/RECORDINGS/${LINK_TOKEN}?x=1`, '/V1/RECORDINGS/[REDACTED]?x=1'],
     [`/anything/${KEY}/more`, '/anything/[REDACTED]/more'],
+    // A test key's start too, even when what follows is too short to be a key body on its own.
+    ['/anything/svc_test_aB3-x/more', '/anything/[REDACTED]/more'],
+    [`/anything/${KEY.replace('svc_live_', 'svc_test_')}`, '/anything/[REDACTED]'],
     ['/v1/webhooks?s=whsec_abc+/=def', '/v1/webhooks?s=[REDACTED]'],
     ['/v1/calls?limit=10&status=completed', '/v1/calls?limit=10&status=completed'],
     ['/v1/calls/0b9e0f0e-6d5b-4b8e-9a55-0e8c8b3f2a11', '/v1/calls/0b9e0f0e-6d5b-4b8e-9a55-0e8c8b3f2a11'],

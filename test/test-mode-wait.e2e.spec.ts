@@ -1,0 +1,54 @@
+import { Database } from '../src/database/sql';
+import { EventsService, EventWaits } from '../src/events';
+import { recordEvent } from './support/events';
+import { createFirm } from './support/factories';
+import { waitFor } from './support/receiver';
+import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { createTestKeys } from './support/test-mode';
+
+/** GET /v1/events?wait= in test mode: a request waits on its own firm's events of its own key's mode. */
+describe('waiting on the events feed, by mode', () => {
+  let t: TestApp;
+  let waits: EventWaits;
+  /** Every page query a request runs, by firm and mode (a wrapper that calls through). */
+  let pageQueries: { orgId: string; livemode: boolean }[];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    waits = t.app.get(EventWaits);
+    const events = t.app.get(EventsService);
+    const pager = events.pager.bind(events);
+    pageQueries = [];
+    events.pager = async (feed, query) => {
+      const p = await pager(feed, query);
+      return { ...p, page: () => (pageQueries.push({ orgId: feed.orgId, livemode: feed.livemode }), p.page()) };
+    };
+  });
+  afterAll(() => t.close());
+
+  const record = (orgId: string, livemode: boolean) =>
+    t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type: 'lead.created', data: {}, livemode }));
+  const waitingGet = (key: string) => {
+    let done = false;
+    const result: Promise<HttpResult> = t.get('/v1/events', { key, query: { wait: 20 } }).finally(() => (done = true));
+    return { result, settled: () => done };
+  };
+  const testQueries = (orgId: string) => pageQueries.filter((q) => q.orgId === orgId && !q.livemode).length;
+
+  it("another mode's event neither wakes nor answers a waiting request; its own mode's does", async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const testKey = (await createTestKeys(t, f.orgId)).read;
+    const waitTest = waitingGet(testKey);
+    await waitFor(() => waits.waiting >= 1, 'the test-mode request waiting');
+    const probeLive = waitingGet(f.keys.read);
+    await waitFor(() => waits.waiting >= 2, 'the live probe waiting');
+    const before = testQueries(f.orgId);
+    const live = await record(f.orgId, true);
+    // The live probe is answered: the notification has reached the process.
+    expect((await probeLive.result).body.events.map((e: any) => [e.id, e.livemode])).toEqual([[live.envelope.id, true]]);
+    expect(waitTest.settled()).toBe(false);
+    expect(testQueries(f.orgId)).toBe(before);
+    const test = await record(f.orgId, false);
+    expect((await waitTest.result).body.events.map((e: any) => [e.id, e.livemode])).toEqual([[test.envelope.id, false]]);
+  });
+});
