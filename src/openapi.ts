@@ -15,6 +15,7 @@ const TAGS: [string, string][] = [
   ['Receptionist', 'The published receptionist settings (read-only).'],
   ['Events', 'Every event of the last 30 days, as sent to webhook endpoints.'],
   ['Webhooks', 'Webhook endpoints and deliveries; the webhooks section describes each event payload.'],
+  ['Test helpers', 'Test mode only: simulate calls and their re-processing to build an integration without a real phone call.'],
   ['Health', 'Whether the API is serving.'],
 ];
 

@@ -5,7 +5,11 @@ import type { Scope } from './scopes.js';
 /** Who may call a route. */
 export type RouteAccess =
   | { kind: 'public' }
-  | { kind: 'key'; scope: Scope }
+  /**
+   * An API key: with a `scope`, one holding it (else 403 insufficient_scope); `testOnly`: a test key
+   * (svc_test_), a live one answering 403 test_mode_only (the test helpers, which need no scope).
+   */
+  | { kind: 'key'; scope: Scope | null; testOnly?: boolean }
   | { kind: 'internal' }
   /** No key: the named path parameter is the credential (the service checks it). */
   | { kind: 'link'; param: string };
