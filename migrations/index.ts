@@ -7,6 +7,7 @@ import { Recordings1763920000000 } from './1763920000000-recordings.js';
 import { RateLimit1763930000000 } from './1763930000000-rate-limit.js';
 import { WebhookSecretRotation1763940000000 } from './1763940000000-webhook-secret-rotation.js';
 import { EventsTraceContext1763960500000 } from './1763960500000-events-trace-context.js';
+import { TestMode1764000000000 } from './1764000000000-test-mode.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   RateLimit1763930000000,
   WebhookSecretRotation1763940000000,
   EventsTraceContext1763960500000,
+  TestMode1764000000000,
 ];

@@ -26,22 +26,22 @@ const updated: EventData<'lead.updated'> = {
 const created: EventData<'lead.created'> = { lead_id: 'lead_1', call_id: 'call_1', status: 'new', category: null, urgency: null, url: 'u' };
 
 export async function typedRecords(): Promise<void> {
-  await events.record(m, { orgId, type: 'webhook.test', data: test, test: true });
-  await events.record(m, { orgId, type: 'lead.updated', data: updated });
+  await events.record(m, { orgId, livemode: true, type: 'webhook.test', data: test, test: true });
+  await events.record(m, { orgId, livemode: true, type: 'lead.updated', data: updated });
 
   // @ts-expect-error a member of another type's data
-  await events.record(m, { orgId, type: 'webhook.test', data: { ...test, lead_id: 'lead_1' } });
+  await events.record(m, { orgId, livemode: true, type: 'webhook.test', data: { ...test, lead_id: 'lead_1' } });
   // @ts-expect-error a member missing
-  await events.record(m, { orgId, type: 'webhook.test', data: { endpoint_id: 'e' } });
+  await events.record(m, { orgId, livemode: true, type: 'webhook.test', data: { endpoint_id: 'e' } });
   // @ts-expect-error one type's data under another type
-  await events.record(m, { orgId, type: 'lead.created', data: test });
+  await events.record(m, { orgId, livemode: true, type: 'lead.created', data: test });
   // @ts-expect-error a lead status the leads context does not define
-  await events.record(m, { orgId, type: 'lead.updated', data: { ...updated, status: 'archived' } });
+  await events.record(m, { orgId, livemode: true, type: 'lead.updated', data: { ...updated, status: 'archived' } });
   // @ts-expect-error a changed field that is not a firm-owned field
-  await events.record(m, { orgId, type: 'lead.updated', data: { ...updated, changes: ['category'] } });
-  await events.record(m, { orgId, type: 'lead.created', data: created });
+  await events.record(m, { orgId, livemode: true, type: 'lead.updated', data: { ...updated, changes: ['category'] } });
+  await events.record(m, { orgId, livemode: true, type: 'lead.created', data: created });
   // @ts-expect-error lead.created always carries status new
-  await events.record(m, { orgId, type: 'lead.created', data: { ...created, status: 'contacted' } });
+  await events.record(m, { orgId, livemode: true, type: 'lead.created', data: { ...created, status: 'contacted' } });
   // @ts-expect-error an event type the catalogue does not declare
-  await events.record(m, { orgId, type: 'lead.deleted', data: test });
+  await events.record(m, { orgId, livemode: true, type: 'lead.deleted', data: test });
 }

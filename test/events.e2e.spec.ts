@@ -50,13 +50,14 @@ describe('events log (GET /v1/events, GET /v1/events/{id}, retention)', () => {
       expect(r.body.next_after).toBe(ids[2]);
       expect(r.body.events.map((e: any) => e.id)).toEqual(ids);
       const first = r.body.events[0];
-      expect(Object.keys(first)).toEqual(['id', 'type', 'timestamp', 'org', 'test', 'data']);
+      expect(Object.keys(first)).toEqual(['id', 'type', 'timestamp', 'org', 'test', 'livemode', 'data']);
       expect(first).toEqual({
         id: ids[0],
         type: 'call.completed',
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         org: { id: firm.orgId },
         test: false,
+        livemode: true,
         data: { call_id: 'call_1', answered: true },
       });
       expect(first.id).toMatch(/^evt_[0-9a-z]{26}$/);

@@ -138,7 +138,7 @@ describe('alert rules, dashboard and compose file', () => {
           .transaction((m) =>
             t.app
               .get(EventsService)
-              .record(m, { orgId, type: 'webhook.test', test: true, data: { endpoint_id: randomUUID(), message: 'x' } }),
+              .record(m, { orgId, livemode: true, type: 'webhook.test', test: true, data: { endpoint_id: randomUUID(), message: 'x' } }),
           );
       await record(firm.orgId);
       // A firm that does not exist: the outbox insert breaks its foreign key and the change rolls back.
@@ -168,6 +168,7 @@ describe('alert rules, dashboard and compose file', () => {
         await t.app.get(Database).transaction((m) =>
           t.app.get(EventsService).record(m, {
             orgId: firm.orgId,
+            livemode: true,
             type: 'lead.created',
             data: { lead_id: 'lead_1', call_id: 'call_1', status: 'new', category: null, urgency: null, url: 'https://x/v1/leads/lead_1' },
           }),

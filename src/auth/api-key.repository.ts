@@ -9,7 +9,8 @@ export type ApiKey = Camelized<ApiKeysRow>;
 
 export type NewApiKey = Omit<ApiKey, 'id' | 'lastUsedAt' | 'revokedAt'>;
 
-const COLUMNS = 'id, org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, last_used_at, created_at, revoked_at';
+const COLUMNS =
+  'id, org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, last_used_at, created_at, revoked_at, livemode';
 
 const toApiKey = (r: ApiKeysRow): ApiKey => ({
   id: r.id,
@@ -24,6 +25,7 @@ const toApiKey = (r: ApiKeysRow): ApiKey => ({
   lastUsedAt: r.last_used_at,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  livemode: r.livemode,
 });
 
 @Injectable()
@@ -52,11 +54,12 @@ export class ApiKeyRepository {
     return rows.map(toApiKey);
   }
 
-  async countActive(tx: Tx, orgId: string, now: Date): Promise<number> {
+  /** Active keys of one mode: the limit counts live and test keys each on their own. */
+  async countActive(tx: Tx, orgId: string, livemode: boolean, now: Date): Promise<number> {
     const [row] = await tx.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM api_keys
-        WHERE org_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
-      [orgId, now],
+        WHERE org_id = $1 AND livemode = $3 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+      [orgId, now, livemode],
     );
     return row.n;
   }
@@ -68,9 +71,9 @@ export class ApiKeyRepository {
 
   async insert(tx: Tx, key: NewApiKey): Promise<ApiKey> {
     const [row] = await tx.query<ApiKeysRow>(
-      `INSERT INTO api_keys (org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [key.orgId, key.name, key.prefix, key.last4, key.keyHash, key.permissionSet, key.scopes, key.expiresAt, key.createdAt],
+      `INSERT INTO api_keys (org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, created_at, livemode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+      [key.orgId, key.name, key.prefix, key.last4, key.keyHash, key.permissionSet, key.scopes, key.expiresAt, key.createdAt, key.livemode],
     );
     return toApiKey(row);
   }

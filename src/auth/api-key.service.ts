@@ -12,6 +12,9 @@ import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { NotFoundError } from '../common/errors/problems.js';
 
 export const KEY_PREFIX = 'svc_live_';
+/** A test key's start: it sees only the firm's test-mode data. Both starts have the same length. */
+export const TEST_KEY_PREFIX = 'svc_test_';
+const keyStart = (livemode: boolean) => (livemode ? KEY_PREFIX : TEST_KEY_PREFIX);
 const PREFIX_LENGTH = 8;
 const MAX_ACTIVE_KEYS = 10;
 const KEY_BODY = /^[A-Za-z0-9_-]{43,128}$/;
@@ -30,6 +33,8 @@ export interface ApiKeySummary {
   created_at: string;
   revoked_at: string | null;
   status: 'active' | 'revoked' | 'expired';
+  /** live (svc_live_) or test (svc_test_). */
+  mode: 'live' | 'test';
 }
 
 const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest();
@@ -54,6 +59,8 @@ export class ApiKeyService {
     name: string;
     set: string;
     expiresAt?: Date | null;
+    /** false: a test key (svc_test_). Live unless asked. */
+    livemode?: boolean;
   }): Promise<{ key: string; summary: ApiKeySummary }> {
     const name = input.name?.trim();
     if (!name) throw new InvalidInputError('name', 'is required');
@@ -63,25 +70,29 @@ export class ApiKeyService {
     const now = this.clock.now();
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new InvalidInputError('expiresAt', 'must be in the future');
     const scopes = sortScopes(PERMISSION_SETS[input.set as PermissionSet].scopes);
+    const livemode = input.livemode ?? true;
+    const start = keyStart(livemode);
     return this.db.transaction(async (manager) => {
       await this.account.lockOrg(manager, input.orgId);
-      if ((await this.keys.countActive(manager, input.orgId, now)) >= MAX_ACTIVE_KEYS) {
-        throw new InvalidInputError(null, `this firm already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
+      if ((await this.keys.countActive(manager, input.orgId, livemode, now)) >= MAX_ACTIVE_KEYS) {
+        const which = livemode ? '' : ' test';
+        throw new InvalidInputError(null, `this firm already has ${MAX_ACTIVE_KEYS} active${which} keys; revoke one first`);
       }
       let key: string;
       do {
-        key = KEY_PREFIX + randomBytes(32).toString('base64url');
-      } while (await this.keys.prefixTaken(manager, key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH)));
+        key = start + randomBytes(32).toString('base64url');
+      } while (await this.keys.prefixTaken(manager, key.slice(start.length, start.length + PREFIX_LENGTH)));
       const row = await this.keys.insert(manager, {
         orgId: input.orgId,
         name,
-        prefix: key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH),
+        prefix: key.slice(start.length, start.length + PREFIX_LENGTH),
         last4: key.slice(-4),
         keyHash: hashKey(key),
         permissionSet: input.set,
         scopes,
         expiresAt: input.expiresAt ?? null,
         createdAt: now,
+        livemode,
       });
       await this.audit.record(
         {
@@ -90,7 +101,7 @@ export class ApiKeyService {
           action: 'api_key.created',
           resourceType: 'api_key',
           resourceIds: [row.id],
-          details: { name, permission_set: input.set },
+          details: { name, permission_set: input.set, mode: livemode ? 'live' : 'test' },
         },
         manager,
       );
@@ -130,9 +141,10 @@ export class ApiKeyService {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     if (!match) throw new UnauthorizedError();
     const key = match[1];
-    if (!key.startsWith(KEY_PREFIX) || !KEY_BODY.test(key.slice(KEY_PREFIX.length)))
-      throw new UnauthorizedError('The API key is malformed.');
-    const row = await this.keys.findByPrefix(key.slice(KEY_PREFIX.length, KEY_PREFIX.length + PREFIX_LENGTH));
+    // Both starts have one length; the hash covers the whole key, so a live key's body under svc_test_ does not match.
+    const start = key.startsWith(TEST_KEY_PREFIX) ? TEST_KEY_PREFIX : KEY_PREFIX;
+    if (!key.startsWith(start) || !KEY_BODY.test(key.slice(start.length))) throw new UnauthorizedError('The API key is malformed.');
+    const row = await this.keys.findByPrefix(key.slice(start.length, start.length + PREFIX_LENGTH));
     const given = hashKey(key);
     // Compare even when no row was found, so timing does not tell a known prefix from an unknown one.
     const stored = row?.keyHash ?? Buffer.alloc(given.length);
@@ -151,6 +163,7 @@ export class ApiKeyService {
       scopes: sortScopes(row.scopes) as Scope[],
       expiresAt: row.expiresAt,
       createdAt: row.createdAt,
+      livemode: row.livemode,
     };
   }
 
@@ -179,6 +192,7 @@ export class ApiKeyService {
       created_at: k.createdAt.toISOString(),
       revoked_at: k.revokedAt?.toISOString() ?? null,
       status: k.revokedAt ? 'revoked' : this.activeAt(k, now) ? 'active' : 'expired',
+      mode: k.livemode ? 'live' : 'test',
     };
   }
 }

@@ -14,6 +14,8 @@ export interface ApiKeysRow {
   last_used_at: Date | null;
   created_at: Date;
   revoked_at: Date | null;
+  /** true: a live key (svc_live_); false: a test key (svc_test_), which sees only test data. */
+  livemode: boolean;
 }
 
 export const API_KEYS_TABLE = defineTable<ApiKeysRow>('api_keys', {
@@ -29,6 +31,7 @@ export const API_KEYS_TABLE = defineTable<ApiKeysRow>('api_keys', {
   last_used_at: 'timestamp with time zone null',
   created_at: 'timestamp with time zone',
   revoked_at: 'timestamp with time zone null',
+  livemode: 'boolean',
 });
 
 /** A row of `rate_limit_buckets`, as node-postgres returns it. */

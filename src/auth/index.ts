@@ -1,5 +1,5 @@
 export { AuthModule, AccessGuardModule } from './auth.module.js';
-export { ApiKeyService, KEY_PREFIX } from './api-key.service.js';
+export { ApiKeyService, KEY_PREFIX, TEST_KEY_PREFIX } from './api-key.service.js';
 export type { ApiKeySummary } from './api-key.service.js';
 export { installEarlyAuth } from './early-auth.hook.js';
 export { requireBearerToken } from './internal-token.js';

@@ -90,6 +90,8 @@ export interface CallWriteState {
   completedEventAt: Date | null;
   leadId: string | null;
   hasRecording: boolean;
+  /** The mode the call was first written in; a call never changes mode. */
+  livemode: boolean;
 }
 
 /** Whether the firm has the call, and whether it has a recording. */

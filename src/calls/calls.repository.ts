@@ -75,8 +75,10 @@ export class CallsRepository {
    */
   async lockForWrite(manager: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
     await manager.execute(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
-    const rows = await manager.query<Pick<CallsRow, 'processing_complete' | 'completed_event_at' | 'lead_id' | 'has_recording'>>(
-      `SELECT processing_complete, completed_event_at, lead_id, has_recording FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
+    const rows = await manager.query<
+      Pick<CallsRow, 'processing_complete' | 'completed_event_at' | 'lead_id' | 'has_recording' | 'livemode'>
+    >(
+      `SELECT processing_complete, completed_event_at, lead_id, has_recording, livemode FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
       [orgId, callId],
     );
     if (!rows[0]) return null;
@@ -86,16 +88,17 @@ export class CallsRepository {
       completedEventAt: r.completed_event_at,
       leadId: r.lead_id,
       hasRecording: r.has_recording,
+      livemode: r.livemode,
     };
   }
 
-  /** Insert or replace everything the pipeline owns; has_recording and created_at are kept. */
-  async upsert(manager: Tx, orgId: string, c: IngestedCall, leadId: string | null): Promise<void> {
+  /** Insert or replace everything the pipeline owns; has_recording, created_at and the mode are kept. */
+  async upsert(manager: Tx, orgId: string, c: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
     await manager.execute(
       `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
                           callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,
-                          conversation_summary, handling, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, clock_timestamp(), clock_timestamp())
+                          conversation_summary, handling, created_at, updated_at, livemode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, clock_timestamp(), clock_timestamp(), $19)
        ON CONFLICT (org_id, call_id) DO UPDATE SET
          started_at = EXCLUDED.started_at, duration_s = EXCLUDED.duration_s, answered = EXCLUDED.answered,
          category = EXCLUDED.category, urgency = EXCLUDED.urgency, language = EXCLUDED.language, outcome = EXCLUDED.outcome,
@@ -122,6 +125,7 @@ export class CallsRepository {
         JSON.stringify(c.untrusted),
         c.conversationSummary === null ? null : JSON.stringify(c.conversationSummary),
         c.handling === null ? null : JSON.stringify(c.handling),
+        livemode,
       ],
     );
   }

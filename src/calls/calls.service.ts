@@ -144,8 +144,8 @@ export class CallsService {
   }
 
   /** Writes the call as the pipeline sent it, with its reference keys; has_recording is never touched. Caller has run beginChange. */
-  async writeIngested(manager: Tx, orgId: string, call: IngestedCall, leadId: string | null): Promise<void> {
-    await this.repo.upsert(manager, orgId, call, leadId);
+  async writeIngested(manager: Tx, orgId: string, call: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
+    await this.repo.upsert(manager, orgId, call, leadId, livemode);
     const references: CallReference[] = call.untrusted.details?.references ?? [];
     await this.repo.replaceReferences(manager, orgId, call.callId, references);
   }

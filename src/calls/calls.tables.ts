@@ -38,6 +38,8 @@ export interface CallsRow {
   untrusted: CallUntrusted | null;
   conversation_summary: ConversationSummary | null;
   handling: CallHandling | null;
+  /** false: a test-mode call, seen only by test keys (its transcript, recording and links follow it). */
+  livemode: boolean;
 }
 
 export const CALLS_TABLE = defineTable<CallsRow>('calls', {
@@ -63,6 +65,7 @@ export const CALLS_TABLE = defineTable<CallsRow>('calls', {
   untrusted: 'jsonb null',
   conversation_summary: 'jsonb null',
   handling: 'jsonb null',
+  livemode: 'boolean',
 });
 
 type CallListColumns =

@@ -65,7 +65,7 @@ export class DemoService {
    */
   private async seedHistory(orgId: string, keyId: string): Promise<void> {
     const history = demoHistory(this.clock.now());
-    const results = await this.ingestion.ingestMany(orgId, history.documents);
+    const results = await this.ingestion.ingestMany(orgId, history.documents, { livemode: true });
     await this.seedRecordings(orgId, history.documents);
     const leadByCall = new Map(results.map((r) => [r.call_id, r.lead_id]));
     for (const plan of history.leads) {

@@ -7,6 +7,8 @@ export interface EventEnvelope {
   timestamp: string;
   org: { id: string };
   test: boolean;
+  /** true: live data; false: test-mode data (seen by test keys, sent to test endpoints). */
+  livemode: boolean;
   data: Record<string, unknown>;
 }
 

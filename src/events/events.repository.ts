@@ -18,7 +18,7 @@ export interface EventPosition {
   occurredAt: Date;
 }
 
-const COLUMNS = `seq::text AS seq, id, org_id AS "orgId", type, test, occurred_at AS "occurredAt", data, txid::text AS txid`;
+const COLUMNS = `seq::text AS seq, id, org_id AS "orgId", type, test, livemode, occurred_at AS "occurredAt", data, txid::text AS txid`;
 
 /**
  * The events log. Rows are listed in (txid, seq) order and only when their
@@ -38,7 +38,7 @@ export class EventsRepository {
   ): Promise<EventRecord> {
     // The notification (org_id:type) reaches waiting requests (event-waits.ts) only if and when this transaction commits.
     const [row] = await tx.query<Pick<EventsRow, 'seq'>>(
-      `INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context, livemode) VALUES ($1, $2, $3, $4, $5, $6, $7, $9)
        RETURNING seq, pg_notify($8, $2 || ':' || $3) AS notified`,
       [
         values.id,
@@ -49,6 +49,7 @@ export class EventsRepository {
         JSON.stringify(values.data),
         values.traceContext,
         EVENTS_CHANNEL,
+        values.livemode,
       ],
     );
     const { traceContext: _stored, ...event } = values;

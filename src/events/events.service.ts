@@ -15,7 +15,7 @@ import { splitPage } from '../common/pagination/keyset.js';
 export type EventFanOut = (manager: Tx, event: RecordedEvent) => Promise<void>;
 
 /** One event to record: `data` typed by its `type` (see event-catalogue.ts). */
-export type EventInput<T extends EventType> = { orgId: string; type: T; data: EventData<T>; test?: boolean };
+export type EventInput<T extends EventType> = { orgId: string; livemode: boolean; type: T; data: EventData<T>; test?: boolean };
 
 /** One page request of GET /v1/events. */
 export type EventListQuery = { after?: string; type?: EventType; limit: number };
@@ -26,13 +26,14 @@ export type EventPager = { page: () => Promise<EventListDto>; heldBack: () => Pr
 /** Events, like deliveries, are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-export function toEnvelope(row: Pick<EventRecord, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'data'>): EventEnvelope {
+export function toEnvelope(row: Pick<EventRecord, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'livemode' | 'data'>): EventEnvelope {
   return {
     id: row.id,
     type: row.type as EventType,
     timestamp: row.occurredAt.toISOString(),
     org: { id: row.orgId },
     test: row.test,
+    livemode: row.livemode,
     data: row.data,
   };
 }
@@ -81,6 +82,7 @@ export class EventsService {
         orgId: input.orgId,
         type: input.type,
         test: input.test ?? false,
+        livemode: input.livemode,
         occurredAt: now,
         data: input.data,
         traceContext,

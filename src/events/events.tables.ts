@@ -12,6 +12,8 @@ export interface EventsRow {
   txid: string;
   /** The W3C traceparent of the span that recorded it, when tracing was on: its delivery attempts continue that trace. */
   trace_context: string | null;
+  /** false: an event of test-mode data, listed to test keys and fanned out to test endpoints only. */
+  livemode: boolean;
 }
 
 export const EVENTS_TABLE = defineTable<EventsRow>('events', {
@@ -24,4 +26,5 @@ export const EVENTS_TABLE = defineTable<EventsRow>('events', {
   data: 'json',
   txid: 'xid8',
   trace_context: 'text null',
+  livemode: 'boolean',
 });

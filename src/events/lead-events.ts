@@ -27,6 +27,7 @@ export class LeadEvents implements OnModuleInit {
       const { lead } = change;
       await this.events.record(manager, {
         orgId: change.orgId,
+        livemode: lead.livemode,
         type: 'lead.created',
         data: {
           lead_id: lead.lead_id,
@@ -42,6 +43,7 @@ export class LeadEvents implements OnModuleInit {
     const { before, after } = change;
     await this.events.record(manager, {
       orgId: change.orgId,
+      livemode: after.livemode,
       type: 'lead.updated',
       data: {
         lead_id: after.lead_id,

@@ -37,7 +37,8 @@ export class IngestionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IngestResult> {
     try {
-      const result = await this.ingestion.ingest(orgId, body, callId);
+      // The pipeline's calls are live; test-mode calls come only through test helpers.
+      const result = await this.ingestion.ingest(orgId, body, callId, { livemode: true });
       if (result.status === 'created') reply.status(201);
       return result;
     } catch (e) {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/sql.js';
 import { AccountService } from '../account/index.js';
 import { CallsService, type IngestedCall } from '../calls/index.js';
-import { NotFoundError } from '../common/errors/problems.js';
+import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { newCallId, newLeadId } from '../common/ids.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import { AppConfig } from '../config/app-config.js';
@@ -19,6 +19,11 @@ export interface ValidatedCall {
   call: IngestedCall;
   transcript: PreparedTranscript | null;
   lead: LeadFromCall | null;
+}
+
+/** Which data a call is written to: live (the pipeline) or test (test helpers). Always given, never assumed. */
+export interface IngestMode {
+  livemode: boolean;
 }
 
 export interface IngestResult {
@@ -78,14 +83,17 @@ export class IngestionService {
     return { call, transcript, lead: doc.lead ? leadFromCall(doc.lead, call) : null };
   }
 
-  /** PUT /internal/v1/orgs/{org_id}/calls/{call_id} */
-  async ingest(orgId: string, document: unknown, callId?: string): Promise<IngestResult> {
+  /**
+   * PUT /internal/v1/orgs/{org_id}/calls/{call_id} (live), and test-mode calls (`livemode: false`) through the same
+   * validation and writes. `callId` undefined: the document's call_id, or a new one.
+   */
+  async ingest(orgId: string, document: unknown, callId: string | undefined, mode: IngestMode): Promise<IngestResult> {
     await this.requireOrg(orgId);
-    return this.write(orgId, this.validate(document, callId));
+    return this.write(orgId, this.validate(document, callId), mode.livemode);
   }
 
   /** CLI: every document is validated before the first is written; then one transaction per call. */
-  async ingestMany(orgId: string, documents: unknown[]): Promise<IngestResult[]> {
+  async ingestMany(orgId: string, documents: unknown[], mode: IngestMode): Promise<IngestResult[]> {
     await this.requireOrg(orgId);
     const problems: { path: string; message: string }[] = [];
     const valid: ValidatedCall[] = [];
@@ -99,7 +107,7 @@ export class IngestionService {
     });
     if (problems.length) throw new DocumentInvalidError(problems);
     const results: IngestResult[] = [];
-    for (const v of valid) results.push(await this.write(orgId, v));
+    for (const v of valid) results.push(await this.write(orgId, v, mode.livemode));
     return results;
   }
 
@@ -113,19 +121,21 @@ export class IngestionService {
     }
   }
 
-  private async write(orgId: string, v: ValidatedCall): Promise<IngestResult> {
+  private async write(orgId: string, v: ValidatedCall, livemode: boolean): Promise<IngestResult> {
     const { call } = v;
     return this.db.transaction(async (m) => {
       const before = await this.calls.lockForWrite(m, orgId, call.callId);
+      // A call never changes mode: its lead, transcript, recording and events were kept apart by it.
+      if (before && before.livemode !== livemode) throw otherModeCall(call.callId, before.livemode);
       await beginChange(m);
       // A call yields at most one lead, ever: a re-processing finds the same one again.
       const existingLeadId = await this.leads.findIdByCall(m, orgId, call.callId);
       const leadId = v.lead ? (existingLeadId ?? newLeadId()) : null;
       // The call first (the lead row references it), already pointing at its lead.
-      await this.calls.writeIngested(m, orgId, call, leadId);
+      await this.calls.writeIngested(m, orgId, call, leadId, livemode);
       let leadCreated = false;
       if (v.lead && leadId) {
-        leadCreated = (await this.leads.upsertForCall(m, orgId, leadId, existingLeadId !== null, v.lead)).created;
+        leadCreated = (await this.leads.upsertForCall(m, orgId, leadId, existingLeadId !== null, v.lead, livemode)).created;
       } else if (existingLeadId) {
         await this.leads.detachFromCall(m, orgId, call.callId);
       }
@@ -136,6 +146,7 @@ export class IngestionService {
         await this.calls.markCompletedEvent(m, orgId, call.callId);
         await this.events.record(m, {
           orgId,
+          livemode,
           type: 'call.completed',
           data: {
             call_id: call.callId,
@@ -162,4 +173,12 @@ export class IngestionService {
       };
     });
   }
+}
+
+function otherModeCall(callId: string, existingLive: boolean): InvalidRequestError {
+  const mode = existingLive ? 'live' : 'test-mode';
+  return new InvalidRequestError(
+    `call_id "${callId}" is already a ${mode} call of this firm; a call keeps the mode it was first written in.`,
+    'call_id',
+  );
 }

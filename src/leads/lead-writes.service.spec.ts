@@ -13,7 +13,7 @@ describe('LeadWritesService and its change recorder', () => {
   const writes = () => new LeadWritesService({} as Database, repo, {} as AuditService);
 
   it('refuses to write a lead when no recorder is registered', async () => {
-    await expect(writes().upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall)).rejects.toThrow(
+    await expect(writes().upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall, true)).rejects.toThrow(
       /No recorder of lead events/,
     );
   });
@@ -22,7 +22,7 @@ describe('LeadWritesService and its change recorder', () => {
     const told: [Tx, LeadChange][] = [];
     const w = writes();
     w.onChange((m, change) => Promise.resolve(void told.push([m, change])));
-    await expect(w.upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall)).resolves.toEqual({
+    await expect(w.upsertForCall(manager, 'org_1', 'lead_1', false, {} as LeadFromCall, true)).resolves.toEqual({
       leadId: 'lead_1',
       created: true,
     });

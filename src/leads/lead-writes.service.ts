@@ -104,12 +104,13 @@ export class LeadWritesService {
     leadId: string,
     exists: boolean,
     input: LeadFromCall,
+    livemode: boolean,
   ): Promise<{ leadId: string; created: boolean }> {
     if (exists) {
       await this.repo.updateFromCall(manager, orgId, leadId, input);
       return { leadId, created: false };
     }
-    const row = await this.repo.insert(manager, orgId, leadId, input);
+    const row = await this.repo.insert(manager, orgId, leadId, input, livemode);
     await this.recordChange(manager, { kind: 'created', orgId, lead: row });
     return { leadId: row.lead_id, created: true };
   }

@@ -23,7 +23,7 @@ export interface LeadFirmFields {
 }
 
 const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured_at, l.updated_at, l.category, l.urgency, l.language,
-  l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version`;
+  l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version, l.livemode`;
 
 /** What the pipeline owns on a lead, in the column order of insert ($4...) and of updateFromCall ($3...). */
 const pipelineValues = (l: LeadFromCall): unknown[] => [
@@ -78,13 +78,15 @@ export class LeadsRepository {
     return rows[0]?.lead_id ?? null;
   }
 
-  async insert(manager: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<LeadRow> {
+  /** A new lead of a call, in the call's mode. */
+  async insert(manager: Tx, orgId: string, leadId: string, l: LeadFromCall, livemode: boolean): Promise<LeadRow> {
     const rows = await manager.query<LeadRow>(
       `INSERT INTO leads (org_id, lead_id, call_id, status, status_updated_at, captured_at, created_at, updated_at, category, urgency, language,
-                          intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake)
-       VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                          intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake,
+                          livemode)
+       VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        RETURNING ${COLUMNS.replace(/l\./g, '')}`,
-      [orgId, leadId, l.callId, ...pipelineValues(l)],
+      [orgId, leadId, l.callId, ...pipelineValues(l), livemode],
     );
     return rows[0];
   }

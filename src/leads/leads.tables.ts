@@ -25,6 +25,8 @@ export interface LeadsRow {
   untrusted_incident_date: string | null;
   intake: LeadIntake | null;
   version: number;
+  /** false: a test-mode lead (of a test-mode call). */
+  livemode: boolean;
 }
 
 export const LEADS_TABLE = defineTable<LeadsRow>('leads', {
@@ -50,6 +52,7 @@ export const LEADS_TABLE = defineTable<LeadsRow>('leads', {
   untrusted_incident_date: 'text null',
   intake: 'jsonb null',
   version: 'integer',
+  livemode: 'boolean',
 });
 
 /** A lead as the list and detail read it: every column but the firm and the search key, the intake when asked for. */

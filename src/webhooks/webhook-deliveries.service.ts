@@ -64,6 +64,7 @@ export class WebhookDeliveriesService {
       await this.checkSendable(manager, endpoint, now);
       const event = await this.events.record(manager, {
         orgId,
+        livemode: endpoint.livemode,
         type: 'webhook.test',
         test: true,
         data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE },

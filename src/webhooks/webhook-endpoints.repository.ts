@@ -6,7 +6,7 @@ import type { DisabledReason, EndpointRow } from './webhooks.tables.js';
 const COLUMNS = `id, org_id AS "orgId", url, description, event_types AS "eventTypes", status, disabled_reason AS "disabledReason",
   secret_enc AS "secretEnc", secret_last4 AS "secretLast4",
   previous_secret_enc AS "previousSecretEnc", previous_secret_expires_at AS "previousSecretExpiresAt", last_success_at AS "lastSuccessAt", last_failure_at AS "lastFailureAt",
-  failing_since AS "failingSince", health_since AS "healthSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  failing_since AS "failingSince", health_since AS "healthSince", created_at AS "createdAt", updated_at AS "updatedAt", livemode`;
 
 export type { EndpointRow } from './webhooks.tables.js';
 
@@ -33,15 +33,19 @@ export class WebhookEndpointsRepository {
     >,
   ): Promise<EndpointRow> {
     const rows = await manager.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, status, disabled_reason, secret_enc, secret_last4, health_since, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10) RETURNING ${COLUMNS}`,
-      [e.id, e.orgId, e.url, e.description, e.eventTypes, e.status, e.disabledReason, e.secretEnc, e.secretLast4, e.createdAt],
+      `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, status, disabled_reason, secret_enc, secret_last4, health_since, created_at, updated_at, livemode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10, $11) RETURNING ${COLUMNS}`,
+      [e.id, e.orgId, e.url, e.description, e.eventTypes, e.status, e.disabledReason, e.secretEnc, e.secretLast4, e.createdAt, e.livemode],
     );
     return rows[0];
   }
 
-  async countForOrg(manager: Tx, orgId: string): Promise<number> {
-    const rows = await manager.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [orgId]);
+  /** The firm's endpoints of one mode: the limit counts live and test endpoints each on their own. */
+  async countForOrg(manager: Tx, orgId: string, livemode: boolean): Promise<number> {
+    const rows = await manager.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1 AND livemode = $2`,
+      [orgId, livemode],
+    );
     return rows[0].n;
   }
 

@@ -35,6 +35,8 @@ export interface CreateEndpointInput {
   /** Comma-separated or a list; each among call.completed, lead.created, lead.updated. */
   eventTypes: string | string[];
   description?: string | null;
+  /** false: a test-mode endpoint (receives test events only). Live unless asked. */
+  livemode?: boolean;
 }
 
 /** Endpoint management: dashboard actions (CLI) and the API's read. */
@@ -62,10 +64,12 @@ export class WebhookEndpointsService {
     const id = randomUUID();
     const secret = newSigningSecret();
     const now = this.clock.now();
+    const livemode = input.livemode ?? true;
     const row = await this.db.transaction(async (manager) => {
       await this.account.lockOrg(manager, input.orgId);
-      if ((await this.endpoints.countForOrg(manager, input.orgId)) >= MAX_ENDPOINTS_PER_FIRM) {
-        throw new InvalidInputError(null, `this firm already has ${MAX_ENDPOINTS_PER_FIRM} webhook endpoints; delete one first`);
+      if ((await this.endpoints.countForOrg(manager, input.orgId, livemode)) >= MAX_ENDPOINTS_PER_FIRM) {
+        const which = livemode ? '' : ' test';
+        throw new InvalidInputError(null, `this firm already has ${MAX_ENDPOINTS_PER_FIRM}${which} webhook endpoints; delete one first`);
       }
       const created = await this.endpoints.insert(manager, {
         id,
@@ -78,6 +82,7 @@ export class WebhookEndpointsService {
         secretEnc: this.secrets.seal(secret, id),
         secretLast4: secret.slice(-4),
         createdAt: now,
+        livemode,
       });
       await this.audit.record(
         {
@@ -86,7 +91,7 @@ export class WebhookEndpointsService {
           action: 'webhook_endpoint.created',
           resourceType: 'webhook_endpoint',
           resourceIds: [id],
-          details: { event_types: eventTypes },
+          details: { event_types: eventTypes, mode: livemode ? 'live' : 'test' },
         },
         manager,
       );

@@ -68,6 +68,8 @@ export interface WebhookEndpointsRow {
   updated_at: Date;
   previous_secret_enc: string | null;
   previous_secret_expires_at: Date | null;
+  /** false: a test-mode endpoint, which receives test events only (live ones receive live events only). */
+  livemode: boolean;
 }
 
 export const WEBHOOK_ENDPOINTS_TABLE = defineTable<WebhookEndpointsRow>('webhook_endpoints', {
@@ -88,6 +90,7 @@ export const WEBHOOK_ENDPOINTS_TABLE = defineTable<WebhookEndpointsRow>('webhook
   updated_at: 'timestamp with time zone',
   previous_secret_enc: 'text null',
   previous_secret_expires_at: 'timestamp with time zone null',
+  livemode: 'boolean',
 });
 
 /** An endpoint as the context holds it (every column, aliased to camelCase). */

@@ -18,7 +18,7 @@ describe('LeadWritesService.update', () => {
 
   /** A new lead, as the pipeline makes it: status new, version 1. */
   const newLead = async (orgId = firm.orgId): Promise<string> =>
-    (await m.module.get(IngestionService).ingest(orgId, fullCallDocument(), nextCallId('call_med'))).lead_id!;
+    (await m.module.get(IngestionService).ingest(orgId, fullCallDocument(), nextCallId('call_med'), { livemode: true })).lead_id!;
   const leadUpdatedEvents = (leadId: string) =>
     m.sql(`SELECT data, txid FROM events WHERE type = 'lead.updated' AND data->>'lead_id' = $1 ORDER BY seq`, [leadId]);
   const leadRow = async (leadId: string) =>

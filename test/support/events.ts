@@ -60,7 +60,7 @@ export async function restrictKey(t: TestApp, keyId: string, scopes: string[]): 
 export function recordEvent(
   events: EventsService,
   manager: Tx,
-  input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean },
+  input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean; livemode?: boolean },
 ): Promise<RecordedEvent> {
-  return events.record(manager, { ...input, data: input.data as unknown as EventData<EventType> });
+  return events.record(manager, { ...input, livemode: input.livemode ?? true, data: input.data as unknown as EventData<EventType> });
 }

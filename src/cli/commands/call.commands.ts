@@ -40,7 +40,7 @@ export const callCommands: CliCommand[] = [
     async run(ctx) {
       const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
       const documents = parseCallDocuments(await ctx.readInput(req(ctx, 'file')));
-      const results = await ctx.app.get(IngestionService).ingestMany(org.id, documents);
+      const results = await ctx.app.get(IngestionService).ingestMany(org.id, documents, { livemode: true });
       return { call_ids: results.map((r) => r.call_id) };
     },
     human: (r) => (r.call_ids as string[]).join('\n'),

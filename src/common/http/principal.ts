@@ -11,6 +11,8 @@ export interface ApiPrincipal {
   scopes: Scope[];
   expiresAt: Date | null;
   createdAt: Date;
+  /** The key's mode: true for a live key (svc_live_), false for a test key (svc_test_), which sees only test data. */
+  livemode: boolean;
 }
 
 export const PRINCIPAL = Symbol('principal');

@@ -15,11 +15,11 @@ const SENSITIVE_PARAMS = new Set([
 ]);
 
 /**
- * Credential shapes, wherever they appear: API keys (svc_live_ + base64url), webhook
+ * Credential shapes, wherever they appear: API keys (svc_live_ or svc_test_ + base64url), webhook
  * secrets (whsec_ + base64), and any base64url run of 43 or more characters, which is
  * the shape of a recording link token (32 random bytes) and of an API key body.
  */
-const SECRET_SHAPES = /svc_live_[A-Za-z0-9_-]*|whsec_[A-Za-z0-9+/=_-]*|[A-Za-z0-9_-]{43,}/gi;
+const SECRET_SHAPES = /svc_(?:live|test)_[A-Za-z0-9_-]*|whsec_[A-Za-z0-9+/=_-]*|[A-Za-z0-9_-]{43,}/gi;
 
 const REDACTED = '[REDACTED]';
 

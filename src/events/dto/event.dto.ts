@@ -41,6 +41,13 @@ export class EventDto {
   @ApiProperty({ type: EventOrgDto, description: 'The firm.' }) org: EventOrgDto;
   @ApiProperty({ description: 'True only for webhook.test; never treat a test as a real call.', example: false }) test: boolean;
   @ApiProperty({
+    description:
+      'True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only ' +
+      'test-mode endpoints receive.',
+    example: true,
+  })
+  livemode: boolean;
+  @ApiProperty({
     description: 'Shape depends on type (see the webhooks section); ignore unknown members and unknown types.',
     anyOf: [...EVENT_DATA_MODELS.map((m) => ({ $ref: getSchemaPath(m) })), { type: 'object', additionalProperties: true }],
     example: {
