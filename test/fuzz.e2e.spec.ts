@@ -54,9 +54,11 @@ describe('fuzz: generated requests for every public operation never break the se
     ctx = {
       doc,
       key,
-      secrets: [key, firm.linkToken],
+      testKey: firm.testKey,
+      secrets: [key, firm.testKey, firm.linkToken],
       values: {
-        call_id: firm.callIds,
+        // The test-mode call is for the test helpers' reprocess (a live key answers 404 for it, a test key for the others).
+        call_id: [...firm.callIds, firm.testCallId],
         lead_id: [firm.leadId],
         event_id: [firm.eventId],
         after: [firm.eventId],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CallsService } from '../calls/index.js';
 import { Clock } from '../common/clock.js';
-import { InvalidRequestError } from '../common/errors/problems.js';
+import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { newCallId } from '../common/ids.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
@@ -51,10 +51,11 @@ export class TestHelpersService {
   /**
    * POST /v1/test-helpers/calls/{call_id}/reprocess: the same call told again
    * (the generator draws from the call id), with or without its lead. The call
-   * is read as the key reads it, so another mode's or firm's id is a 404.
+   * is looked up as the key sees it, so another mode's or firm's id is a 404.
    */
   async reprocess(principal: ApiPrincipal, callId: string, body: ReprocessCallDto): Promise<SimulatedCallDto> {
-    const { call } = await this.calls.get(principal, callId);
+    const call = await this.calls.findForKey(principal, callId);
+    if (!call) throw new NotFoundError('The call');
     const plan: SimulatedCallPlan = {
       callId: call.call_id,
       startedAt: call.started_at ? new Date(call.started_at) : null,

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsBoolean, IsIn, ValidateBy, ValidateIf } from 'class-validator';
 import { CATEGORIES, OUTCOMES, type Category } from '../../calls/index.js';
 import { BodyMayBeOmitted } from '../../common/validation/body-rules.js';
@@ -11,6 +11,20 @@ const WhenSent = () => ValidateIf((_o, v) => v !== undefined);
 const Flag = (name: string) => IsBoolean({ message: `${name} must be true or false` });
 const OneOf = (name: string, values: readonly string[]) =>
   IsIn(values as string[], { message: `${name} must be one of ${values.join(', ')}` });
+
+/**
+ * A member taking one of the spec's open enumerations (the same `x-extensible-enum` as wherever it appears): a value
+ * the service does not know yet is refused (400), a value added later is taken from then on.
+ */
+function OpenEnumMember(values: readonly string[], description: string) {
+  const options = {
+    type: 'string',
+    description: `${description} Known values: ${values.join(', ')}; more may be added.`,
+    example: values[0],
+    'x-extensible-enum': [...values],
+  };
+  return ApiPropertyOptional(options as ApiPropertyOptions);
+}
 
 /** A phone number as every other one the service reads (src/common/phone.ts, libphonenumber-js). */
 function IsPhoneNumber(name: string) {
@@ -30,11 +44,10 @@ function IsPhoneNumber(name: string) {
     'What the simulated call should be; each member optional (omitted: the default it describes), none null. The body itself may be omitted.',
 })
 export class SimulateCallDto {
-  @ApiPropertyOptional({
-    enum: CATEGORIES,
-    description: 'What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false.',
-    example: 'new_injury_lead',
-  })
+  @OpenEnumMember(
+    CATEGORIES,
+    'What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false.',
+  )
   @WhenSent()
   @OneOf('category', CATEGORIES)
   category?: Category;
@@ -48,12 +61,10 @@ export class SimulateCallDto {
   @Flag('answered')
   answered?: boolean;
 
-  @ApiPropertyOptional({
-    enum: OUTCOMES,
-    description:
-      'The transfer outcome. Default connected on an answered call (put through: briefing and conversation turns), not_attempted on an unanswered one, which can have no other.',
-    example: 'connected',
-  })
+  @OpenEnumMember(
+    OUTCOMES,
+    'The transfer outcome. Default connected on an answered call (put through: briefing and conversation turns), not_attempted on an unanswered one, which can have no other.',
+  )
   @WhenSent()
   @OneOf('outcome', OUTCOMES)
   outcome?: Outcome;
