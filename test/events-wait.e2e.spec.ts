@@ -45,10 +45,10 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
     const events = t.app.get(EventsService);
     const pager = events.pager.bind(events);
     pageQueries = [];
-    events.pager = async (orgId, query) => {
-      const p = await pager(orgId, query);
+    events.pager = async (feed, query) => {
+      const p = await pager(feed, query);
       const page = () => {
-        pageQueries.push({ orgId, type: query.type });
+        pageQueries.push({ orgId: feed.orgId, type: query.type });
         return p.page();
       };
       return { ...p, page };

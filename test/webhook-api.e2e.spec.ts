@@ -19,6 +19,7 @@ const ENDPOINT_KEYS = [
   'last_failure_at',
   'failing_since',
   'created_at',
+  'livemode',
 ];
 const DELIVERY_KEYS = [
   'id',
@@ -102,6 +103,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
         last_failure_at: null,
         failing_since: null,
         created_at: expect.stringMatching(/Z$/),
+        livemode: true,
       });
       expect(r.text).not.toContain(first.secret.slice(6));
       expect(r.text).not.toContain(second.secret.slice(6));
@@ -237,6 +239,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
         timestamp: expect.any(String),
         org: { id: f.orgId },
         test: true,
+        livemode: true,
         data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE },
       });
       const got = await waitFor(() => rx.at('/test/ok')[0], 'the test POST');

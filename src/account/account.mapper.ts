@@ -43,6 +43,7 @@ export function toAccountDto(
       scopes: principal.scopes,
       expires_at: principal.expiresAt?.toISOString() ?? null,
       created_at: principal.createdAt.toISOString(),
+      livemode: principal.livemode,
     },
   };
 }

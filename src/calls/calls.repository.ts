@@ -31,9 +31,16 @@ export class CallsRepository {
    * goes through call_references' primary key). Fetches limit + 1 rows so the
    * caller knows whether there is more.
    */
-  async listPage(manager: Queryable, orgId: string, f: CallListFilters, after: KeysetPosition | null, limit: number): Promise<CallRow[]> {
+  async listPage(
+    manager: Queryable,
+    orgId: string,
+    livemode: boolean,
+    f: CallListFilters,
+    after: KeysetPosition | null,
+    limit: number,
+  ): Promise<CallRow[]> {
     const q = new SqlParams(orgId);
-    const where = ['c.org_id = $1', 'c.started_at IS NOT NULL'];
+    const where = ['c.org_id = $1', `c.livemode = ${q.add(livemode)}`, 'c.started_at IS NOT NULL'];
     if (f.from !== undefined) where.push(`c.started_at >= ${q.add(f.from)}::timestamptz`);
     if (f.to !== undefined) where.push(`c.started_at < ${q.add(f.to)}::timestamptz`);
     if (f.outcome !== undefined) where.push(`c.outcome = ${q.add(f.outcome)}`);
@@ -51,20 +58,21 @@ export class CallsRepository {
     return manager.query<CallRow>(sql, q.values);
   }
 
-  /** Whether the firm has the call, and whether it has a recording. */
-  async findRef(manager: Queryable, orgId: string, callId: string): Promise<CallRef | null> {
+  /** Whether the firm has the call (in this mode; null: in either), and whether it has a recording. */
+  async findRef(manager: Queryable, orgId: string, callId: string, livemode: boolean | null): Promise<CallRef | null> {
     const rows = await manager.query<CallRef>(
-      `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls WHERE org_id = $1 AND call_id = $2`,
-      [orgId, callId],
+      `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls
+        WHERE org_id = $1 AND call_id = $2 AND ($3::boolean IS NULL OR livemode = $3)`,
+      [orgId, callId, livemode],
     );
     return rows[0] ?? null;
   }
 
-  async findDetail(manager: Queryable, orgId: string, callId: string): Promise<CallRow | null> {
-    const rows = await manager.query<CallRow>(`SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2`, [
-      orgId,
-      callId,
-    ]);
+  async findDetail(manager: Queryable, orgId: string, livemode: boolean, callId: string): Promise<CallRow | null> {
+    const rows = await manager.query<CallRow>(
+      `SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2 AND c.livemode = $3`,
+      [orgId, callId, livemode],
+    );
     return rows[0] ?? null;
   }
 

@@ -3,7 +3,7 @@ import type { Tx } from '../database/sql.js';
 import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
-import type { ApiPrincipal } from '../common/http/principal.js';
+import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { exactInstant } from '../common/instant.js';
 import { phoneFilterValue } from '../common/phone.js';
@@ -50,14 +50,17 @@ export class CallsService {
     this.mapper = new CallMapper(config.dashboardUrl);
   }
 
-  /** The firm's call, or 404 (another firm's call answers exactly like a missing one). */
-  requireCall(orgId: string, callId: string): Promise<CallRef> {
-    return this.found(this.repo.findRef(this.sql, orgId, callId));
+  /**
+   * The firm's call in this mode, or 404 (another firm's or another mode's call answers exactly like a missing
+   * one). `livemode` null: either mode (the pipeline's and the owner's tools, which name a call by its id alone).
+   */
+  requireCall(orgId: string, callId: string, livemode: boolean | null): Promise<CallRef> {
+    return this.found(this.repo.findRef(this.sql, orgId, callId, livemode));
   }
 
   /** requireCall inside the caller's transaction (which goes on to change or read the call's parts). */
-  requireCallIn(tx: Tx, orgId: string, callId: string): Promise<CallRef> {
-    return this.found(this.repo.findRef(tx, orgId, callId));
+  requireCallIn(tx: Tx, orgId: string, callId: string, livemode: boolean | null): Promise<CallRef> {
+    return this.found(this.repo.findRef(tx, orgId, callId, livemode));
   }
 
   private async found(lookup: Promise<CallRef | null>): Promise<CallRef> {
@@ -87,13 +90,13 @@ export class CallsService {
       ids: q.ids === undefined ? undefined : [...new Set(q.ids.split(',').map((s) => s.trim()))],
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
-    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, principal.orgId);
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, cursorScopeOf(principal));
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       this.readPage(principal, filters, after, limit),
     ]);
-    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: principal.orgId }, (r) => ({
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: cursorScopeOf(principal) }, (r) => ({
       at: r.started_at.toISOString(),
       id: r.call_id,
     }));
@@ -108,7 +111,7 @@ export class CallsService {
   /** as_of, then the page (change-stamp.ts), then the audit entry naming the ids read. */
   private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: KeysetPosition | null, limit: number) {
     const page = await pageAsOf(this.sql, this.config.listAsOfMarginMs, () =>
-      this.repo.listPage(this.sql, principal.orgId, filters, after, limit),
+      this.repo.listPage(this.sql, principal.orgId, principal.livemode, filters, after, limit),
     );
     await this.auditRead(
       principal,
@@ -127,7 +130,7 @@ export class CallsService {
     const [timezone, row] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       (async () => {
-        const row = await this.repo.findDetail(this.sql, principal.orgId, callId);
+        const row = await this.repo.findDetail(this.sql, principal.orgId, principal.livemode, callId);
         if (!row) throw new NotFoundError('The call');
         await this.auditRead(principal, 'call.read', [callId]);
         return row;

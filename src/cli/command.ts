@@ -45,3 +45,14 @@ export function req(ctx: CliContext, name: string): string {
   if (v === undefined || v === '') throw new CliError(`--${name} is required`, 2);
   return v;
 }
+
+/** The --mode flag every test-mode-aware command shares: the flag's help text. */
+export const MODE_FLAG: FlagSpec = { description: 'live (default) or test: test-mode data is kept apart from live data' };
+
+/** --mode as livemode: live (the default) is true, test is false; anything else is a usage error. */
+export function livemodeFlag(ctx: CliContext): boolean {
+  const v = str(ctx, 'mode');
+  if (v === undefined || v === 'live') return true;
+  if (v === 'test') return false;
+  throw new CliError(`--mode must be live or test, not "${v}"`, 2);
+}

@@ -73,6 +73,7 @@ export class DemoService {
       if (!leadId || (plan.status === 'new' && plan.external_id === null && plan.status_reason === null)) continue;
       await this.leads.update(
         orgId,
+        true,
         leadId,
         { ...(plan.status !== 'new' ? { status: plan.status } : {}), external_id: plan.external_id, status_reason: plan.status_reason },
         { kind: 'api_key', id: keyId },

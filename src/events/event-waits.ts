@@ -95,6 +95,7 @@ export class EventWaits implements OnModuleDestroy {
     return n;
   }
 
+  /** `orgId`: the feed's key (feedKeyOf), so a request waits on its own firm's events of its own mode. */
   subscribe(orgId: string, type: string | undefined): EventSubscription {
     const sub = new EventSubscription(orgId, type, (s) => this.release(s));
     if (this.stopped) {
@@ -115,7 +116,7 @@ export class EventWaits implements OnModuleDestroy {
     for (const subs of this.byOrg.values()) for (const sub of subs) sub.stop();
   }
 
-  /** Payload `org_id:type` (EventsRepository.insert). */
+  /** Payload `feed:type` (EventsRepository.insert): the feed is the firm id, or `<firm id>/test` for test events (feedKeyOf). */
   private notified(payload: string): void {
     const at = payload.indexOf(':');
     const orgId = at < 0 ? payload : payload.slice(0, at);

@@ -1,8 +1,17 @@
 import type { Logger } from '@nestjs/common';
 import { ListenConnection } from '../database/listen-connection.js';
 
-/** The channel EventsRepository.insert notifies on, with `org_id:type` as payload; sent only when the transaction commits. */
+/** The channel EventsRepository.insert notifies on, with `<feed>:type` as payload; sent only when the transaction commits. */
 export const EVENTS_CHANNEL = 'events';
+
+/** One firm's mode, as the events log keeps it apart. */
+export interface EventFeed {
+  orgId: string;
+  livemode: boolean;
+}
+
+/** The feed's name in notifications and among waiters: the firm id for live events, `<firm id>/test` for test ones. */
+export const feedKeyOf = (feed: EventFeed): string => (feed.livemode ? feed.orgId : `${feed.orgId}/test`);
 
 /**
  * LISTEN for committed events, handing each payload to `notified`; on loss,

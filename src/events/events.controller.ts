@@ -34,7 +34,7 @@ export class EventsController {
     @ClientGone() gone: AbortSignal,
   ): Promise<EventListDto> {
     const page = { after: query.after, type: query.type, limit: query.limit ?? 50 };
-    return this.waiting.list(principal.orgId, page, query.wait ?? 0, gone);
+    return this.waiting.list(principal, page, query.wait ?? 0, gone);
   }
 
   @Endpoint({
@@ -54,6 +54,6 @@ export class EventsController {
     problems: [400, 404],
   })
   get(@CurrentPrincipal() principal: ApiPrincipal, @PathParam('event_id') eventId: string): Promise<EventDto> {
-    return this.events.get(principal.orgId, eventId);
+    return this.events.get(principal, eventId);
   }
 }

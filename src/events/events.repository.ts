@@ -3,7 +3,7 @@ import { PoolSql } from '../database/pool-sql.js';
 import type { Tx } from '../database/sql.js';
 import type { Camelized } from '../database/tables.js';
 import type { EventsRow } from './events.tables.js';
-import { EVENTS_CHANNEL } from './events-listener.js';
+import { EVENTS_CHANNEL, feedKeyOf, type EventFeed } from './events-listener.js';
 
 /** An event as the service holds it: the row but its txid, named in camelCase (`seq` as text: a bigint). */
 export type EventRecord = Camelized<Omit<EventsRow, 'txid' | 'trace_context'>>;
@@ -36,10 +36,10 @@ export class EventsRepository {
     tx: Tx,
     values: Omit<EventRecord, 'seq' | 'data'> & { data: object; traceContext: EventsRow['trace_context'] },
   ): Promise<EventRecord> {
-    // The notification (org_id:type) reaches waiting requests (event-waits.ts) only if and when this transaction commits.
+    // The notification (feed:type) reaches waiting requests (event-waits.ts) only if and when this transaction commits.
     const [row] = await tx.query<Pick<EventsRow, 'seq'>>(
       `INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context, livemode) VALUES ($1, $2, $3, $4, $5, $6, $7, $9)
-       RETURNING seq, pg_notify($8, $2 || ':' || $3) AS notified`,
+       RETURNING seq, pg_notify($8, $10 || ':' || $3) AS notified`,
       [
         values.id,
         values.orgId,
@@ -50,23 +50,24 @@ export class EventsRepository {
         values.traceContext,
         EVENTS_CHANNEL,
         values.livemode,
+        feedKeyOf(values),
       ],
     );
     const { traceContext: _stored, ...event } = values;
     return { ...event, data: values.data as Record<string, unknown>, seq: row.seq };
   }
 
-  async position(orgId: string, eventId: string): Promise<EventPosition | null> {
+  async position(feed: EventFeed, eventId: string): Promise<EventPosition | null> {
     const rows = await this.sql.query<EventPosition>(
-      `SELECT txid::text AS txid, seq::text AS seq, occurred_at AS "occurredAt" FROM events WHERE org_id = $1 AND id = $2`,
-      [orgId, eventId],
+      `SELECT txid::text AS txid, seq::text AS seq, occurred_at AS "occurredAt" FROM events WHERE org_id = $1 AND id = $2 AND livemode = $3`,
+      [feed.orgId, eventId, feed.livemode],
     );
     return rows[0] ?? null;
   }
 
-  async page(orgId: string, opts: { after: EventPosition | null; type?: string; since: Date; limit: number }): Promise<EventRow[]> {
-    const params: unknown[] = [orgId, opts.since, opts.limit];
-    const where = [`org_id = $1`, `occurred_at >= $2`, `txid < pg_snapshot_xmin(pg_current_snapshot())`];
+  async page(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date; limit: number }): Promise<EventRow[]> {
+    const params: unknown[] = [feed.orgId, opts.since, opts.limit, feed.livemode];
+    const where = [`org_id = $1`, `livemode = $4`, `occurred_at >= $2`, `txid < pg_snapshot_xmin(pg_current_snapshot())`];
     if (opts.type !== undefined) {
       params.push(opts.type);
       where.push(`type = $${params.length}`);
@@ -88,9 +89,9 @@ export class EventsRepository {
    * since, and a waiting request re-checks on a short tick. No xmin test here, so a hold-back ending between the page
    * query and this one is still seen.
    */
-  async hasAnyAfter(orgId: string, opts: { after: EventPosition | null; type?: string; since: Date }): Promise<boolean> {
-    const params: unknown[] = [orgId, opts.since];
-    const where = [`org_id = $1`, `occurred_at >= $2`];
+  async hasAnyAfter(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date }): Promise<boolean> {
+    const params: unknown[] = [feed.orgId, opts.since, feed.livemode];
+    const where = [`org_id = $1`, `livemode = $3`, `occurred_at >= $2`];
     if (opts.type !== undefined) {
       params.push(opts.type);
       where.push(`type = $${params.length}`);
@@ -106,12 +107,11 @@ export class EventsRepository {
     return rows[0].held;
   }
 
-  async findOne(orgId: string, eventId: string, since: Date): Promise<EventRow | null> {
-    const rows = await this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3`, [
-      orgId,
-      eventId,
-      since,
-    ]);
+  async findOne(feed: EventFeed, eventId: string, since: Date): Promise<EventRow | null> {
+    const rows = await this.sql.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3 AND livemode = $4`,
+      [feed.orgId, eventId, since, feed.livemode],
+    );
     return rows[0] ?? null;
   }
 

@@ -9,6 +9,7 @@ import { type EventListDto } from './dto/event.dto.js';
 import type { EventData, EventType } from './event-catalogue.js';
 import type { EventEnvelope, RecordedEvent } from './event-types.js';
 import { EventsRepository, type EventRecord } from './events.repository.js';
+import type { EventFeed } from './events-listener.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
@@ -93,19 +94,20 @@ export class EventsService {
     return event;
   }
 
-  /** GET /v1/events: the firm's kept events in commit-safe order, one page. */
-  async list(orgId: string, opts: EventListQuery): Promise<EventListDto> {
-    return (await this.pager(orgId, opts)).page();
+  /** GET /v1/events: the firm's kept events of the key's mode in commit-safe order, one page. */
+  async list(feed: EventFeed, opts: EventListQuery): Promise<EventListDto> {
+    return (await this.pager(feed, opts)).page();
   }
 
   /**
    * Checks `after` once and returns the page query, which a waiting request (wait=) runs again when woken, and
    * whether committed events after it are still held back (wait=: no notification will come for those).
    */
-  async pager(orgId: string, opts: EventListQuery): Promise<EventPager> {
+  async pager(feed: EventFeed, opts: EventListQuery): Promise<EventPager> {
     let after = null;
     if (opts.after !== undefined) {
-      after = await this.events.position(orgId, opts.after);
+      // Another mode's event answers like an unknown one.
+      after = await this.events.position(feed, opts.after);
       if (!after) throw new InvalidRequestError('after names no event of this firm; pass an event id from this log (next_after).', 'after');
       if (after.occurredAt.getTime() < this.keptSince().getTime()) {
         throw new InvalidRequestError(
@@ -116,19 +118,19 @@ export class EventsService {
     }
     return {
       page: async () => {
-        const rows = await this.events.page(orgId, { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 });
+        const rows = await this.events.page(feed, { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 });
         const { items, hasMore } = splitPage(rows, opts.limit);
         const events = items.map(toEnvelope);
         return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
       },
-      heldBack: () => this.events.hasAnyAfter(orgId, { after, type: opts.type, since: this.keptSince() }),
+      heldBack: () => this.events.hasAnyAfter(feed, { after, type: opts.type, since: this.keptSince() }),
     };
   }
 
-  /** GET /v1/events/{event_id}: unknown, another firm's, or no longer kept answer 404 alike. */
-  async get(orgId: string, eventId: string): Promise<EventEnvelope> {
+  /** GET /v1/events/{event_id}: unknown, another firm's or mode's, or no longer kept answer 404 alike. */
+  async get(feed: EventFeed, eventId: string): Promise<EventEnvelope> {
     if (!isEventId(eventId)) throw new InvalidRequestError(`${eventIdMessage('event_id')}.`, 'event_id');
-    const row = await this.events.findOne(orgId, eventId, this.keptSince());
+    const row = await this.events.findOne(feed, eventId, this.keptSince());
     if (!row) throw new NotFoundError('The event');
     return toEnvelope(row);
   }
@@ -139,9 +141,9 @@ export class EventsService {
     return new Map(rows.map((r) => [r.id, toEnvelope(r)]));
   }
 
-  /** The kept event of this firm, or null (redelivery checks the event still exists). */
-  async findKept(orgId: string, eventId: string): Promise<EventEnvelope | null> {
-    const row = await this.events.findOne(orgId, eventId, this.keptSince());
+  /** The kept event of this firm and mode, or null (redelivery checks the event still exists). */
+  async findKept(feed: EventFeed, eventId: string): Promise<EventEnvelope | null> {
+    const row = await this.events.findOne(feed, eventId, this.keptSince());
     return row ? toEnvelope(row) : null;
   }
 

@@ -6,4 +6,5 @@ export type { EventData, EventType, SubscribableEventType } from './event-catalo
 export type { EventEnvelope, RecordedEvent } from './event-types.js';
 export { eventWebhooks } from './event-webhooks.openapi.js';
 export { EventWaits } from './event-waits.js';
-export { EVENTS_CHANNEL } from './events-listener.js';
+export { EVENTS_CHANNEL, feedKeyOf } from './events-listener.js';
+export type { EventFeed } from './events-listener.js';

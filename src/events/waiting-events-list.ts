@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app-config.js';
 import type { EventListDto } from './dto/event.dto.js';
 import { EventWaits } from './event-waits.js';
 import { EventsService, type EventListQuery } from './events.service.js';
+import { feedKeyOf, type EventFeed } from './events-listener.js';
 
 /** After a notification whose event the log still holds back (an older transaction is open), re-check this soon, then slower. */
 const FIRST_RECHECK_MS = 100;
@@ -28,13 +29,14 @@ export class WaitingEventsList {
     private readonly config: AppConfig,
   ) {}
 
-  async list(orgId: string, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
-    const { page, heldBack } = await this.events.pager(orgId, query);
+  async list(feed: EventFeed, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
+    const { page, heldBack } = await this.events.pager(feed, query);
     const waitMs = Math.min(waitSeconds * 1000, this.config.httpIdleTimeoutMs - IDLE_MARGIN_MS);
     if (waitMs <= 0) return page();
     const deadline = Date.now() + waitMs;
     // Subscribed before the first query: an event committed while it runs still wakes this request.
-    const sub = this.waits.subscribe(orgId, query.type);
+    // Keyed by firm and mode: another mode's events do not wake it.
+    const sub = this.waits.subscribe(feedKeyOf(feed), query.type);
     try {
       let answer = await page();
       // Committed before this wait began but held back behind an open transaction: no notification will come for it.

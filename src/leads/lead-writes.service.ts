@@ -45,10 +45,16 @@ export class LeadWritesService {
    * never a silent overwrite. The change, its lead.updated event and the
    * audit entry commit together.
    */
-  update(orgId: string, leadId: string, patch: LeadPatch, changedBy: LeadChangedBy): Promise<{ row: LeadRow; changes: FirmField[] }> {
+  update(
+    orgId: string,
+    livemode: boolean,
+    leadId: string,
+    patch: LeadPatch,
+    changedBy: LeadChangedBy,
+  ): Promise<{ row: LeadRow; changes: FirmField[] }> {
     return this.db.transaction(async (m) => {
       await beginChange(m);
-      const current = await this.repo.find(m, orgId, leadId);
+      const current = await this.repo.find(m, orgId, livemode, leadId);
       if (!current) throw new NotFoundError('The lead');
       if (!expectedStatusHolds(patch, current)) {
         throw conflict(current, `The lead's status is ${current.status}, not ${patch.expected_status} as expected; nothing was changed.`);
@@ -57,15 +63,15 @@ export class LeadWritesService {
       const changes = changedFields(next, current);
       if (changes.length === 0) return { row: current, changes };
       const updated = await this.repo.updateFirmFields(m, orgId, leadId, current.version, next, next.status !== current.status);
-      if (!updated) return this.afterLostRace(m, orgId, leadId, patch);
+      if (!updated) return this.afterLostRace(m, orgId, livemode, leadId, patch);
       await this.recordUpdate(m, orgId, current, updated, changes, changedBy);
       return { row: updated, changes };
     });
   }
 
   /** Someone else changed the lead after our read. */
-  private async afterLostRace(m: Tx, orgId: string, leadId: string, patch: LeadPatch) {
-    const now = await this.repo.find(m, orgId, leadId);
+  private async afterLostRace(m: Tx, orgId: string, livemode: boolean, leadId: string, patch: LeadPatch) {
+    const now = await this.repo.find(m, orgId, livemode, leadId);
     if (!now) throw new NotFoundError('The lead');
     if (alreadyApplied(patch, now)) return { row: now, changes: [] as FirmField[] };
     throw conflict(now, `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`);

@@ -45,9 +45,16 @@ const pipelineValues = (l: LeadFromCall): unknown[] => [
 @Injectable()
 export class LeadsRepository {
   /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
-  async listPage(manager: Queryable, orgId: string, f: LeadListFilters, after: KeysetPosition | null, limit: number): Promise<LeadRow[]> {
+  async listPage(
+    manager: Queryable,
+    orgId: string,
+    livemode: boolean,
+    f: LeadListFilters,
+    after: KeysetPosition | null,
+    limit: number,
+  ): Promise<LeadRow[]> {
     const q = new SqlParams(orgId);
-    const where = ['l.org_id = $1'];
+    const where = ['l.org_id = $1', `l.livemode = ${q.add(livemode)}`];
     if (f.status !== undefined) where.push(`l.status = ${q.add(f.status)}`);
     if (f.from !== undefined) where.push(`l.captured_at >= ${q.add(f.from)}::timestamptz`);
     if (f.to !== undefined) where.push(`l.captured_at < ${q.add(f.to)}::timestamptz`);
@@ -62,10 +69,11 @@ export class LeadsRepository {
     );
   }
 
-  async find(manager: Queryable, orgId: string, leadId: string, withIntake = false): Promise<LeadRow | null> {
+  /** The firm's lead in this mode (another mode's answers like a missing one). */
+  async find(manager: Queryable, orgId: string, livemode: boolean, leadId: string, withIntake = false): Promise<LeadRow | null> {
     const rows = await manager.query<LeadRow>(
-      `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2`,
-      [orgId, leadId],
+      `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2 AND l.livemode = $3`,
+      [orgId, leadId, livemode],
     );
     return rows[0] ?? null;
   }

@@ -3,7 +3,7 @@ import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
-import type { ApiPrincipal } from '../common/http/principal.js';
+import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
 import { pageAsOf } from '../database/change-stamp.js';
@@ -42,13 +42,13 @@ export class LeadsService {
       phoneE164: q.caller_number === undefined ? undefined : parseCallerNumber(q.caller_number),
       externalId: q.external_id,
     };
-    const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, principal.orgId);
+    const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, cursorScopeOf(principal));
     const limit = q.limit ?? 20;
     const [timezone, { asOf, rows }] = await Promise.all([
       this.account.timezoneOf(principal.orgId),
       this.readPage(principal, filters, after, limit),
     ]);
-    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: principal.orgId }, (r) => ({
+    const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: cursorScopeOf(principal) }, (r) => ({
       at: r.captured_at.toISOString(),
       id: r.lead_id,
     }));
@@ -63,7 +63,7 @@ export class LeadsService {
   /** as_of, then the page (change-stamp.ts), then the audit entry naming the ids read. */
   private async readPage(principal: ApiPrincipal, filters: LeadListFilters, after: KeysetPosition | null, limit: number) {
     const page = await pageAsOf(this.sql, this.config.listAsOfMarginMs, () =>
-      this.repo.listPage(this.sql, principal.orgId, filters, after, limit),
+      this.repo.listPage(this.sql, principal.orgId, principal.livemode, filters, after, limit),
     );
     await this.auditRead(
       principal,
@@ -80,7 +80,7 @@ export class LeadsService {
   }
 
   private async readOne(principal: ApiPrincipal, leadId: string): Promise<LeadRow> {
-    const row = await this.repo.find(this.sql, principal.orgId, leadId, true);
+    const row = await this.repo.find(this.sql, principal.orgId, principal.livemode, leadId, true);
     if (!row) throw new NotFoundError('The lead');
     await this.auditRead(principal, 'lead.read', [leadId]);
     return row;
@@ -123,7 +123,7 @@ export class LeadsService {
 
   private async update(principal: ApiPrincipal, leadId: string, patch: PatchLeadDto) {
     try {
-      return await this.writes.update(principal.orgId, leadId, patch, { kind: 'api_key', id: principal.keyId });
+      return await this.writes.update(principal.orgId, principal.livemode, leadId, patch, { kind: 'api_key', id: principal.keyId });
     } catch (err) {
       if (err instanceof StatusConflictError)
         await this.auditRead(principal, 'lead.read', [leadId], { via: 'patch', answer: 'status_conflict' });

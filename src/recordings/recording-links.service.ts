@@ -43,12 +43,12 @@ export class RecordingLinksService {
   ) {}
 
   /** A new link to the call's recording, created by the calling key (404: no such call, or no recording). */
-  async create(principal: { orgId: string; keyId: string }, callId: string): Promise<CreatedLink> {
+  async create(principal: { orgId: string; keyId: string; livemode: boolean }, callId: string): Promise<CreatedLink> {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const createdAt = this.clock.now();
     const expiresAt = new Date(createdAt.getTime() + LINK_LIFETIME_MS);
     await this.db.transaction(async (manager) => {
-      await this.calls.requireCallIn(manager, principal.orgId, callId);
+      await this.calls.requireCallIn(manager, principal.orgId, callId, principal.livemode);
       const recording = await this.repo.lockForLink(manager, principal.orgId, callId);
       if (!recording) throw new NotFoundError('The recording of this call');
       await this.repo.deleteExpiredLinks(manager, principal.orgId, createdAt);

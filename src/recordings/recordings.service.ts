@@ -78,7 +78,7 @@ export class RecordingsService {
     let previousKey: string | null;
     try {
       previousKey = await this.db.transaction(async (manager) => {
-        await this.calls.requireCallIn(manager, orgId, callId);
+        await this.calls.requireCallIn(manager, orgId, callId, null);
         const row = await this.recordings.upsert(manager, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
         await this.calls.setHasRecording(manager, orgId, callId, true);
         await this.audit.record(
@@ -125,7 +125,7 @@ export class RecordingsService {
   async remove(orgId: string, callId: string, via: RecordingSource): Promise<RemovedRecordingSummary> {
     await this.requireCall(orgId, callId);
     const key = await this.db.transaction(async (manager) => {
-      await this.calls.requireCallIn(manager, orgId, callId);
+      await this.calls.requireCallIn(manager, orgId, callId, null);
       const removedKey = await this.recordings.delete(manager, orgId, callId);
       await this.calls.setHasRecording(manager, orgId, callId, false);
       if (removedKey) {
@@ -142,8 +142,8 @@ export class RecordingsService {
   }
 
   /** GET /v1/calls/{call_id}/recording: the firm's call and its recording, or 404; every fetch is audited. */
-  async openForKey(principal: { orgId: string; keyId: string }, callId: string, req: RangeRequest): Promise<Playback> {
-    await this.calls.requireCall(principal.orgId, callId);
+  async openForKey(principal: { orgId: string; keyId: string; livemode: boolean }, callId: string, req: RangeRequest): Promise<Playback> {
+    await this.calls.requireCall(principal.orgId, callId, principal.livemode);
     const row = await this.recordings.findByCall(principal.orgId, callId);
     if (!row) throw new NotFoundError('The recording of this call');
     const playback = await this.openPlayback(row.storageKey, req);
@@ -189,10 +189,11 @@ export class RecordingsService {
     }
   }
 
+  /** The pipeline's and the owner's writes name a call by firm and id alone: a call of either mode. */
   private async requireCall(orgId: string, callId: string): Promise<void> {
     // Not a firm id at all: the same 404 as any unknown call (and no invalid-uuid error from PostgreSQL).
     if (!isUuid(orgId)) throw new NotFoundError('The call');
-    await this.calls.requireCall(orgId, callId);
+    await this.calls.requireCall(orgId, callId, null);
   }
 
   private async discard(key: string): Promise<void> {

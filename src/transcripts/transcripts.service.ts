@@ -124,7 +124,7 @@ export class TranscriptsService implements OnModuleInit {
     const start = q.start_turn ?? 0;
     // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
     const { header, total, returned } = await this.db.transaction('REPEATABLE READ', async (m) => {
-      await this.calls.requireCallIn(m, principal.orgId, callId);
+      await this.calls.requireCallIn(m, principal.orgId, callId, principal.livemode);
       const header = await this.repo.header(m, principal.orgId, callId);
       const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
       const wanted = header && start < total ? Math.min(q.limit ?? total, total - start) : 0;

@@ -59,7 +59,7 @@ export class WebhookDeliveriesRepository {
    * log shows what it missed and it can be redelivered once it is back on.
    * Returns how many are pending (to be sent).
    */
-  async fanOut(manager: Tx, e: { orgId: string; eventId: string; eventType: string; at: Date }): Promise<number> {
+  async fanOut(manager: Tx, e: { orgId: string; eventId: string; eventType: string; livemode: boolean; at: Date }): Promise<number> {
     const rows = await manager.query<Pick<WebhookDeliveriesRow, 'status'>>(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at)
        SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
@@ -68,9 +68,9 @@ export class WebhookDeliveriesRepository {
               CASE WHEN status = 'enabled' THEN NULL ELSE $4::timestamptz END,
               $4
          FROM webhook_endpoints
-        WHERE org_id = $1 AND $3 = ANY(event_types)
+        WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
        RETURNING status`,
-      [e.orgId, e.eventId, e.eventType, e.at],
+      [e.orgId, e.eventId, e.eventType, e.at, e.livemode],
     );
     return rows.filter((r) => r.status === 'pending').length;
   }
@@ -92,13 +92,18 @@ export class WebhookDeliveriesRepository {
     await manager.execute(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
   }
 
-  /** Newest first, keyset on (created_at, id). */
+  /** Newest first, keyset on (created_at, id); only deliveries to the firm's endpoints of this mode. */
   async list(
     orgId: string,
+    livemode: boolean,
     f: DeliveryFilters & { since: Date; before?: { createdAt: Date; id: string }; limit: number },
   ): Promise<DeliveryRow[]> {
-    const params: unknown[] = [orgId, f.since, f.limit];
-    const where = ['org_id = $1', 'created_at >= $2'];
+    const params: unknown[] = [orgId, f.since, f.limit, livemode];
+    const where = [
+      'org_id = $1',
+      'created_at >= $2',
+      'endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4)',
+    ];
     const add = (sql: string, value: unknown) => {
       params.push(value);
       where.push(sql.replace('?', `$${params.length}`));

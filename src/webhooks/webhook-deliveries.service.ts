@@ -9,6 +9,10 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js'
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
 import { toDeliveryDto } from './webhook.mapper.js';
 import { isUuid } from '../common/ids.js';
+import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
+
+/** A key's firm and mode: it sees only that mode's endpoints and their deliveries. */
+type KeyScope = Pick<ApiPrincipal, 'orgId' | 'livemode'>;
 
 /** Test events and resends together, per endpoint. */
 export const MANUAL_SENDS_PER_MINUTE = 5;
@@ -34,12 +38,13 @@ export class WebhookDeliveriesService {
     private readonly db: Database,
   ) {}
 
-  async list(orgId: string, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+  async list(scope: KeyScope, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+    const { orgId, livemode } = scope;
     const filters = { endpoint_id: q.endpoint_id?.toLowerCase(), event_id: q.event_id, status: q.status };
-    const after = this.cursors.decode('deliveries', q.cursor, filters, orgId);
+    const after = this.cursors.decode('deliveries', q.cursor, filters, cursorScopeOf(scope));
     const before = after ? { createdAt: new Date(after.at), id: after.id } : undefined;
     const limit = q.limit ?? 20;
-    const rows = await this.deliveries.list(orgId, {
+    const rows = await this.deliveries.list(orgId, livemode, {
       endpointId: filters.endpoint_id,
       eventId: filters.event_id,
       status: filters.status,
@@ -47,7 +52,7 @@ export class WebhookDeliveriesService {
       before,
       limit: limit + 1,
     });
-    const page = this.cursors.page('deliveries', rows, limit, { filters, firmId: orgId }, (r) => ({
+    const page = this.cursors.page('deliveries', rows, limit, { filters, firmId: cursorScopeOf(scope) }, (r) => ({
       at: r.createdAt.toISOString(),
       id: r.id,
     }));
@@ -55,10 +60,11 @@ export class WebhookDeliveriesService {
   }
 
   /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */
-  async sendTest(orgId: string, endpointIdParam: string): Promise<WebhookDeliveryDto> {
+  async sendTest(scope: KeyScope, endpointIdParam: string): Promise<WebhookDeliveryDto> {
+    const { orgId, livemode } = scope;
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
     const sent = await this.db.transaction(async (manager) => {
-      const endpoint = await this.endpoints.lockForOrg(manager, orgId, endpointId);
+      const endpoint = await this.endpoints.lockForOrg(manager, orgId, livemode, endpointId);
       if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
@@ -84,16 +90,19 @@ export class WebhookDeliveriesService {
   }
 
   /** A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. */
-  async redeliver(orgId: string, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
+  async redeliver(scope: KeyScope, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
+    const { orgId, livemode } = scope;
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
     const sent = await this.db.transaction(async (manager) => {
       const original = await this.deliveries.findForOrg(manager, orgId, deliveryId, this.keptSince());
       if (!original) throw new NotFoundError('The webhook delivery');
-      const endpoint = await this.endpoints.lockForOrg(manager, orgId, original.endpointId);
+      // A delivery is of its endpoint's mode: another mode's answers like an unknown one.
+      const endpoint = await this.endpoints.lockForOrg(manager, orgId, livemode, original.endpointId);
       if (!endpoint) throw new NotFoundError('The webhook delivery');
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
-      if (!(await this.events.findKept(orgId, original.eventId))) throw new NotFoundError("The delivery's event (kept 30 days)");
+      if (!(await this.events.findKept({ orgId, livemode: endpoint.livemode }, original.eventId)))
+        throw new NotFoundError("The delivery's event (kept 30 days)");
       const row = await this.deliveries.insertOne(manager, {
         orgId,
         endpointId: endpoint.id,

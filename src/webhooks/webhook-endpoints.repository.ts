@@ -49,11 +49,12 @@ export class WebhookEndpointsRepository {
     return rows[0].n;
   }
 
-  /** Newest first. */
-  async listForOrg(orgId: string): Promise<EndpointRow[]> {
-    return this.sql.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at DESC, id DESC`, [
-      orgId,
-    ]);
+  /** Newest first; of one mode, or of both (null: the owner's list). */
+  async listForOrg(orgId: string, livemode: boolean | null): Promise<EndpointRow[]> {
+    return this.sql.query<EndpointRow>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 AND ($2::boolean IS NULL OR livemode = $2) ORDER BY created_at DESC, id DESC`,
+      [orgId, livemode],
+    );
   }
 
   async findById(id: string): Promise<EndpointRow | null> {
@@ -61,11 +62,11 @@ export class WebhookEndpointsRepository {
     return rows[0] ?? null;
   }
 
-  /** The firm's endpoint, row-locked for the rest of the transaction (serialises test/redeliver rate checks). */
-  async lockForOrg(manager: Tx, orgId: string, id: string): Promise<EndpointRow | null> {
+  /** The firm's endpoint of this mode, row-locked for the rest of the transaction (serialises test/redeliver rate checks). */
+  async lockForOrg(manager: Tx, orgId: string, livemode: boolean, id: string): Promise<EndpointRow | null> {
     const rows = await manager.query<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND org_id = $2 FOR NO KEY UPDATE`,
-      [id, orgId],
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND org_id = $2 AND livemode = $3 FOR NO KEY UPDATE`,
+      [id, orgId, livemode],
     );
     return rows[0] ?? null;
   }

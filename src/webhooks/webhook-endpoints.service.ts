@@ -173,8 +173,9 @@ export class WebhookEndpointsService {
     return { id, secret, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
   }
 
-  async list(orgId: string): Promise<WebhookEndpointDto[]> {
-    return (await this.endpoints.listForOrg(orgId)).map(toEndpointDto);
+  /** The firm's endpoints of one mode (a key's), or of both (null: the owner's list). */
+  async list(orgId: string, livemode: boolean | null): Promise<WebhookEndpointDto[]> {
+    return (await this.endpoints.listForOrg(orgId, livemode)).map(toEndpointDto);
   }
 
   private async change(

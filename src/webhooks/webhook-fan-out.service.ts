@@ -28,6 +28,7 @@ export class WebhookFanOut implements OnModuleInit {
       orgId: event.orgId,
       eventId: event.envelope.id,
       eventType: event.envelope.type,
+      livemode: event.envelope.livemode,
       at: new Date(event.envelope.timestamp),
     });
     if (pending > 0) await this.deliveries.notify(manager);

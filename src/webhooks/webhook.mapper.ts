@@ -18,6 +18,7 @@ export function toEndpointDto(e: EndpointRow): WebhookEndpointDto {
     last_failure_at: iso(e.lastFailureAt),
     failing_since: iso(e.failingSince),
     created_at: e.createdAt.toISOString(),
+    livemode: e.livemode,
   };
 }
 

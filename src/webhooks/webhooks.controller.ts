@@ -59,7 +59,7 @@ export class WebhookEndpointsController {
     problems: [400],
   })
   async list(@CurrentPrincipal() principal: ApiPrincipal): Promise<WebhookEndpointListDto> {
-    return { endpoints: await this.endpoints.list(principal.orgId) };
+    return { endpoints: await this.endpoints.list(principal.orgId, principal.livemode) };
   }
 
   @Endpoint(
@@ -75,7 +75,7 @@ export class WebhookEndpointsController {
     @CurrentPrincipal() principal: ApiPrincipal,
     @PathParam('endpoint_id') endpointId: string,
   ): Promise<WebhookDeliveryAcceptedDto> {
-    return { delivery: await this.deliveries.sendTest(principal.orgId, endpointId) };
+    return { delivery: await this.deliveries.sendTest(principal, endpointId) };
   }
 }
 
@@ -96,7 +96,7 @@ export class WebhookDeliveriesController {
     problems: [400],
   })
   list(@CurrentPrincipal() principal: ApiPrincipal, @Query() query: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
-    return this.deliveries.list(principal.orgId, query);
+    return this.deliveries.list(principal, query);
   }
 
   @Endpoint(
@@ -112,6 +112,6 @@ export class WebhookDeliveriesController {
     @CurrentPrincipal() principal: ApiPrincipal,
     @PathParam('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryAcceptedDto> {
-    return { delivery: await this.deliveries.redeliver(principal.orgId, deliveryId) };
+    return { delivery: await this.deliveries.redeliver(principal, deliveryId) };
   }
 }

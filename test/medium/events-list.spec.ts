@@ -22,7 +22,7 @@ describe('EventsService.list', () => {
 
   const newOrg = async () => (await m.module.get(AccountService).createOrg({ name: `Events ${process.pid} ${++n}` })).id;
   const ids = async (orgId: string, opts: { after?: string; limit?: number } = {}) =>
-    (await m.sut.list(orgId, { limit: 100, ...opts })).events.map((e) => e.id);
+    (await m.sut.list({ orgId, livemode: true }, { limit: 100, ...opts })).events.map((e) => e.id);
   /** A session of the test's own, to hold a transaction open. */
   const session = async () => {
     const c = new pg.Client({ connectionString: m.databaseUrl });
@@ -59,7 +59,7 @@ describe('EventsService.list', () => {
     await firmEventsListable(m, orgId);
     const paged: string[] = [];
     for (let after: string | undefined; ;) {
-      const page = await m.sut.list(orgId, { limit: 2, after });
+      const page = await m.sut.list({ orgId, livemode: true }, { limit: 2, after });
       paged.push(...page.events.map((e) => e.id));
       if (!page.has_more) break;
       after = page.next_after!;
@@ -73,6 +73,9 @@ describe('EventsService.list', () => {
     const foreign = await insertEvent(pool, theirs);
     await firmEventsListable(m, mine, theirs);
     expect(await ids(mine)).toEqual([own]);
-    await expect(m.sut.list(mine, { limit: 10, after: foreign })).rejects.toMatchObject({ code: 'invalid_request', param: 'after' });
+    await expect(m.sut.list({ orgId: mine, livemode: true }, { limit: 10, after: foreign })).rejects.toMatchObject({
+      code: 'invalid_request',
+      param: 'after',
+    });
   });
 });

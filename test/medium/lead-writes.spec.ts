@@ -26,7 +26,7 @@ describe('LeadWritesService.update', () => {
 
   it('writes the change, its lead.updated event and the audit entry in one transaction', async () => {
     const leadId = await newLead();
-    const { row, changes } = await m.sut.update(firm.orgId, leadId, { status: 'contacted', status_reason: 'called back' }, byKey());
+    const { row, changes } = await m.sut.update(firm.orgId, true, leadId, { status: 'contacted', status_reason: 'called back' }, byKey());
     expect({ status: row.status, version: row.version, changes }).toEqual({
       status: 'contacted',
       version: 2,
@@ -55,7 +55,7 @@ describe('LeadWritesService.update', () => {
       `CREATE TRIGGER refuse_lead_events BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.data::jsonb->>'lead_id' = '${leadId}') EXECUTE FUNCTION refuse_event()`,
     );
     try {
-      await expect(m.sut.update(firm.orgId, leadId, { status: 'signed' }, byKey())).rejects.toThrow(/no events/);
+      await expect(m.sut.update(firm.orgId, true, leadId, { status: 'signed' }, byKey())).rejects.toThrow(/no events/);
     } finally {
       await m.sql(`DROP TRIGGER refuse_lead_events ON events`);
       await m.sql(`DROP FUNCTION refuse_event()`);
@@ -66,7 +66,7 @@ describe('LeadWritesService.update', () => {
 
   it('nothing to change: no write, no event', async () => {
     const leadId = await newLead();
-    const { changes } = await m.sut.update(firm.orgId, leadId, { status: 'new', external_id: null }, byKey());
+    const { changes } = await m.sut.update(firm.orgId, true, leadId, { status: 'new', external_id: null }, byKey());
     expect(changes).toEqual([]);
     expect((await leadRow(leadId)).version).toBe(1);
     expect(await leadUpdatedEvents(leadId)).toEqual([]);
@@ -74,8 +74,8 @@ describe('LeadWritesService.update', () => {
 
   it('an expected_status that no longer holds is a status_conflict naming the current status, and writes nothing', async () => {
     const leadId = await newLead();
-    await m.sut.update(firm.orgId, leadId, { status: 'contacted' }, byKey());
-    await expect(m.sut.update(firm.orgId, leadId, { status: 'signed', expected_status: 'new' }, byKey())).rejects.toMatchObject({
+    await m.sut.update(firm.orgId, true, leadId, { status: 'contacted' }, byKey());
+    await expect(m.sut.update(firm.orgId, true, leadId, { status: 'signed', expected_status: 'new' }, byKey())).rejects.toMatchObject({
       code: 'status_conflict',
       extra: expect.objectContaining({ current_status: 'contacted' }),
     });
@@ -87,7 +87,7 @@ describe('LeadWritesService.update', () => {
     const other = await createFirm(m.module);
     const theirs = await newLead(other.orgId);
     for (const leadId of [theirs, 'lead_does_not_exist']) {
-      await expect(m.sut.update(firm.orgId, leadId, { status: 'signed' }, byKey())).rejects.toMatchObject({ code: 'not_found' });
+      await expect(m.sut.update(firm.orgId, true, leadId, { status: 'signed' }, byKey())).rejects.toMatchObject({ code: 'not_found' });
     }
     expect((await leadRow(theirs)).version).toBe(1);
   });

@@ -57,7 +57,7 @@ export class AccountNextStepDto {
 export class AccountApiKeyDto {
   @ApiProperty({ description: 'Stable id of the key.', example: '3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f' }) id: string;
   @ApiProperty({ description: 'Name the owner gave the key in the dashboard.', example: 'CRM sync' }) name: string;
-  @ApiProperty({ description: 'Characters after svc_live_ that start the key.', example: 'k7Qm2x' }) prefix: string;
+  @ApiProperty({ description: 'Characters after svc_live_ (or svc_test_) that start the key.', example: 'k7Qm2x' }) prefix: string;
   @ApiProperty({ description: 'Last four characters of the key.', example: 'r9Tz' }) last4: string;
   @ApiProperty({
     type: [String],
@@ -68,6 +68,13 @@ export class AccountApiKeyDto {
   scopes: string[];
   @NullableDateTime('When the key stops working; null when the key does not expire.', null) expires_at: string | null;
   @ApiProperty({ format: 'date-time', description: 'When the key was created.', example: '2026-04-01T09:00:00Z' }) created_at: string;
+  @ApiProperty({
+    description:
+      "The key's mode. true: a live key (svc_live_), which sees live data. false: a test key (svc_test_), which sees only the " +
+      "firm's test-mode calls, leads, events and webhook endpoints; the account and receptionist settings are the same in both.",
+    example: true,
+  })
+  livemode: boolean;
 }
 
 @ApiSchema({ description: "The firm's account status and the calling key." })

@@ -1,10 +1,10 @@
 import { AccountService } from '../../account/index.js';
 import { DEFAULT_ROTATION_OVERLAP_MS, WebhookEndpointsService, type WebhookEndpointDto } from '../../webhooks/index.js';
-import { CliError, req, str, type CliCommand, type CliContext } from '../command.js';
+import { CliError, livemodeFlag, req, str, type CliCommand, type CliContext } from '../command.js';
 
 const service = (ctx: CliContext) => ctx.app.get(WebhookEndpointsService);
 const line = (e: WebhookEndpointDto) =>
-  `${e.id}  ${e.status}${e.disabled_reason ? ` (${e.disabled_reason})` : ''}  ${e.url}  [${e.event_types.join(',')}]  secret …${e.secret_last4}${e.description ? `  ${e.description}` : ''}`;
+  `${e.id}  ${e.livemode ? 'live' : 'test'}  ${e.status}${e.disabled_reason ? ` (${e.disabled_reason})` : ''}  ${e.url}  [${e.event_types.join(',')}]  secret …${e.secret_last4}${e.description ? `  ${e.description}` : ''}`;
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
 
@@ -26,18 +26,22 @@ export const endpointCommands: CliCommand[] = [
       url: { required: true, description: 'Receiver URL (https; http only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)' },
       types: { required: true, description: 'Comma-separated: call.completed, lead.created, lead.updated' },
       description: { description: 'A label' },
+      mode: { description: 'live (default): receives live events; test: receives test-mode events only' },
     },
     async run(ctx) {
+      const livemode = livemodeFlag(ctx);
       const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
       const { endpoint, secret } = await service(ctx).create({
         orgId: org.id,
         url: req(ctx, 'url'),
         eventTypes: req(ctx, 'types'),
         description: str(ctx, 'description'),
+        livemode,
       });
-      return { id: endpoint.id, secret };
+      return { id: endpoint.id, secret, livemode: endpoint.livemode };
     },
-    human: (r) => `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
+    human: (r) =>
+      `created ${r.livemode ? '' : 'test-mode '}webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
   },
   {
     name: 'endpoint rotate-secret',
@@ -81,7 +85,7 @@ export const endpointCommands: CliCommand[] = [
     flags: { org: { required: true, description: 'Firm id or slug' } },
     async run(ctx) {
       const org = await ctx.app.get(AccountService).resolveOrg(req(ctx, 'org'));
-      return { endpoints: await service(ctx).list(org.id) };
+      return { endpoints: await service(ctx).list(org.id, null) };
     },
     human: (r) => (r.endpoints as WebhookEndpointDto[]).map(line).join('\n') || 'no webhook endpoints',
   },

@@ -15,6 +15,12 @@ export interface ApiPrincipal {
   livemode: boolean;
 }
 
+/**
+ * What a key's list cursors are MACed to: the firm, and for a test key its mode too, so a cursor of one mode is
+ * refused in the other (a live key's cursors are bound exactly as before test mode existed).
+ */
+export const cursorScopeOf = (p: Pick<ApiPrincipal, 'orgId' | 'livemode'>): string => (p.livemode ? p.orgId : `${p.orgId}/test`);
+
 export const PRINCIPAL = Symbol('principal');
 
 /** Controller parameter: the authenticated key. Only on routes whose declaration asks for a key. */

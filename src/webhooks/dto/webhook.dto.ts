@@ -49,6 +49,12 @@ export class WebhookEndpointDto {
   })
   failing_since: string | null;
   @ApiProperty({ format: 'date-time', description: 'When it was added.', example: '2026-04-01T09:00:00Z' }) created_at: string;
+  @ApiProperty({
+    description:
+      'True: receives live events only; false: a test-mode endpoint, which receives test events only and is seen only with a test key.',
+    example: true,
+  })
+  livemode: boolean;
 }
 
 @ApiSchema({ description: "The firm's webhook endpoints." })

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { ApiKeyService } from '../src/auth';
+import { newCallId, newEventId, newLeadId } from '../src/common/ids';
+import { IngestionService } from '../src/ingestion';
+import { fullCallDocument, internalEnv } from './support/call-documents';
+import { createFirm } from './support/factories';
+import { createFirmWithData, type FirmWithData } from './support/firm-data';
+import { Receiver } from './support/receiver';
+import { tempDataDir } from './support/recordings';
+import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { ingestTestCall } from './support/test-mode';
+import { addTestModeData, type TestModeData } from './support/test-mode-data';
+
+type IdKind = 'call' | 'lead' | 'external' | 'event' | 'endpoint' | 'delivery';
+type Ids = Record<IdKind, string>;
+
+const MISSING: Record<IdKind, () => string> = {
+  call: () => newCallId(),
+  lead: () => newLeadId(),
+  external: () => `ext-${randomUUID()}`,
+  event: () => newEventId(),
+  endpoint: () => randomUUID(),
+  delivery: () => randomUUID(),
+};
+
+interface Case {
+  name: string;
+  kind: IdKind;
+  send(t: TestApp, id: string, key: string): Promise<HttpResult>;
+}
+const pathCase = (method: string, template: string, param: string, kind: IdKind, body?: unknown): Case => ({
+  name: `${method} ${template}`,
+  kind,
+  send: (t, id, key) => t.request(method, template.replace(`{${param}}`, encodeURIComponent(id)), { key, body }),
+});
+const filterCase = (path: string, param: string, kind: IdKind): Case => ({
+  name: `GET ${path}?${param}=`,
+  kind,
+  send: (t, id, key) => t.get(path, { key, query: { [param]: id } }),
+});
+
+/** Every id-taking operation and filter (as test/isolation-matrix.e2e.spec.ts lists them for firms). */
+const CASES: Case[] = [
+  pathCase('GET', '/v1/calls/{call_id}', 'call_id', 'call'),
+  pathCase('GET', '/v1/calls/{call_id}/transcript', 'call_id', 'call'),
+  pathCase('GET', '/v1/calls/{call_id}/recording', 'call_id', 'call'),
+  pathCase('POST', '/v1/calls/{call_id}/recording-link', 'call_id', 'call'),
+  pathCase('GET', '/v1/leads/{lead_id}', 'lead_id', 'lead'),
+  pathCase('PATCH', '/v1/leads/{lead_id}', 'lead_id', 'lead', { status: 'contacted' }),
+  pathCase('GET', '/v1/events/{event_id}', 'event_id', 'event'),
+  pathCase('POST', '/v1/webhook-endpoints/{endpoint_id}/test', 'endpoint_id', 'endpoint'),
+  pathCase('POST', '/v1/webhook-deliveries/{delivery_id}/redeliver', 'delivery_id', 'delivery'),
+  filterCase('/v1/calls', 'ids', 'call'),
+  filterCase('/v1/leads', 'call_id', 'call'),
+  filterCase('/v1/leads', 'external_id', 'external'),
+  filterCase('/v1/events', 'after', 'event'),
+  filterCase('/v1/webhook-deliveries', 'event_id', 'event'),
+  filterCase('/v1/webhook-deliveries', 'endpoint_id', 'endpoint'),
+];
+
+/** What a client can observe, with the id itself and per-request values taken out. */
+function observable(r: HttpResult, id: string): unknown {
+  const text = r.text.split(id).join('<id>').split(encodeURIComponent(id)).join('<id>');
+  let body: unknown = text;
+  if ((r.headers.get('content-type') ?? '').includes('json') && text) {
+    body = JSON.parse(text, (k, v: unknown) => (['request_id', 'as_of'].includes(k) ? '<varies>' : v));
+  }
+  return { status: r.status, type: r.headers.get('content-type'), length: r.headers.get('content-length'), body };
+}
+
+describe('test mode: a test key sees only test data, a live key never sees it', () => {
+  const data = tempDataDir();
+  let t: TestApp;
+  let rx: Receiver;
+  let firm: FirmWithData;
+  let test: TestModeData;
+  let live: Ids;
+  let testIds: Ids;
+  const liveKey = () => firm.keys['read-update-leads'];
+  const testKey = () => test.keys['read-update-leads'];
+
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    firm = await createFirmWithData(t, rx.url('/live'));
+    test = await addTestModeData(t, firm, rx.url('/test'));
+    live = {
+      call: firm.callIds[0],
+      lead: firm.leadId,
+      external: firm.externalId,
+      event: firm.eventId,
+      endpoint: firm.endpointId,
+      delivery: firm.deliveryId,
+    };
+    testIds = {
+      call: test.callIds[0],
+      lead: test.leadId,
+      external: test.externalId,
+      event: test.eventId,
+      endpoint: test.endpointId,
+      delivery: test.deliveryId,
+    };
+  });
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+    data.cleanup();
+  });
+
+  it('test keys begin svc_test_ and live keys svc_live_; a test key under the live start is not a key', async () => {
+    expect(testKey()).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
+    expect(liveKey()).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
+    expect((await t.get('/v1/account', { key: testKey() })).status).toBe(200);
+    const swapped = await t.get('/v1/account', { key: testKey().replace(/^svc_test_/, 'svc_live_') });
+    expect(swapped.status).toBe(401);
+  });
+
+  it("GET /v1/account shows the key's mode as api_key.livemode; the firm and its receptionist are the same in both modes", async () => {
+    const asLive = await t.get('/v1/account', { key: liveKey() });
+    const asTest = await t.get('/v1/account', { key: testKey() });
+    expect(asLive.body.api_key.livemode).toBe(true);
+    expect(asTest.body.api_key.livemode).toBe(false);
+    const { api_key: _l, ...liveRest } = asLive.body;
+    const { api_key: _t, ...testRest } = asTest.body;
+    expect(testRest).toEqual(liveRest);
+    const settingsLive = await t.get('/v1/receptionist', { key: liveKey() });
+    const settingsTest = await t.get('/v1/receptionist', { key: testKey() });
+    expect(settingsTest.status).toBe(200);
+    expect(settingsTest.text).toBe(settingsLive.text);
+  });
+
+  describe.each([
+    ['a test key', 'live', () => testKey(), () => live, () => testIds],
+    ['a live key', 'test', () => liveKey(), () => testIds, () => live],
+  ] as const)('%s, given a %s id', (_who, _mode, key, otherIds, ownIds) => {
+    it.each(CASES.map((c) => [c.name, c] as const))('%s: answers exactly as for an id that does not exist', async (_name, c) => {
+      const other = otherIds()[c.kind];
+      const missing = MISSING[c.kind]();
+      expect(observable(await c.send(t, other, key()), other)).toEqual(observable(await c.send(t, missing, key()), missing));
+      // The key's own mode's id works through the same case, so the comparison is not between two broken requests.
+      expect((await c.send(t, ownIds()[c.kind], key())).status).toBeLessThan(300);
+    });
+  });
+
+  it('lists hold only their own mode: no list of either key names an id of the other mode', async () => {
+    const liveOnly = [...firm.callIds, firm.leadId, firm.externalId, firm.eventId, firm.endpointId, firm.deliveryId];
+    const testOnly = [...test.callIds, test.leadId, test.externalId, test.eventId, test.endpointId, test.deliveryId];
+    for (const path of ['/v1/calls', '/v1/leads', '/v1/events', '/v1/webhook-endpoints', '/v1/webhook-deliveries']) {
+      const asTest = await t.get(path, { key: testKey() });
+      const asLive = await t.get(path, { key: liveKey() });
+      expect({ path, statuses: [asTest.status, asLive.status] }).toEqual({ path, statuses: [200, 200] });
+      for (const id of liveOnly) expect({ path, leaked: asTest.text.includes(id) ? id : null }).toEqual({ path, leaked: null });
+      for (const id of testOnly) expect({ path, leaked: asLive.text.includes(id) ? id : null }).toEqual({ path, leaked: null });
+    }
+    const calls = await t.get('/v1/calls', { key: testKey() });
+    expect(calls.body.calls.map((c: any) => c.call_id).sort()).toEqual([...test.callIds].sort());
+  });
+
+  it('every event envelope carries livemode: false in the test feed, true in the live one, in the list and by id', async () => {
+    const testFeed = (await t.get('/v1/events', { key: testKey() })).body.events;
+    const liveFeed = (await t.get('/v1/events', { key: liveKey() })).body.events;
+    expect(testFeed.length).toBeGreaterThan(0);
+    expect(liveFeed.length).toBeGreaterThan(0);
+    expect(new Set(testFeed.map((e: any) => e.livemode))).toEqual(new Set([false]));
+    expect(new Set(liveFeed.map((e: any) => e.livemode))).toEqual(new Set([true]));
+    expect(testFeed.map((e: any) => e.type)).toEqual(expect.arrayContaining(['call.completed', 'lead.created', 'lead.updated']));
+    const one = await t.get(`/v1/events/${test.eventId}`, { key: testKey() });
+    expect(one.body).toMatchObject({ id: test.eventId, livemode: false, test: false });
+  });
+
+  it.each(['/v1/calls', '/v1/leads', '/v1/webhook-deliveries'])(
+    "%s: one mode's next_cursor is refused in the other with 400 naming cursor",
+    async (path) => {
+      for (const [from, to] of [
+        [liveKey(), testKey()],
+        [testKey(), liveKey()],
+      ]) {
+        const first = await t.get(path, { key: from, query: { limit: 1 } });
+        const cursor = first.body.next_cursor as string;
+        expect(cursor).toEqual(expect.any(String));
+        expect((await t.get(path, { key: from, query: { limit: 1, cursor } })).status).toBe(200);
+        const r = await t.get(path, { key: to, query: { limit: 1, cursor } });
+        expect(r.status).toBe(400);
+        expect(r.body).toMatchObject({ code: 'invalid_request', param: 'cursor' });
+      }
+    },
+  );
+
+  it('a call keeps its mode: a test-mode document for a live call id is refused and changes nothing', async () => {
+    const before = await t.sql(`SELECT updated_at, livemode FROM calls WHERE org_id = $1 AND call_id = $2`, [firm.orgId, firm.callIds[1]]);
+    await expect(ingestTestCall(t, firm.orgId, firm.callIds[1], fullCallDocument())).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(
+      t.app.get(IngestionService).ingest(firm.orgId, fullCallDocument(), test.callIds[1], { livemode: true }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(await t.sql(`SELECT updated_at, livemode FROM calls WHERE org_id = $1 AND call_id = $2`, [firm.orgId, firm.callIds[1]])).toEqual(
+      before,
+    );
+  });
+});
+
+describe('test mode: the 10-active-keys limit counts each mode on its own', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('ten live keys leave room for ten test keys, and the eleventh of either mode is refused', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const keys = t.app.get(ApiKeyService);
+    const active = (await keys.list(f.orgId)).filter((k) => k.status === 'active').length;
+    for (let i = active; i < 10; i++) await keys.create({ orgId: f.orgId, name: `live ${i}`, set: 'read' });
+    await expect(keys.create({ orgId: f.orgId, name: 'live 11', set: 'read' })).rejects.toMatchObject({ code: 'invalid_request' });
+    for (let i = 0; i < 10; i++) await keys.create({ orgId: f.orgId, name: `test ${i}`, set: 'read', livemode: false });
+    await expect(keys.create({ orgId: f.orgId, name: 'test 11', set: 'read', livemode: false })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    const listed = await keys.list(f.orgId);
+    expect(listed.filter((k) => k.mode === 'live')).toHaveLength(10);
+    expect(listed.filter((k) => k.mode === 'test')).toHaveLength(10);
+  });
+});
