@@ -144,7 +144,7 @@ export class CallsService {
    * with it (the test helpers' re-processing): no read audit entry, so a request refused after it writes nothing.
    */
   async findForKey(principal: ApiPrincipal, callId: string): Promise<CallResponseDto['call'] | null> {
-    const row = await this.repo.findDetail(this.sql, principal.orgId, callId);
+    const row = await this.repo.findDetail(this.sql, principal.orgId, principal.livemode, callId);
     return row ? this.mapper.detail(row) : null;
   }
 
