@@ -1,4 +1,3 @@
-import { ApiKeyService } from '../../src/auth';
 import { WebhookEndpointsService } from '../../src/webhooks';
 import { fullCallDocument, ingestOk, nextCallId } from './call-documents';
 import { createFirm, type TestFirm } from './factories';
@@ -16,14 +15,11 @@ export interface FirmWithData extends TestFirm {
   endpointId: string;
   deliveryId: string;
   linkToken: string;
-  /** A test key (svc_test_, permission set read-update-leads) and a test-mode call it made through the test helper. */
-  testKey: string;
-  testCallId: string;
 }
 
 /**
  * Two calls (one with a lead, a transcript and a recording), a recording link,
- * events, a webhook endpoint and its deliveries; a test key and one test-mode call. The app needs
+ * events, a webhook endpoint and its deliveries. The app needs
  * INTERNAL_API_TOKEN and WEBHOOK_ALLOW_PRIVATE_TARGETS; `hookUrl` receives.
  */
 export async function createFirmWithData(t: TestApp, hookUrl: string): Promise<FirmWithData> {
@@ -51,15 +47,8 @@ export async function createFirmWithData(t: TestApp, hookUrl: string): Promise<F
     'a finished delivery',
     10_000,
   );
-  const testKey = (
-    await t.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'test mode', set: 'read-update-leads', livemode: false })
-  ).key;
-  const simulated = await t.request('POST', '/v1/test-helpers/calls', { key: testKey, body: { recording: false } });
-  if (simulated.status !== 201) throw new Error(`test-helper call failed: ${simulated.status} ${simulated.text}`);
   return {
     ...firm,
-    testKey,
-    testCallId: simulated.body.call_id,
     callIds,
     leadId,
     externalId,
