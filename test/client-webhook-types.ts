@@ -47,3 +47,9 @@ export function wrongPayload(e: WebhookPayload<'lead.created'>): void {
   const test: true = e.test;
   void test;
 }
+
+/** Every payload, whatever its type, says whether it is live or test-mode data. */
+export function modeOf(e: WebhookPayload<WebhookEventType>): 'live' | 'test' {
+  const livemode: boolean = e.livemode;
+  return livemode ? 'live' : 'test';
+}

@@ -59,6 +59,7 @@ describe('the conformance check reads every object schema closed', () => {
       timestamp: '2026-05-01T14:06:40Z',
       org: { id: firm.orgId },
       test: true,
+      livemode: true,
       data: { endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40', message: 'A test.' },
     };
     const check =
@@ -69,6 +70,7 @@ describe('the conformance check reads every object schema closed', () => {
     expect(check({ ...event, data: { ...event.data, call_id: 'call_x' } })).toThrow(/\/data must NOT have unevaluated properties/);
     expect(check({ ...event, surprise: 1 })).toThrow(/unevaluated properties/);
     expect(check({ ...event, test: false })).toThrow(/\/test must be equal to constant/);
+    expect(check({ ...event, livemode: undefined })).toThrow(/must have required property 'livemode'/);
     expect(check({ ...event, type: 'call.transcribed' })).toThrow(/no entry in the document's webhooks section/);
     expect(check(event, { ...headers, 'webhook-signature': 'v2,abc' })).toThrow(/header webhook-signature does not match/);
     const { 'webhook-timestamp': _omitted, ...noTimestamp } = headers;

@@ -495,12 +495,17 @@ export interface components {
              */
             last4: string;
             /**
+             * @description The key's mode. true: a live key (svc_live_), which sees live data. false: a test key (svc_test_), which sees only the firm's test-mode calls, leads, events and webhook endpoints; the account and receptionist settings are the same in both.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Name the owner gave the key in the dashboard.
              * @example CRM sync
              */
             name: string;
             /**
-             * @description Characters after svc_live_ that start the key.
+             * @description Characters after svc_live_ (or svc_test_) that start the key.
              * @example k7Qm2x
              */
             prefix: string;
@@ -1284,6 +1289,11 @@ export interface components {
              * @example evt_01jd5x8m3q0000000000000000
              */
             id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
             /** @description The firm. */
             org: components["schemas"]["EventOrgDto"];
             /**
@@ -2471,6 +2481,11 @@ export interface components {
              */
             last_success_at: string | null;
             /**
+             * @description True: receives live events only; false: a test-mode endpoint, which receives test events only and is seen only with a test key.
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Last 4 characters of the signing secret; the secret itself is never returned.
              * @example x7Qa
              */
@@ -2627,7 +2642,8 @@ export interface operations {
                      *           "leads:write"
                      *         ],
                      *         "expires_at": null,
-                     *         "created_at": "2026-04-01T09:00:00Z"
+                     *         "created_at": "2026-04-01T09:00:00Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -4812,6 +4828,7 @@ export interface operations {
                      *             "id": "6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"
                      *           },
                      *           "test": false,
+                     *           "livemode": true,
                      *           "data": {
                      *             "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
                      *             "occurred_at": "2026-05-01T14:03:12Z",
@@ -5078,6 +5095,7 @@ export interface operations {
                      *         "id": "6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"
                      *       },
                      *       "test": false,
+                     *       "livemode": true,
                      *       "data": {
                      *         "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
                      *         "occurred_at": "2026-05-01T14:03:12Z",
@@ -7927,7 +7945,8 @@ export interface operations {
                      *           "last_success_at": "2026-05-01T14:06:41Z",
                      *           "last_failure_at": null,
                      *           "failing_since": null,
-                     *           "created_at": "2026-04-01T09:00:00Z"
+                     *           "created_at": "2026-04-01T09:00:00Z",
+                     *           "livemode": true
                      *         }
                      *       ]
                      *     }
@@ -8582,6 +8601,11 @@ export interface operations {
                      * @example evt_01jd5x8m3q0000000000000000
                      */
                     id: string;
+                    /**
+                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+                     * @example true
+                     */
+                    livemode: boolean;
                     /** @description The firm. */
                     org: components["schemas"]["EventOrgDto"];
                     /**
@@ -8645,6 +8669,11 @@ export interface operations {
                      * @example evt_01jd5x8m3q0000000000000000
                      */
                     id: string;
+                    /**
+                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+                     * @example true
+                     */
+                    livemode: boolean;
                     /** @description The firm. */
                     org: components["schemas"]["EventOrgDto"];
                     /**
@@ -8708,6 +8737,11 @@ export interface operations {
                      * @example evt_01jd5x8m3q0000000000000000
                      */
                     id: string;
+                    /**
+                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+                     * @example true
+                     */
+                    livemode: boolean;
                     /** @description The firm. */
                     org: components["schemas"]["EventOrgDto"];
                     /**
@@ -8771,6 +8805,11 @@ export interface operations {
                      * @example evt_01jd5x8m3q0000000000000000
                      */
                     id: string;
+                    /**
+                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+                     * @example true
+                     */
+                    livemode: boolean;
                     /** @description The firm. */
                     org: components["schemas"]["EventOrgDto"];
                     /**

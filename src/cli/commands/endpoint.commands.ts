@@ -38,10 +38,10 @@ export const endpointCommands: CliCommand[] = [
         description: str(ctx, 'description'),
         livemode,
       });
-      return { id: endpoint.id, secret, livemode: endpoint.livemode };
+      // --json keeps the members it always had; `endpoint list` shows each endpoint's livemode.
+      return { id: endpoint.id, secret };
     },
-    human: (r) =>
-      `created ${r.livemode ? '' : 'test-mode '}webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
+    human: (r) => `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
   },
   {
     name: 'endpoint rotate-secret',

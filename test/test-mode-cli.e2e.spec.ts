@@ -1,0 +1,84 @@
+import { runCli } from './support/cli';
+import { createFirm } from './support/factories';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/** The compiled CLI against the test database: --mode on key create and endpoint create, and the mode in the lists. */
+describe('test mode in the dashboard CLI', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  });
+  afterAll(() => t.close());
+  const cli = (args: string[]) => runCli(args, { databaseUrl: t.databaseUrl, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+
+  it('key create --mode test prints a svc_test_ key that reads as a test key; live stays the default; key list shows each mode', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const created = await cli(['key', 'create', '--org', f.slug, '--name', 'sandbox', '--set', 'read', '--mode', 'test', '--json']);
+    expect(created.code).toBe(0);
+    expect(created.json.key).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
+    expect(created.json.prefix).toBe(created.json.key.slice(9, 17));
+    expect((await t.get('/v1/account', { key: created.json.key })).body.api_key.livemode).toBe(false);
+    const explicitLive = await cli(['key', 'create', '--org', f.slug, '--name', 'live one', '--set', 'read', '--mode', 'live', '--json']);
+    expect(explicitLive.json.key).toMatch(/^svc_live_/);
+    const byDefault = await cli(['key', 'create', '--org', f.slug, '--name', 'default', '--set', 'read', '--json']);
+    expect(byDefault.json.key).toMatch(/^svc_live_/);
+
+    const listed = await cli(['key', 'list', '--org', f.slug, '--json']);
+    const modes = Object.fromEntries(listed.json.keys.map((k: any) => [k.name, k.mode]));
+    expect(modes).toMatchObject({ sandbox: 'test', 'live one': 'live', default: 'live', 'test read': 'live' });
+    const text = await cli(['key', 'list', '--org', f.slug]);
+    const line = text.stdout.split('\n').find((l) => l.includes('sandbox'))!;
+    expect(line).toContain(`svc_test_${created.json.prefix}…${created.json.last4}  test  active`);
+    expect(text.stdout.split('\n').find((l) => l.includes('  default  '))).toContain('  live  active');
+    expect(text.stdout).not.toContain(created.json.key.slice(9));
+  });
+
+  it('a --mode that is neither live nor test is a usage error naming the flag, and nothing is created', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const before = (await cli(['key', 'list', '--org', f.slug, '--json'])).json.keys.length;
+    const bad = await cli(['key', 'create', '--org', f.slug, '--name', 'x', '--set', 'read', '--mode', 'sandbox']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--mode must be live or test, not "sandbox"/);
+    expect((await cli(['key', 'list', '--org', f.slug, '--json'])).json.keys).toHaveLength(before);
+    const badEndpoint = await cli([
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      'http://127.0.0.1:9/h',
+      '--types',
+      'lead.created',
+      '--mode',
+      'TEST',
+    ]);
+    expect(badEndpoint.code).toBe(2);
+    expect(badEndpoint.stderr).toMatch(/--mode must be live or test/);
+  });
+
+  it('endpoint create --mode test makes a test-mode endpoint: endpoint list shows livemode, and only a test key sees it', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const created = await cli([
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      'http://127.0.0.1:9/hook',
+      '--types',
+      'lead.created',
+      '--mode',
+      'test',
+      '--json',
+    ]);
+    expect(created.code).toBe(0);
+    expect(Object.keys(created.json)).toEqual(['id', 'secret']);
+    const listed = await cli(['endpoint', 'list', '--org', f.slug, '--json']);
+    expect(listed.json.endpoints).toEqual([expect.objectContaining({ id: created.json.id, livemode: false })]);
+    expect((await cli(['endpoint', 'list', '--org', f.slug])).stdout).toContain(`${created.json.id}  test  enabled`);
+    expect((await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints).toEqual([]);
+    const testKey = (await cli(['key', 'create', '--org', f.slug, '--name', 'sandbox', '--set', 'read', '--mode', 'test', '--json'])).json
+      .key;
+    expect((await t.get('/v1/webhook-endpoints', { key: testKey })).body.endpoints).toEqual([listed.json.endpoints[0]]);
+  });
+});
