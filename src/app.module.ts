@@ -5,6 +5,7 @@ import { coreModules, type AppModuleOptions } from './core-modules.js';
 import { HealthModule } from './health/index.js';
 import { MailWorkerModule } from './mail/index.js';
 import { MetricsModule } from './metrics/index.js';
+import { TestHelpersModule } from './test-helpers/index.js';
 import { WebhooksWorkerModule } from './webhooks/index.js';
 
 export { coreModules, type AppModuleOptions } from './core-modules.js';
@@ -22,6 +23,7 @@ export class AppModule {
         AccessGuardModule,
         HealthModule,
         MetricsModule,
+        TestHelpersModule,
         WebhooksWorkerModule,
         MailWorkerModule,
       ],

@@ -15,6 +15,7 @@ const TAGS: [string, string][] = [
   ['Receptionist', 'The published receptionist settings (read-only).'],
   ['Events', 'Every event of the last 30 days, as sent to webhook endpoints.'],
   ['Webhooks', 'Webhook endpoints and deliveries; the webhooks section describes each event payload.'],
+  ['Test helpers', 'Test mode only: simulate calls and their re-processing to build an integration without a real phone call.'],
   ['Health', 'Whether the API is serving.'],
 ];
 
@@ -29,6 +30,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
         '',
         'Authenticate with `Authorization: Bearer svc_live_...`. Each endpoint names the scope it needs; a key without it gets 403 `insufficient_scope`.',
         "Test mode: a test key (`svc_test_...`) sees only the firm's test-mode data (calls, transcripts, recordings, leads, events, webhook endpoints and deliveries) and a live key never sees it; another mode's id answers 404 like an unknown one, and a cursor or `after` of one mode is refused in the other. Events carry `livemode`; `GET /v1/account` shows the key's as `api_key.livemode`.",
+        'Test helpers (`POST /v1/test-helpers/calls`, `.../reprocess`) simulate calls in test mode through the same path as real ones; they take any test key and no scope, and answer a live key 403 `test_mode_only`.',
         'Every error is `application/problem+json` with a stable `code`.',
         "Three answers come before any operation is matched, so no operation lists them: 400 for a request that is not valid HTTP, 408 when a request does not arrive within the server's time bound (`HTTP_REQUEST_TIMEOUT_MS`), 431 when the URL or headers are too large. Each is problem+json with code `invalid_request`, never echoes what was sent, and closes the connection.",
         `Rate limit: ${RATE_LIMIT_TEXT} Every keyed answer carries \`RateLimit-Policy\` and \`RateLimit\` headers; over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`,

@@ -5,8 +5,9 @@ import { createFirmWithData, type FirmWithData } from './support/firm-data';
 import { Receiver } from './support/receiver';
 import { tempDataDir } from './support/recordings';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { createTestKeys, simulateTestCall } from './support/test-mode';
 
-type IdKind = 'call' | 'lead' | 'external' | 'event' | 'endpoint' | 'delivery';
+type IdKind = 'call' | 'lead' | 'external' | 'event' | 'endpoint' | 'delivery' | 'testCall';
 
 /** One id-taking operation, path parameter or filter: how to send it with a given id and key. */
 interface Case {
@@ -16,11 +17,14 @@ interface Case {
   /** The path parameter or query parameter it exercises. */
   param: string;
   kind: IdKind;
+  /** Takes only a test key (the test helpers): sent with the firm's test key, on its test-mode call. */
+  testMode?: boolean;
   send(t: TestApp, id: string, key: string): Promise<HttpResult>;
 }
 
 const MISSING: Record<IdKind, () => string> = {
   call: () => newCallId(),
+  testCall: () => newCallId(),
   lead: () => newLeadId(),
   external: () => `ext-${randomUUID()}`,
   event: () => newEventId(),
@@ -60,6 +64,7 @@ const CASES: Case[] = [
   filterCase('/v1/events', 'after', 'event'),
   filterCase('/v1/webhook-deliveries', 'event_id', 'event'),
   filterCase('/v1/webhook-deliveries', 'endpoint_id', 'endpoint'),
+  { ...pathCase('POST', '/v1/test-helpers/calls/{call_id}/reprocess', 'call_id', 'testCall', { lead: false }), testMode: true },
 ];
 
 /** What a client can observe, with the id itself and per-request values (request id, as_of) taken out. */
@@ -78,15 +83,24 @@ describe('no firm sees another: every id-taking operation, path and filter', () 
   let rx: Receiver;
   let a: FirmWithData;
   let b: FirmWithData;
+  /** Each firm's test key and test-mode call, for the cases that take only a test key. */
+  const testMode = new Map<FirmWithData, { key: string; callId: string }>();
   const idOf = (f: FirmWithData, kind: IdKind): string =>
-    ({ call: f.callIds[0], lead: f.leadId, external: f.externalId, event: f.eventId, endpoint: f.endpointId, delivery: f.deliveryId })[
-      kind
-    ];
+    kind === 'testCall'
+      ? testMode.get(f)!.callId
+      : { call: f.callIds[0], lead: f.leadId, external: f.externalId, event: f.eventId, endpoint: f.endpointId, delivery: f.deliveryId }[
+          kind
+        ];
+  const keyOf = (f: FirmWithData, c: Case): string => (c.testMode ? testMode.get(f)!.key : f.keys['read-update-leads']);
 
   beforeAll(async () => {
     rx = await Receiver.start();
     t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     [a, b] = await Promise.all([createFirmWithData(t, rx.url('/a')), createFirmWithData(t, rx.url('/b'))]);
+    for (const f of [a, b]) {
+      const key = (await createTestKeys(t, f.orgId))['read-update-leads'];
+      testMode.set(f, { key, callId: (await simulateTestCall(t, key)).call_id });
+    }
   });
   afterAll(async () => {
     await t.close();
@@ -96,7 +110,8 @@ describe('no firm sees another: every id-taking operation, path and filter', () 
 
   /** A's rows that any of B's requests could change, to show nothing did. */
   const aState = async () => ({
-    lead: await t.sql(`SELECT status, updated_at FROM leads WHERE org_id = $1`, [a.orgId]),
+    lead: await t.sql(`SELECT status, updated_at FROM leads WHERE org_id = $1 ORDER BY lead_id`, [a.orgId]),
+    calls: await t.sql(`SELECT call_id, lead_id, updated_at FROM calls WHERE org_id = $1 ORDER BY call_id`, [a.orgId]),
     deliveries: await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1`, [a.orgId]),
     events: await t.sql(`SELECT count(*)::int AS n FROM events WHERE org_id = $1`, [a.orgId]),
     links: await t.sql(`SELECT count(*)::int AS n FROM recording_links WHERE org_id = $1`, [a.orgId]),
@@ -105,7 +120,7 @@ describe('no firm sees another: every id-taking operation, path and filter', () 
   it.each(CASES.map((c) => [c.name + ` (${c.param})`, c] as const))(
     '%s: a key of B gets for A’s id exactly what it gets for an id that does not exist',
     async (_name, c) => {
-      const key = b.keys['read-update-leads'];
+      const key = keyOf(b, c);
       const foreign = idOf(a, c.kind);
       const missing = MISSING[c.kind]();
       const forForeign = await c.send(t, foreign, key);
@@ -119,7 +134,7 @@ describe('no firm sees another: every id-taking operation, path and filter', () 
 
   it('none of B’s requests above changed anything of A (run again, state compared)', async () => {
     const before = await aState();
-    for (const c of CASES) await c.send(t, idOf(a, c.kind), b.keys['read-update-leads']);
+    for (const c of CASES) await c.send(t, idOf(a, c.kind), keyOf(b, c));
     expect(await aState()).toEqual(before);
   });
 

@@ -36,6 +36,7 @@ describe('shared statuses on every operation that documents them', () => {
   let t: TestApp;
   let firm: TestFirm;
   let linkToken: string;
+  let testKey: string;
   let operations: Operation[];
 
   beforeAll(async () => {
@@ -49,6 +50,7 @@ describe('shared statuses on every operation that documents them', () => {
       env: { DATA_DIR: data.dir, INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN, RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' },
     });
     firm = await createFirm(t.app);
+    testKey = (await insertKeyWithScopes(t, firm.orgId, [...SCOPES], { livemode: false })).key;
     const callId = `call_statuses_${process.pid}`;
     await insertCall(t, firm.orgId, callId);
     expect((await upload(t, firm.orgId, callId, fixture('injury-caller.ogg'))).status).toBeLessThan(300);
@@ -72,6 +74,8 @@ describe('shared statuses on every operation that documents them', () => {
     operations.filter((o) => String(status) in o.op.responses && !(status === 503 && DRAINING_ONLY_503.includes(o.op.operationId)));
   const name = (o: Operation) => `${o.method} ${o.template}`;
   const keyed = (o: Operation) => (o.op.security ?? []).some((req: object) => Object.keys(req).length > 0);
+  /** The test helpers take only a test key: a live one is refused (403 test_mode_only) before any of these statuses. */
+  const testModeOnly = (o: Operation) => o.op['x-test-mode-only'] === true;
 
   /** The operation's path with each parameter filled from the document's example (the link token: a real one). */
   const pathOf = (o: Operation): string =>
@@ -106,34 +110,42 @@ describe('shared statuses on every operation that documents them', () => {
   });
 
   it('413 payload_too_large for a body over the limit, on every operation documenting it', async () => {
-    const key = firm.keys['read-update-leads'];
-    const opts = () => ({ key, rawBody: OVERSIZED, headers: { 'content-type': 'application/json' } });
+    const opts = (o: Operation) => ({
+      key: testModeOnly(o) ? testKey : firm.keys['read-update-leads'],
+      rawBody: OVERSIZED,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await sendEach(413, opts, 'payload_too_large')).toEqual([]);
   });
 
   it('415 unsupported_media_type for a body of another type, on every operation documenting it', async () => {
-    const key = firm.keys['read-update-leads'];
-    const opts = () => ({ key, rawBody: '<lead status="contacted"/>', headers: { 'content-type': 'application/xml' } });
+    const opts = (o: Operation) => ({
+      key: testModeOnly(o) ? testKey : firm.keys['read-update-leads'],
+      rawBody: '<lead status="contacted"/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(await sendEach(415, opts, 'unsupported_media_type')).toEqual([]);
   });
 
   it('429 rate_limited once the key has spent its burst, on every operation documenting it', async () => {
     const { key } = await insertKeyWithScopes(t, firm.orgId, [...SCOPES]);
-    // The bucket is stamped an hour ahead, so no token comes back while the test runs, however slow the machine.
+    const test = await insertKeyWithScopes(t, firm.orgId, [...SCOPES], { livemode: false });
+    // The buckets are stamped an hour ahead, so no token comes back while the test runs, however slow the machine.
     t.clock.advance(HOUR);
     try {
-      for (let i = 0; i < 5 && (await t.get('/v1/account', { key })).status !== 429; i++);
+      for (const k of [key, test.key]) for (let i = 0; i < 5 && (await t.get('/v1/account', { key: k })).status !== 429; i++);
     } finally {
       t.clock.reset();
     }
-    expect(await sendEach(429, (o) => ({ key, ...jsonBody(o) }), 'rate_limited')).toEqual([]);
+    expect(await sendEach(429, (o) => ({ key: testModeOnly(o) ? test.key : key, ...jsonBody(o) }), 'rate_limited')).toEqual([]);
   });
 
   it('503 service_unavailable with Retry-After while the database is unreachable, on every operation documenting it', async () => {
     const { key } = await insertKeyWithScopes(t, firm.orgId, [...SCOPES]);
     await proxy.cut();
     try {
-      expect(await sendEach(503, (o) => ({ ...(keyed(o) ? { key } : {}), ...jsonBody(o) }), 'service_unavailable')).toEqual([]);
+      const keyFor = (o: Operation) => (keyed(o) ? { key: testModeOnly(o) ? testKey : key } : {});
+      expect(await sendEach(503, (o) => ({ ...keyFor(o), ...jsonBody(o) }), 'service_unavailable')).toEqual([]);
     } finally {
       // The other tests of this file run in any order (--randomize): they need the database back.
       await proxy.restore();

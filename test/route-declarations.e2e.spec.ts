@@ -22,6 +22,7 @@ describe('every route is declared once and every stage reads its declaration', (
   let t: TestApp;
   let firm: TestFirm;
   let allScopes: string;
+  let allScopesTest: string;
   let routes: readonly RegisteredRoute[];
   const declared = () => routes.filter((r): r is Declared => r.declaration !== undefined);
 
@@ -29,6 +30,7 @@ describe('every route is declared once and every stage reads its declaration', (
     t = await startTestApp({ env: { INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
     firm = await createFirm(t.app);
     allScopes = (await insertKeyWithScopes(t, firm.orgId, [...SCOPES])).key;
+    allScopesTest = (await insertKeyWithScopes(t, firm.orgId, [...SCOPES], { livemode: false })).key;
     routes = registeredRoutes(t.app.getHttpAdapter().getInstance() as FastifyInstance);
   });
   afterAll(() => t.close());
@@ -42,7 +44,7 @@ describe('every route is declared once and every stage reads its declaration', (
     });
   /** The credential the route's declared access asks for. */
   const credentialFor = (d: RouteDeclaration): [string, string][] => {
-    if (d.access.kind === 'key') return [['Authorization', `Bearer ${allScopes}`]];
+    if (d.access.kind === 'key') return [['Authorization', `Bearer ${d.access.testOnly ? allScopesTest : allScopes}`]];
     if (d.access.kind === 'internal') return [['Authorization', `Bearer ${TEST_INTERNAL_TOKEN}`]];
     return [];
   };
@@ -70,6 +72,17 @@ describe('every route is declared once and every stage reads its declaration', (
       const none = await answerBeforeBody(t.baseUrl, { method: r.method, target: pathOf(r), headers: BIG_BODY });
       if (none.status !== 401 || !none.closed) wrong.push(`${label(r)} without a credential: ${none.status}`);
       if (access.kind !== 'key') continue;
+      if (access.testOnly) {
+        // No scope to lack: a live key (every scope) is what a test-mode-only route refuses.
+        const live = await answerBeforeBody(t.baseUrl, {
+          method: r.method,
+          target: pathOf(r),
+          headers: [['Authorization', `Bearer ${allScopes}`], ...BIG_BODY],
+        });
+        if (live.status !== 403 || live.body.code !== 'test_mode_only' || !live.closed)
+          wrong.push(`${label(r)} with a live key: ${live.status}`);
+        continue;
+      }
       const lacking = await insertKeyWithScopes(
         t,
         firm.orgId,
@@ -170,13 +183,18 @@ describe('every route is declared once and every stage reads its declaration', (
         wrong.push(`${opLabel}: no declared route`);
         continue;
       }
-      const scope = d.access.kind === 'key' ? d.access.scope : undefined;
-      const security = scope ? [{ api_key: [] }] : [];
-      if (op['x-required-scope'] !== scope || JSON.stringify(op.security ?? []) !== JSON.stringify(security))
+      const scope = d.access.kind === 'key' ? (d.access.scope ?? undefined) : undefined;
+      const testOnly = d.access.kind === 'key' && d.access.testOnly === true;
+      const security = d.access.kind === 'key' ? [{ api_key: [] }] : [];
+      if (
+        op['x-required-scope'] !== scope ||
+        (op['x-test-mode-only'] === true) !== testOnly ||
+        JSON.stringify(op.security ?? []) !== JSON.stringify(security)
+      )
         wrong.push(`${opLabel}: security`);
     }
     const keyedRoutes = declared().filter((r) => r.declaration.access.kind === 'key');
-    expect(keyedRoutes.length).toBe(doc.operations().filter((o) => o.op['x-required-scope']).length);
+    expect(keyedRoutes.length).toBe(doc.operations().filter((o) => o.op['x-required-scope'] || o.op['x-test-mode-only']).length);
     expect(wrong).toEqual([]);
   });
 });

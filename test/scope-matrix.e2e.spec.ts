@@ -1,3 +1,4 @@
+import { ApiKeyService } from '../src/auth';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, SCOPES } from '../src/common/http/scopes';
 import { internalEnv } from './support/call-documents';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
@@ -80,12 +81,14 @@ describe('scopes: every key gets 403 insufficient_scope on every operation outsi
     for (const op of operations) expect(SCOPES).toContain(op.scope);
   });
 
-  it('an operation carries x-required-scope exactly when its security requirement is non-empty', () => {
+  it('an operation carries x-required-scope or x-test-mode-only (one of them) exactly when its security requirement is non-empty', () => {
     // The matrix takes its operations from x-required-scope: a keyed operation without it would be skipped silently.
+    const scoped = (op: any) => typeof op['x-required-scope'] === 'string' && op['x-required-scope'] !== '';
+    const testOnly = (op: any) => op['x-test-mode-only'] === true;
     const mismatched = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
       Object.entries<any>(item)
         .filter(([method]) => HTTP_METHODS.includes(method))
-        .filter(([, op]) => needsCredential(op, doc) !== (typeof op['x-required-scope'] === 'string' && op['x-required-scope'] !== ''))
+        .filter(([, op]) => needsCredential(op, doc) !== (scoped(op) || testOnly(op)) || (scoped(op) && testOnly(op)))
         .map(
           ([method, op]) =>
             `${method.toUpperCase()} ${path}: security ${JSON.stringify(op.security)}, x-required-scope ${op['x-required-scope']}`,
@@ -104,6 +107,30 @@ describe('scopes: every key gets 403 insufficient_scope on every operation outsi
         // With the scope, the request is judged on its merits: never 401/403.
         const allowed = r.status !== 401 && r.status !== 403 && r.status < 500;
         if (holds ? !allowed : !denied) wrong.push(`${k.name} ${op.method} ${op.path}: ${r.status} ${r.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('test-mode-only operations: every live key gets 403 test_mode_only, a test key of any permission set is judged on the merits', async () => {
+    const testOnly = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item)
+        .filter(([, op]) => op['x-test-mode-only'] === true)
+        .map(([method]) => ({ method: method.toUpperCase(), path, scope: '' })),
+    );
+    expect(testOnly.length).toBeGreaterThanOrEqual(2);
+    const wrong: string[] = [];
+    for (const k of keys) {
+      for (const op of testOnly) {
+        const r = await send(op, k.key);
+        if (r.status !== 403 || r.body?.code !== 'test_mode_only') wrong.push(`${k.name} ${op.method} ${op.path}: ${r.status}`);
+      }
+    }
+    for (const set of PERMISSION_SET_NAMES) {
+      const { key } = await t.app.get(ApiKeyService).create({ orgId: firm.orgId, name: `test ${set}`, set, livemode: false });
+      for (const op of testOnly) {
+        const r = await send(op, key);
+        if (r.status === 401 || r.status === 403 || r.status >= 500) wrong.push(`test ${set} ${op.method} ${op.path}: ${r.status}`);
       }
     }
     expect(wrong).toEqual([]);

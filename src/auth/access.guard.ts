@@ -1,12 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InsufficientScopeError, InternalError } from '../common/errors/problems.js';
+import { InternalError } from '../common/errors/problems.js';
 import { PRINCIPAL, type ApiPrincipal } from '../common/http/principal.js';
 import { declarationOf } from '../common/http/route-declaration.js';
 import { checkDeclaredInput } from '../common/http/route-input.js';
 import { ApiKeyService } from './api-key.service.js';
-import { EARLY_PRINCIPAL } from './early-auth.hook.js';
+import { checkKeyAccess, EARLY_PRINCIPAL } from './early-auth.hook.js';
 import { RateLimitService } from './rate-limit.service.js';
 
 /**
@@ -36,7 +36,7 @@ export class AccessGuard implements CanActivate {
       const raw = req as unknown as Record<symbol, ApiPrincipal | undefined>;
       const principal =
         raw[EARLY_PRINCIPAL] ?? (await this.keys.authenticate(req.headers.authorization, declaration.access.recheckedInRead === true));
-      if (!principal.scopes.includes(declaration.access.scope)) throw new InsufficientScopeError(declaration.access.scope);
+      checkKeyAccess(declaration.access, principal);
       raw[PRINCIPAL] = principal;
       // The general per-key limit; its headers go on every keyed answer.
       ctx

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InsufficientScopeError, InternalError, InvalidRequestError } from '../common/errors/problems.js';
+import { InsufficientScopeError, InternalError, InvalidRequestError, TestModeOnlyError } from '../common/errors/problems.js';
 import { sendProblem } from '../common/errors/problem.filter.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
-import { declarationOf, matchedRoute, type RouteDeclaration } from '../common/http/route-declaration.js';
+import { declarationOf, matchedRoute, type RouteAccess, type RouteDeclaration } from '../common/http/route-declaration.js';
 import { admitBody, announcesBody, continueIfExpected } from '../common/http/unread-bodies.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { ApiKeyService } from './api-key.service.js';
@@ -20,13 +20,19 @@ export function authorizationHeaderCount(rawHeaders: string[]): number {
   return n;
 }
 
-/** The route's declared access: its key and that key's scope, or the internal token. */
+/** What a keyed route asks of the key found: its scope (403 insufficient_scope), a test key (403 test_mode_only). */
+export function checkKeyAccess(access: Extract<RouteAccess, { kind: 'key' }>, principal: ApiPrincipal): void {
+  if (access.scope !== null && !principal.scopes.includes(access.scope)) throw new InsufficientScopeError(access.scope);
+  if (access.testOnly && principal.livemode) throw new TestModeOnlyError();
+}
+
+/** The route's declared access: its key and what the route asks of it, or the internal token. */
 async function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKeyService, config: AppConfig): Promise<void> {
   const header = req.headers.authorization;
   if (d.access.kind === 'internal') checkInternalToken(config, header);
   if (d.access.kind !== 'key') return;
   const principal = await keys.authenticate(header, d.access.recheckedInRead === true);
-  if (!principal.scopes.includes(d.access.scope)) throw new InsufficientScopeError(d.access.scope);
+  checkKeyAccess(d.access, principal);
   (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = principal;
 }
 

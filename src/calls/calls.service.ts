@@ -134,6 +134,15 @@ export class CallsService {
     return { timezone, caller_data: 'full', call: this.mapper.detail(row as CallRow) };
   }
 
+  /**
+   * The call as GET /v1/calls/{call_id} shows it to the key, for a service that acts on it rather than answers
+   * with it (the test helpers' re-processing): no read audit entry, so a request refused after it writes nothing.
+   */
+  async findForKey(principal: ApiPrincipal, callId: string): Promise<CallResponseDto['call'] | null> {
+    const row = await this.repo.findDetail(this.sql, principal.orgId, principal.livemode, callId);
+    return row ? this.mapper.detail(row) : null;
+  }
+
   // ---- the ingestion port's writes (all inside the ingestion transaction) ----
 
   /** Locks the call for a rewrite and returns what must survive it (null for a new call). */

@@ -46,6 +46,7 @@ export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: 
   invalid_request: userError(invalidRequest),
   unauthorized: detail,
   insufficient_scope: detail,
+  test_mode_only: detail,
   not_found: detail,
   method_not_allowed: detail,
   not_published: detail,

@@ -42,12 +42,7 @@ function ladder(chain: string[], outcome: DemoOutcome, rnd: DemoRandom): Rung[] 
   }
 }
 
-/** Transfers in office hours for routed categories; a share of the attempts ends otherwise than connected. */
-export function routeCall(category: Category, language: string, afterHours: boolean, rnd: DemoRandom): DemoRouting {
-  const base = TRANSFERS[category];
-  const chain = base ? (language === 'es' ? ['Luis Ortega'] : base) : null;
-  const outcome: DemoOutcome = chain && !afterHours ? drawOutcome(rnd) : 'not_attempted';
-  const rung = chain ? ladder(chain, outcome, rnd) : [];
+function routing(chain: string[] | null, outcome: DemoOutcome, rung: Rung[]): DemoRouting {
   return {
     chain,
     outcome,
@@ -55,4 +50,21 @@ export function routeCall(category: Category, language: string, afterHours: bool
     connectedTo: rung.find((r) => r.outcome === 'connected')?.name ?? null,
     briefed: rung.filter((r) => r.outcome === 'connected' || r.outcome === 'declined' || r.outcome === 'caller_gone'),
   };
+}
+
+/** Transfers in office hours for routed categories; a share of the attempts ends otherwise than connected. */
+export function routeCall(category: Category, language: string, afterHours: boolean, rnd: DemoRandom): DemoRouting {
+  const base = TRANSFERS[category];
+  const chain = base ? (language === 'es' ? ['Luis Ortega'] : base) : null;
+  const outcome: DemoOutcome = chain && !afterHours ? drawOutcome(rnd) : 'not_attempted';
+  return routing(chain, outcome, chain ? ladder(chain, outcome, rnd) : []);
+}
+
+/** Who takes a call whose category the firm's rules do not route (a test call can still be put through). */
+const FALLBACK_CHAIN = ['Maya Chen'];
+
+/** The routing of a call whose outcome is chosen, not drawn (a simulated call), in office hours. */
+export function routeAs(category: Category, outcome: DemoOutcome, rnd: DemoRandom): DemoRouting {
+  const chain = outcome === 'not_attempted' ? null : (TRANSFERS[category] ?? FALLBACK_CHAIN);
+  return routing(chain, outcome, chain ? ladder(chain, outcome, rnd) : []);
 }

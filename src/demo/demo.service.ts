@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { AccountService } from '../account/index.js';
 import { ApiKeyService } from '../auth/index.js';
 import { Clock } from '../common/clock.js';
@@ -10,6 +8,7 @@ import { LeadWritesService } from '../leads/index.js';
 import { ReceptionistService } from '../receptionist/index.js';
 import { RecordingsService } from '../recordings/index.js';
 import { demoHistory } from './demo-history.js';
+import { demoRecordingPath } from './demo-recordings.js';
 import { DEMO_SETTINGS } from './demo-settings.js';
 
 export interface DemoSeedResult {
@@ -87,30 +86,11 @@ export class DemoService {
    * fixtures, synthesized speech): Spanish speech for Spanish calls.
    */
   private async seedRecordings(orgId: string, documents: Record<string, unknown>[]): Promise<void> {
-    const dir = findDemoRecordings();
-    const english = ['receptionist-greeting.ogg', 'injury-caller.ogg'];
     let n = 0;
     for (const doc of documents) {
       if (doc.answered !== true) continue;
-      const file = doc.language === 'es' ? 'spanish-caller.ogg' : english[n++ % english.length];
-      await this.recordings.storeFromFile(orgId, doc.call_id as string, join(dir, file));
+      const path = demoRecordingPath(doc.language as string | null, doc.language === 'es' ? 0 : n++);
+      await this.recordings.storeFromFile(orgId, doc.call_id as string, path);
     }
   }
-}
-
-/**
- * The committed fixtures folder, looked for upward from the running script
- * (dist/src/... of the service or CLI, wherever it is started from) and from
- * the working folder (tests, the image's /app).
- */
-function findDemoRecordings(): string {
-  const starts = [process.argv[1] ? dirname(resolve(process.argv[1])) : null, process.cwd()].filter((d): d is string => d !== null);
-  for (const start of starts) {
-    for (let d = start; ; d = dirname(d)) {
-      const candidate = join(d, 'fixtures', 'recordings');
-      if (existsSync(join(candidate, 'receptionist-greeting.ogg'))) return candidate;
-      if (dirname(d) === d) break;
-    }
-  }
-  throw new Error(`demo recordings (fixtures/recordings) not found above ${starts.join(' or ')}`);
 }

@@ -1,7 +1,7 @@
 import type { ByteRange, StoredObject } from './store/recording-store.js';
 
 /** Who stored or removed a recording (the audit log's actor). */
-export type RecordingSource = 'internal_api' | 'cli' | 'demo';
+export type RecordingSource = 'internal_api' | 'cli' | 'demo' | 'test_helper';
 
 export interface StoredRecordingSummary {
   org_id: string;

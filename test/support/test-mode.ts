@@ -16,3 +16,10 @@ export async function createTestKeys(t: TestApp, orgId: string): Promise<Record<
 export function ingestTestCall(t: TestApp, orgId: string, callId: string, document: unknown): Promise<IngestResult> {
   return t.app.get(IngestionService).ingest(orgId, document, callId, { livemode: false });
 }
+
+/** A test-mode call made as an integrator makes one: POST /v1/test-helpers/calls with a test key (no recording: quicker). */
+export async function simulateTestCall(t: TestApp, testKey: string): Promise<{ call_id: string; lead_id: string | null }> {
+  const r = await t.request('POST', '/v1/test-helpers/calls', { key: testKey, body: { recording: false } });
+  if (r.status !== 201) throw new Error(`test-helper call failed: ${r.status} ${r.text}`);
+  return r.body;
+}

@@ -297,6 +297,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a call in test mode
+         * @description Creates a realistic test-mode call as the receptionist would: summary, details, routing record, a transcript (intake; briefing and staff conversation when put through), a playable Ogg recording, and a lead with its intake when asked or when the category usually yields one. It goes through the same path as a real call: `call.completed` and, with a lead, `lead.created` are recorded and delivered to the firm’s test endpoints. An unanswered call cannot be put through, have a category or yield a lead (400 naming the member).
+         *
+         *     Requires a test key (`svc_test_...`); no scope.
+         */
+        post: operations["simulateCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/calls/{call_id}/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-process a test-mode call
+         * @description Re-processes the call as the pipeline can: the call is written again, so its `updated_at` (and its lead’s) moves. With `lead: false` the re-processing finds no lead: the call’s `lead_id` turns null and the lead stays readable. With `lead: true` on a call without one, a lead is created and `lead.created` recorded. `call.completed` is recorded once per call, so a re-processing of a finished call records no new one. A live call’s id answers 404 like an unknown one.
+         *
+         *     Requires a test key (`svc_test_...`); no scope.
+         */
+        post: operations["reprocessCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -1217,7 +1261,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -1618,7 +1662,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "service_unavailable" | "internal_error";
             /**
              * @description The lead's status now.
              * @example contacted
@@ -1973,7 +2017,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -2142,6 +2186,14 @@ export interface components {
              */
             url: string;
         };
+        /** @description What the re-processing finds; the body may be omitted. */
+        ReprocessCallDto: {
+            /**
+             * @description false: the re-processing finds no lead, so the call’s lead_id turns null (the lead stays readable). true: it finds one (created, with lead.created, if the call had none). Default: as before.
+             * @example false
+             */
+            lead?: boolean;
+        };
         /** @description How calls of one category are routed. */
         RoutingRuleDto: {
             /**
@@ -2182,6 +2234,52 @@ export interface components {
              * @example connected
              */
             outcome: string;
+        };
+        /** @description What the simulated call should be; each member optional (omitted: the default it describes), none null. The body itself may be omitted. */
+        SimulateCallDto: {
+            /**
+             * @description False: the caller hung up before the receptionist spoke. Default true.
+             * @example true
+             */
+            answered?: boolean;
+            /**
+             * @description The caller id: E.164, or a US number in a common format. Default: a fictional 555-01xx Chicago number.
+             * @example +13125550142
+             */
+            caller_number?: string;
+            /**
+             * @description What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false. Known values: new_injury_lead, existing_client, judge_court, process_server, opposing_counsel, referring_attorney, insurance_adjuster, medical_provider, litigation_funding, out_of_practice, sales, wrong_number, other; more may be added.
+             * @example new_injury_lead
+             */
+            category?: string;
+            /**
+             * @description Whether the call yields a lead (lead.created). Default: true for an answered new_injury_lead or referring_attorney call, else false. An unanswered call yields none.
+             * @example true
+             */
+            lead?: boolean;
+            /**
+             * @description The transfer outcome. Default connected on an answered call (put through: briefing and conversation turns), not_attempted on an unanswered one, which can have no other. Known values: connected, declined, caller_gone, no_answer, not_attempted; more may be added.
+             * @example connected
+             */
+            outcome?: string;
+            /**
+             * @description Whether the call has a playable Ogg Opus recording. Default: true on an answered call, false on an unanswered one.
+             * @example true
+             */
+            recording?: boolean;
+        };
+        /** @description The simulated call and its lead. */
+        SimulatedCallDto: {
+            /**
+             * @description The call, readable with test keys only (`GET /v1/calls/{call_id}`).
+             * @example call_01jd5x8m3q7k2w9n4b6c8d0f2h
+             */
+            call_id: string;
+            /**
+             * @description The lead the call yielded; null when none.
+             * @example lead_01jd5x8m9r2t4v6x8z0b2d4f6h
+             */
+            lead_id: string | null;
         };
         /** @description A team member the receptionist can transfer to. */
         TeamMemberDto: {
@@ -7188,6 +7286,691 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:service_unavailable",
+                     *       "title": "The service is temporarily unavailable.",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable; retry shortly.",
+                     *       "code": "service_unavailable",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Optional; every member optional. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SimulateCallDto"];
+            };
+        };
+        responses: {
+            /** @description The call was created; read it with a test key. */
+            201: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *       "lead_id": "lead_01jd5x8m9r2t4v6x8z0b2d4f6h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedCallDto"];
+                };
+            };
+            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            400: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:invalid_request",
+                     *       "title": "The request is not valid.",
+                     *       "status": 400,
+                     *       "detail": "limit must be an integer from 1 to 100.",
+                     *       "code": "invalid_request",
+                     *       "param": "limit",
+                     *       "errors": [
+                     *         {
+                     *           "param": "limit",
+                     *           "message": "limit must be an integer from 1 to 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
+            401: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:unauthorized",
+                     *       "title": "Missing or unusable API key.",
+                     *       "status": 401,
+                     *       "detail": "Send a valid API key as \"Authorization: Bearer svc_live_...\".",
+                     *       "code": "unauthorized",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is a live key (`test_mode_only`): this operation works only with a test key (`svc_test_...`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:test_mode_only",
+                     *       "title": "This endpoint takes only a test-mode API key.",
+                     *       "status": 403,
+                     *       "detail": "This endpoint works only in test mode: send a test key (svc_test_...). A live key never creates or changes test data.",
+                     *       "code": "test_mode_only",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:payload_too_large",
+                     *       "title": "The request body is too large.",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Wrong content type (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:unsupported_media_type",
+                     *       "title": "The request body has the wrong content type.",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            429: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:rate_limited",
+                     *       "title": "Too many requests.",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 30 seconds.",
+                     *       "code": "rate_limited",
+                     *       "retry_after": 30,
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:service_unavailable",
+                     *       "title": "The service is temporarily unavailable.",
+                     *       "status": 503,
+                     *       "detail": "The service is temporarily unavailable; retry shortly.",
+                     *       "code": "service_unavailable",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reprocessCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A test-mode call, as POST /v1/test-helpers/calls returned it. */
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReprocessCallDto"];
+            };
+        };
+        responses: {
+            /** @description The call after the re-processing. */
+            200: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Vary: components["headers"]["Vary"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *       "lead_id": "lead_01jd5x8m9r2t4v6x8z0b2d4f6h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulatedCallDto"];
+                };
+            };
+            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            400: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:invalid_request",
+                     *       "title": "The request is not valid.",
+                     *       "status": 400,
+                     *       "detail": "limit must be an integer from 1 to 100.",
+                     *       "code": "invalid_request",
+                     *       "param": "limit",
+                     *       "errors": [
+                     *         {
+                     *           "param": "limit",
+                     *           "message": "limit must be an integer from 1 to 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
+            401: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:unauthorized",
+                     *       "title": "Missing or unusable API key.",
+                     *       "status": 401,
+                     *       "detail": "Send a valid API key as \"Authorization: Bearer svc_live_...\".",
+                     *       "code": "unauthorized",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key is a live key (`test_mode_only`): this operation works only with a test key (`svc_test_...`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:test_mode_only",
+                     *       "title": "This endpoint takes only a test-mode API key.",
+                     *       "status": 403,
+                     *       "detail": "This endpoint works only in test mode: send a test key (svc_test_...). A live key never creates or changes test data.",
+                     *       "code": "test_mode_only",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`); another firm's ids answer the same way. */
+            404: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:not_found",
+                     *       "title": "Not found.",
+                     *       "status": 404,
+                     *       "detail": "The call was not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:payload_too_large",
+                     *       "title": "The request body is too large.",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Wrong content type (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:unsupported_media_type",
+                     *       "title": "The request body has the wrong content type.",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            429: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:rate_limited",
+                     *       "title": "Too many requests.",
+                     *       "status": 429,
+                     *       "detail": "Too many requests; retry after 30 seconds.",
+                     *       "code": "rate_limited",
+                     *       "retry_after": 30,
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
                     /**
                      * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.

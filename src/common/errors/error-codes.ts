@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   invalid_request: 'The request is not valid.',
   unauthorized: 'Missing or unusable API key.',
   insufficient_scope: 'The API key lacks the scope this endpoint needs.',
+  test_mode_only: 'This endpoint takes only a test-mode API key.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',
   not_published: 'The receptionist settings have never been published.',

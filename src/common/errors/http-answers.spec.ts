@@ -46,6 +46,7 @@ describe('the HTTP table: problem code to status', () => {
       invalid_request: 400,
       unauthorized: 401,
       insufficient_scope: 403,
+      test_mode_only: 403,
       not_found: 404,
       method_not_allowed: 405,
       not_published: 409,

@@ -12,6 +12,7 @@ export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   invalid_request: { status: 400 },
   unauthorized: { status: 401, headers: () => ({ 'WWW-Authenticate': 'Bearer' }) },
   insufficient_scope: { status: 403 },
+  test_mode_only: { status: 403 },
   not_found: { status: 404 },
   method_not_allowed: { status: 405 },
   not_published: { status: 409 },

@@ -27,6 +27,14 @@ export class InsufficientScopeError extends DomainError {
   }
 }
 
+/** A live key on a route that acts only on test data (the test helpers). */
+export class TestModeOnlyError extends DomainError {
+  readonly code = 'test_mode_only' as const;
+  constructor() {
+    super('This endpoint works only in test mode: send a test key (svc_test_...). A live key never creates or changes test data.');
+  }
+}
+
 /** No such thing for this firm (another firm's ids answer the same way). */
 export class NotFoundError extends DomainError {
   readonly code = 'not_found' as const;

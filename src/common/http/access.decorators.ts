@@ -1,7 +1,7 @@
 import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { ApiProblems } from './openapi.decorators.js';
+import { ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
 import { ROUTE_DECLARATION, type PathParamRule, type RouteAccess, type RouteBody, type RouteDeclaration } from './route-declaration.js';
 import type { Scope } from './scopes.js';
 
@@ -50,6 +50,8 @@ export interface EndpointSpec {
 export const keyed = (scope: Scope): RouteAccess => ({ kind: 'key', scope });
 /** A keyed read whose service re-checks the key in the statement that reads the data (route-declaration.ts). */
 export const keyedRead = (scope: Scope): RouteAccess => ({ kind: 'key', scope, recheckedInRead: true });
+/** Any valid test key (svc_test_), no scope needed; a live key answers 403 test_mode_only. */
+export const TEST_KEY: RouteAccess = { kind: 'key', scope: null, testOnly: true };
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const INTERNAL: RouteAccess = { kind: 'internal' };
 export const linkToken = (param: string): RouteAccess => ({ kind: 'link', param });
@@ -72,6 +74,19 @@ export const CHECKED_BY_SERVICE: PathParamRule = {};
 function accessDoc(access: RouteAccess, op: OperationDoc | undefined): MethodDecorator[] {
   if (!op || access.kind === 'internal') return [ApiExcludeEndpoint()];
   if (access.kind !== 'key') return [ApiOperation({ operationId: op.id, summary: op.summary, description: op.description, security: [] })];
+  if (access.scope === null) {
+    return [
+      ApiOperation({
+        operationId: op.id,
+        summary: op.summary,
+        description: `${op.description}\n\nRequires a test key (\`svc_test_...\`); no scope.`,
+      }),
+      ApiBearerAuth(API_KEY_SECURITY),
+      ApiExtension('x-test-mode-only', true),
+      ApiProblems(401, 429, 503),
+      ApiTestModeOnly(),
+    ];
+  }
   return [
     ApiOperation({ operationId: op.id, summary: op.summary, description: `${op.description}\n\nRequires scope \`${access.scope}\`.` }),
     ApiBearerAuth(API_KEY_SECURITY),

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { RATE_LIMIT_TEXT } from './openapi-headers.js';
-import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EXAMPLES } from './problem.schema.js';
+import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EXAMPLES, TEST_MODE_ONLY_EXAMPLE } from './problem.schema.js';
 
 export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
 
@@ -54,6 +54,18 @@ export function ApiEndpointDisabled() {
       getSchemaPath(EndpointDisabledProblem),
       ENDPOINT_DISABLED_EXAMPLE,
     ),
+  );
+}
+
+/** 403 `test_mode_only` on the operations that take only a test key (the test helpers). */
+export function ApiTestModeOnly() {
+  return applyDecorators(
+    ApiExtraModels(Problem),
+    ApiResponse({
+      status: 403,
+      description: 'The key is a live key (`test_mode_only`): this operation works only with a test key (`svc_test_...`).',
+      content: problemContent(getSchemaPath(Problem), TEST_MODE_ONLY_EXAMPLE),
+    }),
   );
 }
 

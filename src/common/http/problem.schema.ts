@@ -79,6 +79,12 @@ export const PROBLEM_EXAMPLES: Record<number, object> = {
   503: problem(503, 'service_unavailable', 'The service is temporarily unavailable; retry shortly.'),
 };
 
+export const TEST_MODE_ONLY_EXAMPLE = problem(
+  403,
+  'test_mode_only',
+  'This endpoint works only in test mode: send a test key (svc_test_...). A live key never creates or changes test data.',
+);
+
 export const ENDPOINT_DISABLED_EXAMPLE = problem(409, 'endpoint_disabled', 'The webhook endpoint is turned off.', {
   disabled_reason: 'owner',
 });

@@ -6,11 +6,13 @@ import type { Scope } from './scopes.js';
 export type RouteAccess =
   | { kind: 'public' }
   /**
+   * An API key: with a `scope`, one holding it (else 403 insufficient_scope); `testOnly`: a test key
+   * (svc_test_), a live one answering 403 test_mode_only (the test helpers, which need no scope).
    * `recheckedInRead`: the service re-checks the key (not revoked, not expired, same firm) inside the
    * statement that reads the data (src/auth/key-standing.ts), so the access stage may use a principal
    * cached by this process instead of looking the key up.
    */
-  | { kind: 'key'; scope: Scope; recheckedInRead?: true }
+  | { kind: 'key'; scope: Scope | null; testOnly?: boolean; recheckedInRead?: true }
   | { kind: 'internal' }
   /** No key: the named path parameter is the credential (the service checks it). */
   | { kind: 'link'; param: string };

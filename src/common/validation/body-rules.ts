@@ -7,6 +7,15 @@ export function RequireOneOf(...members: string[]): ClassDecorator {
   return (target) => Reflect.defineMetadata(ONE_OF, members, target);
 }
 
+const MAY_BE_OMITTED = Symbol('body:mayBeOmitted');
+
+/** A body class whose members are each optional, and so is the body: a request without one is read as `{}`. */
+export function BodyMayBeOmitted(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(MAY_BE_OMITTED, true, target);
+}
+
+export const bodyMayBeOmitted = (metatype: object): boolean => Reflect.getMetadata(MAY_BE_OMITTED, metatype) === true;
+
 export function requiredOneOf(metatype: object): string[] | undefined {
   return Reflect.getMetadata(ONE_OF, metatype) as string[] | undefined;
 }

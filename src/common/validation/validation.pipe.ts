@@ -1,7 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { InvalidRequestError } from '../errors/problems.js';
-import { bodyMembers, listInWords, requiredOneOf } from './body-rules.js';
+import { bodyMayBeOmitted, bodyMembers, listInWords, requiredOneOf } from './body-rules.js';
 import { undeclaredMembers } from './declared-members.js';
 import { flattenValidationErrors } from './validate-document.js';
 import { findUnsafeString } from './string-safety.js';
@@ -39,9 +39,11 @@ export class ApiValidationPipe extends ValidationPipe {
     });
   }
 
-  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  override async transform(sent: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype as Metatype | undefined;
     const body = metadata.type === 'body' && metatype !== undefined && this.toValidate(metadata);
+    // No body at all (none sent, or Content-Length: 0) where the body itself is optional: every member omitted.
+    const value = body && sent === undefined && bodyMayBeOmitted(metatype) ? {} : sent;
     if (body && !isObjectBody(value)) throw notAnObject(metatype);
     if (metadata.type === 'query' || metadata.type === 'body') refuseUnsafeStrings(value);
     // Before class-transformer, which silently drops members named like Object.prototype's (constructor, valueOf, ...).

@@ -20,6 +20,8 @@ export interface FuzzOperation {
   body?: Json;
   /** Whether it takes an API key. */
   keyed: boolean;
+  /** Whether it takes only a test key (x-test-mode-only: the test helpers). */
+  testModeOnly: boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -47,6 +49,7 @@ export function publicOperations(doc: Json): FuzzOperation[] {
           params: params.map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: resolveRef(doc, p.schema) })),
           body: op.requestBody ? resolveRef(doc, resolveRef(doc, op.requestBody).content?.['application/json']?.schema) : undefined,
           keyed: (op.security ?? doc.security ?? []).some((s: Json) => Object.keys(s).length > 0),
+          testModeOnly: op['x-test-mode-only'] === true,
         } satisfies FuzzOperation;
       }),
     );

@@ -26,6 +26,8 @@ export interface FuzzRequest {
 export interface FuzzContext {
   doc: Json;
   key: string;
+  /** A test key (svc_test_), for the operations that take only one. */
+  testKey: string;
   values: Record<string, string[]>;
   /** An empty list: no valid value is known, the parameter is left out unless required. */
   /** Credentials (the key, link tokens) cut out of every failure message. */
@@ -79,7 +81,7 @@ export function validRequest(ctx: FuzzContext, op: FuzzOperation): fc.Arbitrary<
         query: queryParams.flatMap((p, i) => (query[i] === undefined ? [] : [`${p.name}=${percentEncode(query[i])}`])),
         headers: headerParams.flatMap((p, i): [string, string][] => (headers[i] === undefined ? [] : [[p.name, headers[i]]])),
       };
-      if (op.keyed) r.headers.push(['Authorization', `Bearer ${ctx.key}`]);
+      if (op.keyed) r.headers.push(['Authorization', `Bearer ${op.testModeOnly ? ctx.testKey : ctx.key}`]);
       if (body !== undefined) withJsonBody(r, Buffer.from(JSON.stringify(body), 'utf8'));
       return r;
     });

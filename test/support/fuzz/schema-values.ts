@@ -13,6 +13,8 @@ type Json = Record<string, any>;
 export function schemaValue(doc: Json, input: Json | undefined, depth = 0): fc.Arbitrary<unknown> {
   const schema = resolveRef(doc, input);
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
+  // An open enumeration's known values are valid ones (a request body taking one refuses what the service does not know yet).
+  if (schema['x-extensible-enum']) return fc.constantFrom(...(schema['x-extensible-enum'] as unknown[]));
   if (schema.const !== undefined) return fc.constant(schema.const);
   const alternatives = (schema.oneOf ?? schema.anyOf) as Json[] | undefined;
   if (alternatives?.length) return fc.oneof(...alternatives.map((s) => schemaValue(doc, s, depth + 1)));

@@ -1,0 +1,1 @@
+export { TestHelpersModule } from './test-helpers.module.js';
