@@ -75,6 +75,7 @@ describe('foundation', () => {
         scopes: ['org:read', 'receptionist:read', 'calls:read', 'leads:read', 'webhooks:read', 'webhooks:test'],
         expires_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        livemode: true,
       });
     });
 
