@@ -100,7 +100,7 @@ async function serveBaseline(databaseUrl, orgId) {
     try {
       const m = { query: (sql, params) => client.query(sql, params).then((r) => r.rows) };
       asOf = await readAsOf(m, 30_000);
-      rows = await repo.listPage(m, orgId, filters, after, limit);
+      rows = await repo.listPage(m, orgId, true, filters, after, limit);
     } finally {
       client.release();
     }
@@ -133,7 +133,7 @@ async function serveBaseline(databaseUrl, orgId) {
     const limit = req.query.limit ? Number(req.query.limit) : 20;
     const { asOf, rows } = await withClient(async (m) => ({
       asOf: await readAsOf(m, 30_000),
-      rows: await leads.listPage(m, orgId, {}, null, limit),
+      rows: await leads.listPage(m, orgId, true, {}, null, limit),
     }));
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -152,7 +152,7 @@ async function serveBaseline(databaseUrl, orgId) {
     };
   });
   app.get('/v1/calls/:id', async (req, reply) => {
-    const row = await withClient((m) => repo.findDetail(m, orgId, req.params.id));
+    const row = await withClient((m) => repo.findDetail(m, orgId, true, req.params.id));
     if (!row) return reply.code(404).send({ code: 'not_found' });
     return { timezone: 'America/Chicago', caller_data: 'full', call: mapper.detail(row) };
   });

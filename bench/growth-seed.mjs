@@ -62,7 +62,7 @@ export async function prepareDatabase(databaseUrl, secret, templateCalls) {
   const { key } = await app.get(ApiKeyService).create({ orgId: large.id, name: 'growth bench', set: 'read-update-leads' });
   const template = await account.createOrg({ name: 'Template Firm', slug: 'template-firm', ownerEmail: 'owner@template.example' });
   await hook(template.id);
-  await app.get(IngestionService).ingestMany(template.id, demoHistory(new Date(), undefined, templateCalls).documents);
+  await app.get(IngestionService).ingestMany(template.id, demoHistory(new Date(), undefined, templateCalls).documents, { livemode: true });
   return { app, largeId: large.id, templateId: template.id, key };
 }
 

@@ -291,11 +291,11 @@ async function explain(ctx, t) {
     )
   ).rows[0];
   return {
-    'calls first page': text(await new CallsRepository().listPage(m, ctx.largeId, {}, null, 100)),
+    'calls first page': text(await new CallsRepository().listPage(m, ctx.largeId, true, {}, null, 100)),
     'calls deep page': text(
-      await new CallsRepository().listPage(m, ctx.largeId, {}, { at: deep.started_at.toISOString(), id: deep.call_id }, 100),
+      await new CallsRepository().listPage(m, ctx.largeId, true, {}, { at: deep.started_at.toISOString(), id: deep.call_id }, 100),
     ),
-    'leads first page': text(await new LeadsRepository().listPage(m, ctx.largeId, {}, null, 100)),
+    'leads first page': text(await new LeadsRepository().listPage(m, ctx.largeId, true, {}, null, 100)),
   };
 }
 

@@ -39,7 +39,8 @@ describe('waiting on the events feed, by mode', () => {
     const f = await createFirm(t.app, { publish: false });
     const testKey = (await createTestKeys(t, f.orgId)).read;
     const waitTest = waitingGet(testKey);
-    await waitFor(() => waits.waiting >= 1, 'the test-mode request waiting');
+    // Subscribed before its first page query: wait for that query too, so the count below starts after it.
+    await waitFor(() => waits.waiting >= 1 && testQueries(f.orgId) >= 1 && waits.listening, 'the test-mode request waiting');
     const probeLive = waitingGet(f.keys.read);
     await waitFor(() => waits.waiting >= 2, 'the live probe waiting');
     const before = testQueries(f.orgId);
