@@ -4,8 +4,9 @@ import { relative } from 'node:path';
 const { default: DefaultSequencer } = createRequire(import.meta.url)('@jest/test-sequencer');
 
 /**
- * Seconds each slow file took in a full run (`npm test` on a clean clone, 2 workers; relative
- * weights matter, not the figures). Jest orders files by the durations it cached in earlier runs,
+ * Seconds each slow file took in a full run (`npm test` on a clean clone, 2 workers, 2026-11-25;
+ * chaos and events-wait as estimated after their runs were shortened; relative weights matter,
+ * not the figures). Jest orders files by the durations it cached in earlier runs,
  * and, with no cache (a clean clone, as in CI), by file size: then short files that run long (the
  * chaos run, the waits under load) started last and the run ended on one busy worker while the
  * other sat idle. A file missing here counts as DEFAULT_S.
@@ -13,7 +14,7 @@ const { default: DefaultSequencer } = createRequire(import.meta.url)('@jest/test
 const KNOWN_S = {
   'test/recordings-large.e2e.spec.ts': 87,
   'test/fuzz.e2e.spec.ts': 64,
-  'test/chaos.e2e.spec.ts': 60,
+  'test/chaos.e2e.spec.ts': 65,
   'test/transcript-stalled-readers.e2e.spec.ts': 44,
   'test/multi-process.e2e.spec.ts': 29,
   'test/webhook-receivers.e2e.spec.ts': 24,
