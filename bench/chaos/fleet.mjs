@@ -74,7 +74,10 @@ export class Fleet {
     }
   }
 
-  /** Every `everyS` (an outage starts only if it ends before the run's cap, and while CHAOS_UNTIL wants more): stop PostgreSQL (a clean shutdown ends every session), wait `downS`, start it again. */
+  /**
+   * Every `everyS`: stop PostgreSQL (a clean shutdown ends every session), wait `downS`, start it again; an outage
+   * starts only if it ends before the run's cap, and while CHAOS_UNTIL wants more.
+   */
   async outageLoop(run, everyS, downS) {
     for (let next = Date.now() + everyS * 1000; run.lastsPast(next + downS * 1000) && run.wants('outages'); next += everyS * 1000) {
       await run.pause(Math.max(0, next - Date.now()));
