@@ -13,7 +13,8 @@
  *
  *   npm run bench:chaos          (or: npm run build && node bench/chaos.bench.mjs)
  *
- * Environment (bench/chaos/settings.mjs): CHAOS_DURATION (10m), CHAOS_KILL_MIN / CHAOS_KILL_MAX
+ * Environment (bench/chaos/settings.mjs): CHAOS_DURATION (10m), CHAOS_UNTIL (stop once each named count is
+ * reached, e.g. api_kills=2,worker_kills=2,outages=2,disables=3,requests=1500; CHAOS_DURATION is then the cap), CHAOS_KILL_MIN / CHAOS_KILL_MAX
  * (10 / 20 s), CHAOS_PG_EVERY (120 s), CHAOS_PG_DOWN (5 s), CHAOS_TOGGLE_EVERY (20 s),
  * CHAOS_CONCURRENCY (12), CHAOS_FIRMS (3), CHAOS_DRAIN (120 s), CHAOS_RESULT_FILE, CHAOS_NODE_OPTIONS
  * (NODE_OPTIONS of the service processes; default --max-old-space-size=128, '' for none). Loopback only.
@@ -30,6 +31,7 @@ import { Mirror } from './chaos/mirror.mjs';
 import { startReceivers } from './chaos/receivers.mjs';
 import { seedFirm } from './chaos/seed.mjs';
 import { chaosSettings } from './chaos/settings.mjs';
+import { parseGoals, RunLength } from './chaos/run-length.mjs';
 import { newLedger, operations, runTraffic } from './chaos/traffic.mjs';
 import { checkAll, drain } from './chaos/verdict.mjs';
 
@@ -63,24 +65,28 @@ async function run(settings, db, receivers) {
     const firms = await seed(settings, env, receivers, http, ledger);
     const mirrors = firms.map((f) => new Mirror(http, f));
     const started = Date.now();
-    const endAt = started + settings.durationS * 1000;
-    log(`chaos for ${settings.durationS} s at ${settings.concurrency} requests in flight...`);
+    const runLength = new RunLength(settings.durationS, parseGoals(settings.until), { fleet, http });
+    const goals = settings.until ? ` (or until ${settings.until})` : '';
+    log(`chaos for ${settings.durationS} s${goals} at ${settings.concurrency} requests in flight...`);
     const sampler = fleet.sampleLoop(() => finished);
     const loadSamples = [];
     const loadTimer = setInterval(() => loadSamples.push(loadavg()[0]), 10_000);
     await Promise.all([
-      runTraffic(operations(http, ledger, settings), firms, settings.concurrency, endAt, (op, err) => log(`${op}: ${err.message}`)),
-      ...mirrors.map((m) => m.poll(endAt)),
-      fleet.killLoop(endAt, settings.killMinS, settings.killMaxS),
-      fleet.outageLoop(endAt, settings.pgEveryS, settings.pgDownS),
+      runTraffic(operations(http, ledger, settings), firms, settings.concurrency, runLength, (op, err) => log(`${op}: ${err.message}`)),
+      ...mirrors.map((m) => m.poll(runLength)),
+      fleet.killLoop(runLength, settings.killMinS, settings.killMaxS),
+      fleet.outageLoop(runLength, settings.pgEveryS, settings.pgDownS),
       fleet.toggleLoop(
-        endAt,
+        runLength,
         settings.toggleEveryS,
         firms.flatMap((f) => f.endpoints),
       ),
     ]);
     clearInterval(loadTimer);
     const elapsedS = (Date.now() - started) / 1000;
+    log(
+      `traffic and faults stopped after ${elapsedS.toFixed(1)} s (ended by ${runLength.endedBy}): ${JSON.stringify(runLength.observed())}`,
+    );
     await Promise.allSettled([...fleet.starting]);
     log('draining deliveries...');
     const drained = await drain(db.url, settings.drainS);
@@ -89,7 +95,7 @@ async function run(settings, db, receivers) {
     finished = true;
     await sampler;
     const verdict = await checkAll({ db, firms, fleet, http, ledger, mirrors, receivers });
-    return { elapsedS, drained, verdict, firms, fleet, http, loadSamples };
+    return { elapsedS, drained, verdict, firms, fleet, http, loadSamples, runLength: runLength.report() };
   } finally {
     finished = true;
     await fleet.stopAll();
@@ -102,6 +108,7 @@ function summary(settings, r) {
   return {
     settings,
     seconds: +r.elapsedS.toFixed(1),
+    run_length: r.runLength,
     drain_s: r.drained,
     requests: r.http.answers.length,
     requests_per_s: +(r.http.answers.length / r.elapsedS).toFixed(1),
@@ -126,6 +133,7 @@ function summary(settings, r) {
 
 async function main() {
   const settings = chaosSettings();
+  parseGoals(settings.until); // a mistyped CHAOS_UNTIL stops the run before anything starts
   const db = await ChaosPostgres.start();
   const receivers = await startReceivers();
   try {

@@ -62,16 +62,19 @@ describe('admin CLI against DATABASE_URL', () => {
     const pub = await runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', file, '--json'], { databaseUrl: db });
     expect(pub.code).toBe(0);
     expect(pub.json).toMatchObject({ org_id: org.json.id, version: 1, draft_pending: false, published_at: expect.any(String) });
-    const draft = await runCli(['receptionist', 'draft', '--org', org.json.slug, '--file', '-', '--json'], {
-      databaseUrl: db,
-      stdin: JSON.stringify({ ...DEMO_SETTINGS, agent_name: 'Nova' }),
-    });
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...DEMO_SETTINGS, team: [{ ...DEMO_SETTINGS.team[0], live_transfers: 'yes' }] }));
+    // A draft, and a refused publish beside it (neither changes the published version).
+    const [draft, refused] = await Promise.all([
+      runCli(['receptionist', 'draft', '--org', org.json.slug, '--file', '-', '--json'], {
+        databaseUrl: db,
+        stdin: JSON.stringify({ ...DEMO_SETTINGS, agent_name: 'Nova' }),
+      }),
+      runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', bad, '--json'], { databaseUrl: db }),
+    ]);
     expect(draft.code).toBe(0);
     expect(draft.json).toMatchObject({ version: 1, draft_pending: true });
 
-    const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ ...DEMO_SETTINGS, team: [{ ...DEMO_SETTINGS.team[0], live_transfers: 'yes' }] }));
-    const refused = await runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', bad, '--json'], { databaseUrl: db });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/team\[0\]\.live_transfers/);
     expect(refused.json.error.message).toMatch(/live_transfers/);
@@ -96,20 +99,23 @@ describe('admin CLI against DATABASE_URL', () => {
   });
 
   it('refuses bad input with a clear message and a non-zero exit', async () => {
-    const unknown = await runCli(['org', 'explode', '--json'], { databaseUrl: db });
+    const firm = await createFirm(t.app);
+    // Independent refusals: their processes run side by side (each boots the CLI, a second or more).
+    const [unknown, missing, badSet, noName, badTz] = await Promise.all([
+      runCli(['org', 'explode', '--json'], { databaseUrl: db }),
+      runCli(['key', 'create', '--org', 'nobody', '--name', 'x', '--set', 'read', '--json'], { databaseUrl: db }),
+      runCli(['key', 'create', '--org', firm.slug, '--name', 'x', '--set', 'admin'], { databaseUrl: db }),
+      runCli(['org', 'create', '--json'], { databaseUrl: db }),
+      runCli(['org', 'create', '--name', 'Z', '--timezone', 'Nowhere/Place'], { databaseUrl: db }),
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "org explode"/);
-    const missing = await runCli(['key', 'create', '--org', 'nobody', '--name', 'x', '--set', 'read', '--json'], { databaseUrl: db });
     expect(missing.code).toBe(1);
     expect(missing.json.error.message).toMatch(/no firm with id or slug "nobody"/);
-    const firm = await createFirm(t.app);
-    const badSet = await runCli(['key', 'create', '--org', firm.slug, '--name', 'x', '--set', 'admin'], { databaseUrl: db });
     expect(badSet.code).toBe(1);
     expect(badSet.stderr).toMatch(/--set must be one of read-no-transcripts, read-no-transcripts-update-leads, read, read-update-leads/);
-    const noName = await runCli(['org', 'create', '--json'], { databaseUrl: db });
     expect(noName.code).toBe(2);
     expect(noName.stderr).toMatch(/--name is required/);
-    const badTz = await runCli(['org', 'create', '--name', 'Z', '--timezone', 'Nowhere/Place'], { databaseUrl: db });
     expect(badTz.code).toBe(1);
     expect(badTz.stderr).toMatch(/timezone "Nowhere\/Place"/);
   });

@@ -2,7 +2,7 @@ import { allowed4xx } from './traffic.mjs';
 import { STATEMENT_TIMEOUT_S } from './settings.mjs';
 
 /** After PostgreSQL is back, pools reconnect on their next use; a statement queued in the outage may still time out. */
-const AFTER_OUTAGE_MS = (STATEMENT_TIMEOUT_S + 5) * 1000;
+export const AFTER_OUTAGE_MS = (STATEMENT_TIMEOUT_S + 5) * 1000;
 
 /**
  * Every answer was a 2xx, a 4xx the spec allows for that request, or a 503 with

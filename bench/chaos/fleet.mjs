@@ -49,13 +49,17 @@ export class Fleet {
 
   /**
    * Every KILL_MIN..KILL_MAX seconds, SIGKILL a random running process that is not watched (roles take
-   * turns, the first chosen at random, so both are hit) and start a new one of its role.
+   * turns, the first chosen at random, so both are hit) and start a new one of its role; with CHAOS_UNTIL, only
+   * until each role's kills are done.
    */
-  async killLoop(endAt, minS, maxS) {
+  async killLoop(run, minS, maxS) {
     let role = Math.random() < 0.5 ? 'api' : 'worker';
-    while (Date.now() + minS * 1000 < endAt) {
-      await pause(Math.min(between(minS, maxS), Math.max(0, endAt - Date.now())));
-      if (Date.now() >= endAt) break;
+    const other = (r) => (r === 'api' ? 'worker' : 'api');
+    while (run.lastsPast(Date.now() + minS * 1000) && (run.wants('api_kills') || run.wants('worker_kills'))) {
+      await run.pause(between(minS, maxS));
+      if (run.over()) break;
+      // A role whose kills are all done (CHAOS_UNTIL) leaves its turn to the other.
+      if (!run.wants(`${role}_kills`)) role = other(role);
       const running = this.processes.filter((p) => p.role === role && p.killedAt === undefined && !p.watched);
       if (running.length > 0) {
         const victim = running[Math.floor(Math.random() * running.length)];
@@ -66,14 +70,18 @@ export class Fleet {
         this.log(`killed ${role} ${victim.pid}`);
         this.add(role).catch((err) => this.log(`could not start a new ${role}: ${err.message}`));
       }
-      role = role === 'api' ? 'worker' : 'api';
+      role = other(role);
     }
   }
 
-  /** Every `everyS`: stop PostgreSQL (a clean shutdown ends every session), wait `downS`, start it again. */
-  async outageLoop(endAt, everyS, downS) {
-    for (let next = Date.now() + everyS * 1000; next + downS * 1000 < endAt; next += everyS * 1000) {
-      await pause(Math.max(0, next - Date.now()));
+  /**
+   * Every `everyS`: stop PostgreSQL (a clean shutdown ends every session), wait `downS`, start it again; an outage
+   * starts only if it ends before the run's cap, and while CHAOS_UNTIL wants more.
+   */
+  async outageLoop(run, everyS, downS) {
+    for (let next = Date.now() + everyS * 1000; run.lastsPast(next + downS * 1000) && run.wants('outages'); next += everyS * 1000) {
+      await run.pause(Math.max(0, next - Date.now()));
+      if (run.over()) break;
       const o = { stopStart: Date.now() };
       this.outages.push(o);
       this.log('stopping PostgreSQL');
@@ -87,10 +95,11 @@ export class Fleet {
     }
   }
 
-  /** Every `everyS`, one endpoint is disabled through the CLI and enabled again 3 to 8 s later. */
-  async toggleLoop(endAt, everyS, endpoints) {
-    while (Date.now() + everyS * 1000 < endAt) {
-      await pause(everyS * 1000);
+  /** Every `everyS` (while CHAOS_UNTIL wants more), one endpoint is disabled through the CLI and enabled again 3 to 8 s later. */
+  async toggleLoop(run, everyS, endpoints) {
+    while (run.lastsPast(Date.now() + everyS * 1000) && run.wants('disables')) {
+      await run.pause(everyS * 1000);
+      if (run.over()) break;
       const ep = endpoints[Math.floor(Math.random() * endpoints.length)];
       const t = { endpointId: ep.id, tag: ep.tag };
       this.toggles.push(t);

@@ -45,12 +45,12 @@ export class Mirror {
     return true;
   }
 
-  /** Polls both kinds until `endAt`, a run every second or so. */
-  async poll(endAt) {
-    while (Date.now() < endAt) {
+  /** Polls both kinds until the run (bench/chaos/run-length.mjs) is over, a run every second or so. */
+  async poll(runLength) {
+    while (!runLength.over()) {
       await this.run('calls');
       await this.run('leads');
-      await pause(1000);
+      await runLength.pause(1000);
     }
   }
 

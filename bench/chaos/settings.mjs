@@ -18,8 +18,13 @@ const int = (name, fallback) => {
 
 export function chaosSettings() {
   const s = {
-    /** How long traffic and faults run (CHAOS_DURATION, default 10m). */
+    /** How long traffic and faults run (CHAOS_DURATION, default 10m); with CHAOS_UNTIL, the most they may run. */
     durationS: seconds('CHAOS_DURATION', 600),
+    /**
+     * CHAOS_UNTIL: stop as soon as each named count is reached, e.g. "api_kills=2,worker_kills=2,outages=2,disables=3,requests=1500"
+     * (bench/chaos/run-length.mjs); unset, the run lasts CHAOS_DURATION.
+     */
+    until: process.env.CHAOS_UNTIL ?? '',
     /** A random service process is SIGKILLed every KILL_MIN..KILL_MAX seconds (and a new one of its role started). */
     killMinS: seconds('CHAOS_KILL_MIN', 10),
     killMaxS: seconds('CHAOS_KILL_MAX', 20),

@@ -164,8 +164,8 @@ export function operations(http, ledger, { replaceRecordings = false } = {}) {
   ];
 }
 
-/** `concurrency` loops, each choosing a weighted operation of a random firm, until `endAt` (epoch ms). */
-export async function runTraffic(ops, firms, concurrency, endAt, onError) {
+/** `concurrency` loops, each choosing a weighted operation of a random firm, until the run (bench/chaos/run-length.mjs) is over. */
+export async function runTraffic(ops, firms, concurrency, run, onError) {
   const total = ops.reduce((s, o) => s + o[1], 0);
   const choose = () => {
     let r = Math.random() * total;
@@ -174,10 +174,10 @@ export async function runTraffic(ops, firms, concurrency, endAt, onError) {
   };
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (Date.now() < endAt) {
-        const [name, , run] = choose();
+      while (!run.over()) {
+        const [name, , op] = choose();
         try {
-          await run(pick(firms));
+          await op(pick(firms));
         } catch (err) {
           onError(name, err);
         }
