@@ -17,16 +17,19 @@ describe('test mode in the dashboard CLI', () => {
     expect(created.code).toBe(0);
     expect(created.json.key).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
     expect(created.json.prefix).toBe(created.json.key.slice(9, 17));
-    expect((await t.get('/v1/account', { key: created.json.key })).body.api_key.livemode).toBe(false);
-    const explicitLive = await cli(['key', 'create', '--org', f.slug, '--name', 'live one', '--set', 'read', '--mode', 'live', '--json']);
+    // Independent commands run side by side: each CLI process costs seconds on a loaded machine.
+    const [account, explicitLive, byDefault] = await Promise.all([
+      t.get('/v1/account', { key: created.json.key }),
+      cli(['key', 'create', '--org', f.slug, '--name', 'live one', '--set', 'read', '--mode', 'live', '--json']),
+      cli(['key', 'create', '--org', f.slug, '--name', 'default', '--set', 'read', '--json']),
+    ]);
+    expect(account.body.api_key.livemode).toBe(false);
     expect(explicitLive.json.key).toMatch(/^svc_live_/);
-    const byDefault = await cli(['key', 'create', '--org', f.slug, '--name', 'default', '--set', 'read', '--json']);
     expect(byDefault.json.key).toMatch(/^svc_live_/);
 
-    const listed = await cli(['key', 'list', '--org', f.slug, '--json']);
+    const [listed, text] = await Promise.all([cli(['key', 'list', '--org', f.slug, '--json']), cli(['key', 'list', '--org', f.slug])]);
     const modes = Object.fromEntries(listed.json.keys.map((k: any) => [k.name, k.mode]));
     expect(modes).toMatchObject({ sandbox: 'test', 'live one': 'live', default: 'live', 'test read': 'live' });
-    const text = await cli(['key', 'list', '--org', f.slug]);
     const line = text.stdout.split('\n').find((l) => l.includes('sandbox'))!;
     expect(line).toContain(`svc_test_${created.json.prefix}…${created.json.last4}  test  active`);
     expect(text.stdout.split('\n').find((l) => l.includes('  default  '))).toContain('  live  active');
@@ -36,22 +39,13 @@ describe('test mode in the dashboard CLI', () => {
   it('a --mode that is neither live nor test is a usage error naming the flag, and nothing is created', async () => {
     const f = await createFirm(t.app, { publish: false });
     const before = (await cli(['key', 'list', '--org', f.slug, '--json'])).json.keys.length;
-    const bad = await cli(['key', 'create', '--org', f.slug, '--name', 'x', '--set', 'read', '--mode', 'sandbox']);
+    const [bad, badEndpoint] = await Promise.all([
+      cli(['key', 'create', '--org', f.slug, '--name', 'x', '--set', 'read', '--mode', 'sandbox']),
+      cli(['endpoint', 'create', '--org', f.slug, '--url', 'http://127.0.0.1:9/h', '--types', 'lead.created', '--mode', 'TEST']),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--mode must be live or test, not "sandbox"/);
     expect((await cli(['key', 'list', '--org', f.slug, '--json'])).json.keys).toHaveLength(before);
-    const badEndpoint = await cli([
-      'endpoint',
-      'create',
-      '--org',
-      f.slug,
-      '--url',
-      'http://127.0.0.1:9/h',
-      '--types',
-      'lead.created',
-      '--mode',
-      'TEST',
-    ]);
     expect(badEndpoint.code).toBe(2);
     expect(badEndpoint.stderr).toMatch(/--mode must be live or test/);
   });
@@ -73,12 +67,16 @@ describe('test mode in the dashboard CLI', () => {
     ]);
     expect(created.code).toBe(0);
     expect(Object.keys(created.json)).toEqual(['id', 'secret']);
-    const listed = await cli(['endpoint', 'list', '--org', f.slug, '--json']);
+    const [listed, text, liveView, testKeyCreated] = await Promise.all([
+      cli(['endpoint', 'list', '--org', f.slug, '--json']),
+      cli(['endpoint', 'list', '--org', f.slug]),
+      t.get('/v1/webhook-endpoints', { key: f.keys.read }),
+      cli(['key', 'create', '--org', f.slug, '--name', 'sandbox', '--set', 'read', '--mode', 'test', '--json']),
+    ]);
     expect(listed.json.endpoints).toEqual([expect.objectContaining({ id: created.json.id, livemode: false })]);
-    expect((await cli(['endpoint', 'list', '--org', f.slug])).stdout).toContain(`${created.json.id}  test  enabled`);
-    expect((await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints).toEqual([]);
-    const testKey = (await cli(['key', 'create', '--org', f.slug, '--name', 'sandbox', '--set', 'read', '--mode', 'test', '--json'])).json
-      .key;
+    expect(text.stdout).toContain(`${created.json.id}  test  enabled`);
+    expect(liveView.body.endpoints).toEqual([]);
+    const testKey = testKeyCreated.json.key;
     expect((await t.get('/v1/webhook-endpoints', { key: testKey })).body.endpoints).toEqual([listed.json.endpoints[0]]);
   });
 });

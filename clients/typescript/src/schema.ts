@@ -7358,7 +7358,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7436,7 +7436,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7476,7 +7476,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7516,7 +7516,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7547,7 +7547,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -7556,7 +7556,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7598,7 +7598,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7682,7 +7682,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7760,7 +7760,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7800,7 +7800,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7840,7 +7840,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7880,7 +7880,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7911,7 +7911,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
             429: {
                 headers: {
                     /**
@@ -7920,7 +7920,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
@@ -7962,7 +7962,7 @@ export interface operations {
                      */
                     "Content-Encoding"?: "br" | "gzip";
                     /**
-                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now, `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
                      */
                     RateLimit?: string;
