@@ -134,16 +134,27 @@ async function seedStage(client, ctx, stage, prev, o) {
  * VACUUM (ANALYZE) of the tables the requests read (an index-only scan needs their visibility map) with ANALYZE of the rest.
  */
 async function seedDatabase(databaseUrl, stages, o, now) {
-  const phases = {};
+  const t0 = Date.now();
+  const ctx = await prepareDatabase(databaseUrl, SECRET, o.templateCalls);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    return await seedPhases(ctx, client, stages, o, now, { service: (Date.now() - t0) / 1000 });
+  } catch (err) {
+    // Closed here, so stopping the server afterwards does not break a live connection (an unhandled error that ends
+    // the process before the server is stopped and its temp folder removed).
+    await client.end().catch(() => undefined);
+    await ctx.app.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function seedPhases(ctx, client, stages, o, now, phases) {
   let t = Date.now();
   const lap = (name) => {
     phases[name] = (Date.now() - t) / 1000;
     t = Date.now();
   };
-  const ctx = await prepareDatabase(databaseUrl, SECRET, o.templateCalls);
-  lap('service');
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
   const cpu = await backendCpu(client);
   const cpu0 = cpu();
   await ensureDayPartitions(client, now, o.days);
@@ -428,7 +439,10 @@ async function main() {
     const [{ now }] = (await boot.query(`SELECT date_trunc('milliseconds', clock_timestamp()) AS now`)).rows;
     await boot.end();
     // Both at once: PostgreSQL does the work, one core each.
-    ctxs.push(...(await Promise.all([[one], [one, ten]].map((stages, i) => seedDatabase(urls[i], stages, o, now)))));
+    const seeded = await Promise.allSettled([[one], [one, ten]].map((stages, i) => seedDatabase(urls[i], stages, o, now)));
+    ctxs.push(...seeded.filter((s) => s.status === 'fulfilled').map((s) => s.value));
+    const failed = seeded.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     load.seeded = loadavg();
     const tgts = await Promise.all(ctxs.map((ctx) => targets(ctx, o)));
     const started = await Promise.all(
