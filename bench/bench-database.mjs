@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.mjs';
 
 /**
  * A fresh, empty database for one benchmark run: on BENCH_DATABASE_URL's server when set, else on an embedded
- * PostgreSQL started for the run (the compiled service's own starter). `stop()` stops that server, if any.
+ * PostgreSQL started for the run (the compiled service's own starter). `stop()` stops that server, if any, and removes
+ * its temp folder (a full growth run leaves gigabytes there otherwise).
  */
 export async function benchDatabase(prefix) {
   const { default: pg } = await import('pg');
@@ -19,7 +20,10 @@ export async function benchDatabase(prefix) {
     chmodSync(dir, 0o777);
     const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
     adminUrl = db.url;
-    stop = db.stop;
+    stop = async () => {
+      await db.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
   }
   const name = `${prefix.replace(/-/g, '_')}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -31,17 +31,34 @@ export function oldestWholeDay(now, days) {
   return new Date(utcDay(new Date(now.getTime() - days * DAY_MS)).getTime() + DAY_MS);
 }
 
-/** Drops `day`'s partition of each retained table; resolves to the seconds and rows of each. */
-export async function dropOneDay(ctx, day) {
+/** The oldest `count` UTC days the seeding filled whole, oldest first (no more than the whole days there are). */
+export function oldestWholeDays(now, days, count) {
+  const first = oldestWholeDay(now, days);
+  return Array.from({ length: Math.max(1, Math.min(count, days - 1)) }, (_, k) => new Date(first.getTime() + k * DAY_MS));
+}
+
+/**
+ * Drops `day`'s partition of each retained table; resolves to the seconds and rows of each, and when the drop started
+ * and ended (performance.now() ms, to line reads up with it). Rows are counted first, for all four, so no count runs
+ * between one drop and the next; `beforeEachDrop` runs before each (the bench lets readers run undisturbed then).
+ */
+export async function dropOneDay(ctx, day, beforeEachDrop = async () => undefined) {
   const { dayPartitionName } = require(dist('common/retention/time-partitions.js'));
   const tp = partitions(ctx.client);
-  const results = [];
+  const counted = [];
   for (const table of RETAINED_TABLES) {
     const name = dayPartitionName(table, day);
     const [{ rows }] = (await ctx.client.query(`SELECT count(*)::int AS rows FROM ${name}`)).rows;
+    counted.push({ table, name, rows });
+  }
+  const results = [];
+  for (const { table, name, rows } of counted) {
+    await beforeEachDrop();
+    const start = performance.now();
     const { dropped, ms } = await tp.dropDay(table, day);
+    const end = performance.now();
     if (!dropped) throw new Error(`${table}: no partition ${name} to drop`);
-    results.push({ table, seconds: ms / 1000, rows, how: 'DROP TABLE of its day partition' });
+    results.push({ table, seconds: ms / 1000, rows, how: 'DROP TABLE of its day partition', start, end });
   }
   return results;
 }

@@ -10,28 +10,35 @@
 // Each database gets its own api process (`node dist/src/main.js`, ROLE=api). Measured over HTTP against the large
 // firm, one request at a time, in rounds alternating 1x and 10x (order swapped each round) so both see the same
 // machine: p50/p99 of the calls list (first page, and the page after 1,000 pages of 100), call detail, leads list,
-// and PATCH of a lead, with 10x against 1x (target: within 1.2x). Then the time to drop one whole day of each
-// retained table (events, webhook_deliveries, mail_outbox, audit_log; target under 1 s) with the first page read
-// meanwhile against without, and disk per million calls (pg_total_relation_size).
+// and PATCH of a lead, with 10x against 1x (target: within 1.2x). Then disk per million calls (pg_total_relation_size),
+// and the time to drop one whole day of each retained table (events, webhook_deliveries, mail_outbox, audit_log; target
+// under 1 s): at 10x the oldest --drop-days days are dropped one table after another while three reader loops (calls
+// first page, call detail, leads list) run without pause; reads overlapping a drop against reads just before one.
+// Seeding drops the big tables' secondary indexes and builds them again after the load (bench/growth-indexes.mjs), and
+// prints each phase's seconds.
 //
 // Options: --firms N (10000)  --calls N (2000000)  --large N (200000, calls of the large firm; at most calls/10)
 //          --audit-firms N (100)  --days N (30, of events, deliveries, mail and audit)  --requests N (600 per scenario
 //          and size)  --explain (print EXPLAIN (ANALYZE, BUFFERS) of the list reads at both sizes)
 //          --template-calls N (220, demo calls the template firm is ingested with)
-//          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls: seconds)
+//          --drop-days N (10, days dropped at 10x under reads)  --drop-gap-ms N (1000, readers alone before each drop)
+//          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls,
+//          2 days dropped 100 ms apart: seconds)
 // Environment: BENCH_DATABASE_URL (a PostgreSQL server to use; default: an embedded one in a temp folder);
 // BENCH_RESULTS_DIR (bench/results) is where the results file goes.
 // Results: a readable table and one JSON line on stdout, and BENCH_RESULTS_DIR/growth-<time>.json.
 // `npm test` runs it once with --tiny (test/benches.e2e.spec.ts), so it keeps running.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { benchDatabase } from './bench-database.mjs';
 import { openSeedSession, prepareDatabase, seedAudit, seedCalls, seedFirms, seedMail } from './growth-seed.mjs';
-import { dropOneDay, ensureDayPartitions, oldestWholeDay } from './growth-retention.mjs';
+import { dropOneDay, ensureDayPartitions, oldestWholeDays } from './growth-retention.mjs';
+import { buildIndexes, dropSecondaryIndexes } from './growth-indexes.mjs';
 import { startApi } from './service-process.mjs';
 
 const require = createRequire(import.meta.url);
@@ -50,12 +57,24 @@ function parseArgs(argv) {
     days: 30,
     requests: 600,
     templateCalls: 220,
+    dropDays: 10,
+    dropGapMs: 1000,
     explain: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--tiny')
-      Object.assign(o, { firms: 40, calls: 20_000, large: 2_000, auditFirms: 1, days: 3, requests: 10, templateCalls: 40 });
+      Object.assign(o, {
+        firms: 40,
+        calls: 20_000,
+        large: 2_000,
+        auditFirms: 1,
+        days: 3,
+        requests: 10,
+        templateCalls: 40,
+        dropDays: 2,
+        dropGapMs: 100,
+      });
     else if (k === '--explain') o.explain = true;
     else if (k === '--firms') o.firms = Number(v);
     else if (k === '--calls') o.calls = Number(v);
@@ -64,6 +83,8 @@ function parseArgs(argv) {
     else if (k === '--days') o.days = Number(v);
     else if (k === '--requests') o.requests = Number(v);
     else if (k === '--template-calls') o.templateCalls = Number(v);
+    else if (k === '--drop-days') o.dropDays = Number(v);
+    else if (k === '--drop-gap-ms') o.dropGapMs = Number(v);
     else throw new Error(`unknown option ${k}`);
     if (!['--tiny', '--explain'].includes(k)) i++;
   }
@@ -107,36 +128,94 @@ async function seedStage(client, ctx, stage, prev, o) {
   return { seconds: (Date.now() - t0) / 1000, parts };
 }
 
-/** A database at one size (the 10x one is seeded at 1x, then grown), vacuumed and analysed as autovacuum would leave it. */
+/**
+ * A database at one size (the 10x one is seeded at 1x, then grown), in timed phases: the service-made part, the day
+ * partitions, the seeding session, the secondary indexes dropped, each size's SQL seeding, the indexes built again, and
+ * VACUUM (ANALYZE) of the tables the requests read (an index-only scan needs their visibility map) with ANALYZE of the rest.
+ */
 async function seedDatabase(databaseUrl, stages, o, now) {
   const t0 = Date.now();
   const ctx = await prepareDatabase(databaseUrl, SECRET, o.templateCalls);
-  ctx.prepareSeconds = (Date.now() - t0) / 1000;
   const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  try {
+    await client.connect();
+    return await seedPhases(ctx, client, stages, o, now, { service: (Date.now() - t0) / 1000 });
+  } catch (err) {
+    // Closed here, so stopping the server afterwards does not break a live connection (an unhandled error that ends
+    // the process before the server is stopped and its temp folder removed).
+    await client.end().catch(() => undefined);
+    await ctx.app.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function seedPhases(ctx, client, stages, o, now, phases) {
+  let t = Date.now();
+  const lap = (name) => {
+    phases[name] = (Date.now() - t) / 1000;
+    t = Date.now();
+  };
+  const cpu = await backendCpu(client);
+  const cpu0 = cpu();
   await ensureDayPartitions(client, now, o.days);
+  lap('partitions');
   const { templateCalls } = await openSeedSession(client, ctx.templateId, ctx.largeId);
-  Object.assign(ctx, { now, templateCalls, client, seeding: [] });
+  lap('session');
+  const indexes = await dropSecondaryIndexes(client);
+  lap('indexes_dropped');
+  Object.assign(ctx, { now, templateCalls, client, seeding: [], phases });
+  const name = stages.at(-1).name;
   let prev = null;
   for (const stage of stages) {
     const s = await seedStage(client, ctx, stage, prev, o);
     ctx.seeding.push({ stage: stage.name, ...s });
-    log(
-      `${stages.at(-1).name} database (service-made part ${ctx.prepareSeconds.toFixed(1)} s), ${stage.name}: seeded in ${s.seconds.toFixed(1)} s (${Object.entries(
-        s.parts,
-      )
-        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-        .join(', ')})`,
-    );
+    lap(`seed_${stage.name}`);
+    log(`${name} database, ${stage.name}: seeded in ${s.seconds.toFixed(1)} s (${seconds(s.parts)})`);
     prev = stage;
   }
-  const t = Date.now();
-  await client.query(`VACUUM (ANALYZE) orgs, webhook_endpoints, ${TABLES.join(', ')}`);
-  ctx.vacuumSeconds = (Date.now() - t) / 1000;
+  ctx.indexSeconds = await buildIndexes(client, indexes);
+  lap('indexes_built');
+  log(`${name} database: ${indexes.length} secondary indexes built again (${seconds(ctx.indexSeconds)})`);
+  await client.query(`VACUUM (ANALYZE) ${READ_TABLES.join(', ')}`);
+  lap('vacuum_read_tables');
+  await client.query(`ANALYZE ${TABLES.filter((x) => !READ_TABLES.includes(x)).join(', ')}`);
+  lap('analyze_others');
+  ctx.vacuumSeconds = phases.vacuum_read_tables + phases.analyze_others;
+  ctx.seedingSeconds = Object.values(phases).reduce((a, b) => a + b, 0);
+  ctx.seedingCpuSeconds = cpu0 === null ? null : cpu() - cpu0;
+  log(
+    `${name} database seeded in ${ctx.seedingSeconds.toFixed(1)} s (its SQL session used ${ctx.seedingCpuSeconds?.toFixed(1) ?? 'n/a'} CPU s): ${seconds(phases)}`,
+  );
   await client.query('RESET synchronous_commit');
   await client.query('RESET session_replication_role');
   return ctx;
 }
+
+/**
+ * The CPU seconds the server process behind `client` has used so far (/proc/<pid>/stat utime + stime, in Linux's 100
+ * ticks a second), or null when that process is not on this machine. On a shared machine the wall time of the seeding
+ * follows the load; its CPU time does not, so it says what the seeding costs on a quiet one. Parallel index-build
+ * workers are processes of their own and are not counted.
+ */
+async function backendCpu(client) {
+  const [{ pid }] = (await client.query('SELECT pg_backend_pid() AS pid')).rows;
+  const read = () => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return null;
+    }
+  };
+  return read;
+}
+
+const seconds = (o) =>
+  Object.entries(o)
+    .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+    .join(', ');
+/** What the requests read: vacuumed after the seeding so their index-only scans and hint bits are as autovacuum leaves them. */
+const READ_TABLES = ['orgs', 'webhook_endpoints', 'calls', 'leads', 'call_references'];
 
 /** What the requests need from the large firm: the deep page's cursor, calls to read, leads to change. */
 async function targets(ctx, o) {
@@ -241,19 +320,52 @@ async function measure(apis, requests) {
   return results;
 }
 
-/** The first page read one request at a time while `work` runs, and as many reads just before it (without). */
-async function readsAround(api, requests, work) {
-  const first = SCENARIOS[0][1];
-  const quiet = [];
-  for (let i = 0; i < requests; i++) quiet.push((await call(api, first, i)).ms);
-  const during = [];
-  let done = false;
-  const reader = (async () => {
-    for (let i = 0; !done || during.length === 0; i++) during.push((await call(api, first, i)).ms);
-  })();
-  const result = await work().finally(() => (done = true));
-  await reader;
-  return { result, without: stats(quiet), during: stats(during) };
+/** The reads kept running while days are dropped: one loop each, side by side. */
+const DROP_READERS = [0, 2, 3].map((k) => SCENARIOS[k]);
+/** A read belongs to the window its start falls in: by overlap, a long read would count in more windows than a short one. */
+const startsIn = (r, a, b) => r.t0 >= a && r.t0 < b;
+
+/**
+ * Drops `days` one after another (each retained table in turn) at the size `api` serves, while one reader loop per
+ * DROP_READERS scenario reads without pause on its own connection. Before each table's drop the readers run alone for
+ * `gapMs`. A read is "during" when it starts while a drop runs; "before" when it starts in the window of the same
+ * length just before a drop's start. Resolves to the drops and both sets of reads, in all and by scenario.
+ */
+async function dropsUnderReads(api, ctx, days, gapMs) {
+  const reads = [];
+  let running = true;
+  const loops = DROP_READERS.map(async ([name, scenario]) => {
+    const reader = { ...api, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
+    for (let i = 0; running; i++) {
+      const t0 = performance.now();
+      await call(reader, scenario, i);
+      reads.push({ name, t0, t1: performance.now() });
+    }
+    reader.agent.destroy();
+  });
+  const drops = [];
+  const pause = () => new Promise((resolve) => setTimeout(resolve, gapMs));
+  try {
+    for (const day of days) drops.push(...(await dropOneDay(ctx, day, pause)).map((d) => ({ day: day.toISOString().slice(0, 10), ...d })));
+    await pause();
+  } finally {
+    running = false;
+    await Promise.all(loops);
+  }
+  const during = reads.filter((r) => drops.some((d) => startsIn(r, d.start, d.end)));
+  const before = reads.filter((r) => drops.some((d) => startsIn(r, d.start - (d.end - d.start), d.start)));
+  const byScenario = DROP_READERS.map(([name]) => ({
+    name,
+    during: stats(during.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
+    before: stats(before.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
+  }));
+  return {
+    drops: drops.map(({ start: _start, end: _end, ...d }) => d),
+    during: stats(during.map((r) => r.t1 - r.t0)),
+    before: stats(before.map((r) => r.t1 - r.t0)),
+    byScenario,
+    reads: reads.length,
+  };
 }
 
 // ---------------------------------------------------------------- disk and plans
@@ -327,7 +439,10 @@ async function main() {
     const [{ now }] = (await boot.query(`SELECT date_trunc('milliseconds', clock_timestamp()) AS now`)).rows;
     await boot.end();
     // Both at once: PostgreSQL does the work, one core each.
-    ctxs.push(...(await Promise.all([[one], [one, ten]].map((stages, i) => seedDatabase(urls[i], stages, o, now)))));
+    const seeded = await Promise.allSettled([[one], [one, ten]].map((stages, i) => seedDatabase(urls[i], stages, o, now)));
+    ctxs.push(...seeded.filter((s) => s.status === 'fulfilled').map((s) => s.value));
+    const failed = seeded.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     load.seeded = loadavg();
     const tgts = await Promise.all(ctxs.map((ctx) => targets(ctx, o)));
     const started = await Promise.all(
@@ -345,20 +460,13 @@ async function main() {
     if (plans) for (const [i, p] of plans.entries()) for (const [k, v] of Object.entries(p)) log(`\nEXPLAIN ${k} (${apis[i].size}):\n${v}`);
     const reads = await measure(apis, o.requests);
     load.measured = loadavg();
-    const day = oldestWholeDay(now, o.days);
-    const drop1x = await dropOneDay(ctxs[0], day);
-    const around = await readsAround(apis[1], Math.min(o.requests, 200), () => dropOneDay(ctxs[1], day));
-    load.dropped = loadavg();
+    // Disk first, with the whole 30 days; then one day dropped at 1x, and the oldest `dropDays` at 10x under reads.
     const disks = await Promise.all(ctxs.map((c) => disk(c.client)));
-    report(
-      o,
-      { one, ten },
-      ctxs,
-      reads,
-      { day, drop1x, drop10x: around.result, without: around.without, during: around.during },
-      disks,
-      load,
-    );
+    const days = oldestWholeDays(now, o.days, o.dropDays);
+    const drop1x = await dropOneDay(ctxs[0], days[0]);
+    const under = await dropsUnderReads(apis[1], ctxs[1], days, o.dropGapMs);
+    load.dropped = loadavg();
+    report(o, { one, ten }, ctxs, reads, { day: days[0], drop1x, under }, disks, load);
   } finally {
     for (const a of apis) a.child.kill();
     for (const c of ctxs) {
@@ -375,7 +483,16 @@ const mib = (b) => b / 1048576;
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 
 function report(o, sz, ctxs, reads, drop, disks, load) {
-  const { day } = drop;
+  const { day, under } = drop;
+  const strip = ({ start: _start, end: _end, ...d }) => d;
+  const drop1x = drop.drop1x.map(strip);
+  const firstDay = day.toISOString().slice(0, 10);
+  const drop10x = under.drops.filter((d) => d.day === firstDay);
+  const slowest = Object.fromEntries(
+    drop1x.map(({ table }) => [table, Math.max(...under.drops.filter((d) => d.table === table).map((d) => d.seconds))]),
+  );
+  const readLine = (name, r) =>
+    `| ${name} | ${r.during.n} | ${f2(r.during.p50)} / ${f2(r.during.p99)} | ${r.before.n} | ${f2(r.before.p50)} / ${f2(r.before.p99)} | ${f2(r.during.p50 / r.before.p50)}x / ${f2(r.during.p99 / r.before.p99)}x |`;
   const perMillion = (d, tables) => tables.reduce((a, t) => a + d[t].bytes, 0) / (d.calls.rows / 1e6);
   const diskRows = disks.map((d, i) => ({
     size: ['1x', '10x'][i],
@@ -386,7 +503,15 @@ function report(o, sz, ctxs, reads, drop, disks, load) {
     database_mib: +mib(d.database.bytes).toFixed(0),
   }));
   const lines = [
-    `Seeded in SQL: 1x ${ctxs[0].seeding.map((s) => `${s.seconds.toFixed(1)} s`).join(' + ')}, 10x ${ctxs[1].seeding.map((s) => `${s.stage} ${s.seconds.toFixed(1)} s`).join(' + ')} (then VACUUM ANALYZE ${ctxs[1].vacuumSeconds.toFixed(1)} s). ${cpus().length} CPUs, load average ${load.start[0].toFixed(2)} at start, ${load.measured[0].toFixed(2)} after the reads; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
+    ...ctxs.map(
+      (c, i) =>
+        `Seeding ${['1x', '10x'][i]}: ${c.seedingSeconds.toFixed(1)} s, ${c.seedingCpuSeconds?.toFixed(1) ?? 'n/a'} CPU s in its SQL session (${Object.entries(
+          c.phases,
+        )
+          .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+          .join(', ')}).`,
+    ),
+    `Both databases seeded at once. ${cpus().length} CPUs, load average ${load.start[0].toFixed(2)} at start, ${load.seeded[0].toFixed(2)} after seeding, ${load.measured[0].toFixed(2)} after the reads, ${load.dropped[0].toFixed(2)} after the drops; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
     `1x: ${diskRows[0].calls.toLocaleString('en-US')} calls, ${sz.one.firms.toLocaleString('en-US')} firms; 10x: ${diskRows[1].calls.toLocaleString('en-US')} calls, ${sz.ten.firms.toLocaleString('en-US')} firms; the large firm holds ${o.large.toLocaleString('en-US')} at both. ${o.requests} requests per scenario and size, one at a time, 1x and 10x alternating.`,
     '',
     '| Request (large firm) | 1x p50 / p99 ms | 10x p50 / p99 ms | 10x vs 1x p50 | 10x vs 1x p99 |',
@@ -396,14 +521,19 @@ function report(o, sz, ctxs, reads, drop, disks, load) {
         `| ${r.name} | ${f2(r.one.p50)} / ${f2(r.one.p99)} | ${f2(r.ten.p50)} / ${f2(r.ten.p99)} | ${f2(r.p50_ratio)}x | ${f2(r.p99_ratio)}x |`,
     ),
     '',
-    `| One day removed (${day.toISOString().slice(0, 10)}, the oldest whole one) | 1x rows | 1x s | 10x rows | 10x s | how |`,
-    '| --- | ---: | ---: | ---: | ---: | --- |',
-    ...drop.drop10x.map(
+    `| One day removed (${firstDay}, the oldest whole one) | 1x rows | 1x s | 10x rows | 10x s | 10x slowest of ${under.drops.length / drop1x.length} days, s | how |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...drop10x.map(
       (d, i) =>
-        `| ${d.table} | ${drop.drop1x[i].rows.toLocaleString('en-US')} | ${drop.drop1x[i].seconds.toFixed(3)} | ${d.rows.toLocaleString('en-US')} | ${d.seconds.toFixed(3)} | ${d.how} |`,
+        `| ${d.table} | ${drop1x[i].rows.toLocaleString('en-US')} | ${drop1x[i].seconds.toFixed(3)} | ${d.rows.toLocaleString('en-US')} | ${d.seconds.toFixed(3)} | ${slowest[d.table].toFixed(3)} | ${d.how} |`,
     ),
     '',
-    `Calls list first page at 10x while the day was removed: p50 ${f2(drop.during.p50)} ms, p99 ${f2(drop.during.p99)} ms (${drop.during.n} reads), without: p50 ${f2(drop.without.p50)} ms, p99 ${f2(drop.without.p99)} ms (${drop.without.n} reads): ${f2(drop.during.p50 / drop.without.p50)}x / ${f2(drop.during.p99 / drop.without.p99)}x.`,
+    `Reads at 10x while ${under.drops.length} day partitions were dropped one after another (${DROP_READERS.length} reader loops side by side, ${under.reads} reads in all; "during" starts while a drop runs, "before" in the window of the same length just before one):`,
+    '',
+    '| Read | during: reads | during p50 / p99 ms | before: reads | before p50 / p99 ms | during vs before p50 / p99 |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    readLine('all three', under),
+    ...under.byScenario.map((r) => readLine(r.name, r)),
     '',
     '| Disk (pg_total_relation_size) | 1x | 10x |',
     '| --- | ---: | ---: |',
@@ -424,14 +554,25 @@ function report(o, sz, ctxs, reads, drop, disks, load) {
       node: process.version,
       loadavg: Object.fromEntries(Object.entries(load).map(([k, v]) => [k, v.map((x) => +x.toFixed(2))])),
     },
-    seeding: ctxs.map((c) => ({ stages: c.seeding, vacuum_s: c.vacuumSeconds })),
+    seeding: ctxs.map((c) => ({
+      stages: c.seeding,
+      phases_s: c.phases,
+      indexes_s: c.indexSeconds,
+      vacuum_s: c.vacuumSeconds,
+      total_s: c.seedingSeconds,
+      session_cpu_s: c.seedingCpuSeconds,
+    })),
     reads,
     drop: {
-      day: day.toISOString().slice(0, 10),
-      one: drop.drop1x,
-      ten: drop.drop10x,
-      reads_without: drop.without,
-      reads_during: drop.during,
+      day: firstDay,
+      one: drop1x,
+      ten: drop10x,
+      ten_all_days: under.drops,
+      ten_slowest_s: slowest,
+      reads_without: under.before,
+      reads_during: under.during,
+      reads_by_scenario: under.byScenario,
+      reads_all: under.reads,
     },
     disk: diskRows,
   };

@@ -105,6 +105,25 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
         ['webhook_deliveries', 'events', 'mail_outbox', 'audit_log'].map((t) => [t, 'DROP TABLE of its day partition', true]),
       );
       expect(run.stdout).toMatch(/^\| calls, MiB per million calls \| \d+ \| \d+ \|$/m);
+      // Both whole days dropped at 10x, each table, while the three reader loops ran (how many reads start during the
+      // drops and just before them depends on the machine's speed, so it is not judged).
+      expect(run.results.drop.ten_all_days).toHaveLength(8);
+      expect(run.results.drop.reads_all).toBeGreaterThan(0);
+      expect(run.results.drop.reads_by_scenario.map((r: any) => [r.name, typeof r.before.n])).toEqual(
+        ['calls list, first page', 'call detail', 'leads list, first page'].map((name) => [name, 'number']),
+      );
+      // Every seeding phase timed, the indexes built again after the load among them.
+      expect(Object.keys(run.results.seeding[1].phases_s)).toEqual([
+        'service',
+        'partitions',
+        'session',
+        'indexes_dropped',
+        'seed_1x',
+        'seed_10x',
+        'indexes_built',
+        'vacuum_read_tables',
+        'analyze_others',
+      ]);
     },
   },
   'recording-rss.bench.mjs': {
