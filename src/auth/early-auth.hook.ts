@@ -81,12 +81,13 @@ export function installEarlyAuth(fastify: FastifyInstance, keys: ApiKeyService, 
   fastify.addHook('onRequest', (req, reply, done) => {
     const refuse = (e: unknown) => {
       try {
-        if (!(e instanceof DomainError)) return done(e instanceof Error ? e : new Error(String(e)));
+        // Passed on as thrown (a driver's error may come from another realm, not instanceof Error, and keeps its code).
+        if (!(e instanceof DomainError)) return done(e as Error);
         const d = declarationOf(req);
         if (announcesBody(req.headers) || (d && d.body.kind !== 'none')) reply.header('connection', 'close');
         sendProblem(reply, req.id, e);
       } catch (err) {
-        done(err instanceof Error ? err : new Error(String(err)));
+        done(err as Error);
       }
     };
     let pending: Promise<void> | undefined;
