@@ -17,6 +17,8 @@
  * BENCH_CPU_PROF (a folder: the service process writes a V8 CPU profile there, the baseline one in its
  * baseline/ subfolder; bench/cpu-profile-stages.mjs breaks either down by request stage),
  * BENCH_TRANSCRIPT=0 (skips the transcript page measured after the scenarios),
+ * BENCH_EXPLAIN=1 (prints EXPLAIN (ANALYZE, BUFFERS) of each calls-list scenario's page query, as the repository
+ * writes it for the firm's live calls, before measuring),
  * BENCH_ACCEPT_ENCODING (sent to the service, e.g. "gzip" or "br": its answers are then compressed;
  * the baseline never compresses, so the ratio then includes the cost of compression).
  *
@@ -203,6 +205,24 @@ function child(args, execArgv = []) {
   });
 }
 
+/** The plan of each calls-list scenario's page query (the repository's own SQL, captured, then run under EXPLAIN). */
+async function explainPages(client, orgId, updatedSince) {
+  const { CallsRepository } = require(dist('calls/calls.repository.js'));
+  const repo = new CallsRepository();
+  const pages = [
+    ['first page', {}],
+    ['updated_since (last hour)', { updatedSince }],
+    ['caller_number', { callerE164: '+13125550142' }],
+    ['reference', { referenceKey: 'CLM1000' }],
+  ];
+  for (const [name, filters] of pages) {
+    let captured;
+    await repo.listPage({ query: async (sql, params) => ((captured = { sql, params }), []) }, orgId, true, filters, null, 100);
+    const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${captured.sql}`, captured.params);
+    log(`EXPLAIN ${name}:\n${plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
+  }
+}
+
 async function main() {
   const { default: pg } = await import('pg');
   const { default: autocannon } = await import('autocannon');
@@ -315,6 +335,7 @@ async function main() {
     })).nextCursor;
     const baselineCursor = Buffer.from(JSON.stringify({ at: deep.started_at.toISOString(), id: deep.call_id })).toString('base64url');
     const updatedSince = new Date(now.getTime() - 3_600_000).toISOString();
+    if (process.env.BENCH_EXPLAIN === '1') await explainPages(client, org.id, updatedSince);
     await client.end();
     await setupApp.close();
 

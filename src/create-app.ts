@@ -68,8 +68,10 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   holdContinue(adapter.getInstance().server as Server);
   // First: a request that arrives while the server drains is answered 503 before any other hook runs.
   endConnectionsOnceDrained(adapter.getInstance());
-  adapter.getInstance().addHook('onRequest', async (req, reply) => {
+  // Synchronous hooks (here and in the other stages that do nothing on most requests): an async one costs a promise and a tick.
+  adapter.getInstance().addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
   // Bodies are accepted only in the content types the document lists: JSON everywhere (Fastify's own
   // parser on strictly decoded UTF-8), audio/ogg on the recording upload. Nest's parsers (which add form bodies) stay off.

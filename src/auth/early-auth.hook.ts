@@ -26,17 +26,27 @@ export function checkKeyAccess(access: Extract<RouteAccess, { kind: 'key' }>, pr
   if (access.testOnly && principal.livemode) throw new TestModeOnlyError();
 }
 
-/** The route's declared access: its key and what the route asks of it, or the internal token. */
-async function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKeyService, config: AppConfig): Promise<void> {
+/**
+ * The route's declared access: its key and what the route asks of it, or the internal token. Synchronous (throwing
+ * its refusal) unless the key must be looked up: then the promise of the same checks.
+ */
+function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKeyService, config: AppConfig): Promise<void> | undefined {
   const header = req.headers.authorization;
   if (d.access.kind === 'internal') checkInternalToken(config, header);
-  if (d.access.kind !== 'key') return;
-  const principal = await keys.authenticate(header, d.access.recheckedInRead === true);
-  checkKeyAccess(d.access, principal);
-  (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = principal;
+  if (d.access.kind !== 'key') return undefined;
+  const access = d.access;
+  const grant = (principal: ApiPrincipal) => {
+    checkKeyAccess(access, principal);
+    (req as unknown as Record<symbol, ApiPrincipal>)[EARLY_PRINCIPAL] = principal;
+  };
+  const found = keys.authenticateNow(header, access.recheckedInRead === true);
+  if (found instanceof Promise) return found.then(grant);
+  grant(found);
+  return undefined;
 }
 
-async function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyService, config: AppConfig): Promise<void> {
+/** Every check of the stage: synchronous (throwing its refusal) unless the key must be looked up. */
+function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyService, config: AppConfig): Promise<void> | undefined {
   if (authorizationHeaderCount(req.raw.rawHeaders) > 1) {
     throw new InvalidRequestError('Send exactly one Authorization header.', 'authorization');
   }
@@ -46,9 +56,14 @@ async function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyServi
     req.log.error(`route ${req.method} ${req.routeOptions.url} declares no access rule; denying`);
     throw new InternalError(randomUUID(), 'This endpoint is misconfigured.');
   }
-  await checkAccess(req, declaration, keys, config);
-  admitBody(req, reply, declaration);
-  continueIfExpected(req, reply, declaration);
+  const admitted = () => {
+    admitBody(req, reply, declaration);
+    continueIfExpected(req, reply, declaration);
+  };
+  const checking = checkAccess(req, declaration, keys, config);
+  if (checking) return checking.then(admitted);
+  admitted();
+  return undefined;
 }
 
 /**
@@ -61,15 +76,27 @@ async function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyServi
  * A refusal with a body on its way closes the connection.
  */
 export function installEarlyAuth(fastify: FastifyInstance, keys: ApiKeyService, config: AppConfig): void {
-  fastify.addHook('onRequest', async (req, reply) => {
+  // A callback hook: a request whose key is cached (or needs none) passes without a promise; a refusal answers and
+  // does not call done; anything else goes to Fastify's error handling through done.
+  fastify.addHook('onRequest', (req, reply, done) => {
+    const refuse = (e: unknown) => {
+      try {
+        // Passed on as thrown (a driver's error may come from another realm, not instanceof Error, and keeps its code).
+        if (!(e instanceof DomainError)) return done(e as Error);
+        const d = declarationOf(req);
+        if (announcesBody(req.headers) || (d && d.body.kind !== 'none')) reply.header('connection', 'close');
+        sendProblem(reply, req.id, e);
+      } catch (err) {
+        done(err as Error);
+      }
+    };
+    let pending: Promise<void> | undefined;
     try {
-      await admit(req, reply, keys, config);
+      pending = admit(req, reply, keys, config);
     } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      const d = declarationOf(req);
-      if (announcesBody(req.headers) || (d && d.body.kind !== 'none')) reply.header('connection', 'close');
-      sendProblem(reply, req.id, e);
-      return reply;
+      return refuse(e);
     }
+    if (pending) pending.then(() => done(), refuse);
+    else done();
   });
 }

@@ -62,10 +62,11 @@ export class MetricsService implements OnModuleInit {
   /** Counts every answer by its declared route template (never the raw URL, which carries ids and tokens). */
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
-    fastify?.addHook('onResponse', async (req, reply) => {
+    fastify?.addHook('onResponse', (req, reply, done) => {
       const labels = { method: req.method, route: declarationOf(req)?.template ?? 'unmatched', status: String(reply.statusCode) };
       this.requests.inc(labels);
       this.latency.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
   }
 }

@@ -32,14 +32,16 @@ export function configureRecordingsHttp(fastify: FastifyInstance): void {
     if (isUpload(req)) return done(null, payload);
     done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
   });
-  fastify.addHook('onRequest', async (req) => {
+  // Both synchronous: they do something only on the upload and the link routes.
+  fastify.addHook('onRequest', (req, _reply, done) => {
     if (isUpload(req)) exemptFromRequestDeadline(req.raw);
+    done();
   });
-  fastify.addHook('onSend', async (req, reply, payload) => {
+  fastify.addHook('onSend', (req, reply, payload, done) => {
     if (isLink(req)) {
       for (const name of Object.keys(reply.getHeaders())) if (name.toLowerCase().startsWith('access-control-')) reply.removeHeader(name);
     }
-    return payload;
+    done(null, payload);
   });
 }
 

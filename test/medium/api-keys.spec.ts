@@ -72,6 +72,20 @@ describe('ApiKeyService', () => {
     expect(await auditActions(summary.id)).toEqual(['api_key.created', 'api_key.revoked']);
   });
 
+  it('authenticateNow: a principal cached for a keyed read comes back without a promise; a lookup is a promise; a malformed key throws at once', async () => {
+    const orgId = await newOrg();
+    const { key, summary } = await create(orgId);
+    const first = m.sut.authenticateNow(`Bearer ${key}`, true);
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first).keyId).toBe(summary.id);
+    const cached = m.sut.authenticateNow(`Bearer ${key}`, true);
+    expect(cached).not.toBeInstanceOf(Promise);
+    expect((cached as Awaited<typeof first>).keyId).toBe(summary.id);
+    // Without `cached` (every route that does not re-check the key in its own statement) the key is always looked up.
+    expect(m.sut.authenticateNow(`Bearer ${key}`)).toBeInstanceOf(Promise);
+    expect(() => m.sut.authenticateNow('Bearer nope', true)).toThrow(expect.objectContaining({ code: 'unauthorized' }) as Error);
+  });
+
   it('revoking an unknown key is not found', async () => {
     await expect(m.sut.revoke('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
   });

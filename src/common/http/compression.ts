@@ -44,8 +44,8 @@ export async function installCompression(fastify: FastifyInstance): Promise<void
     threshold: COMPRESS_ABOVE_BYTES,
     customTypes: COMPRESSED_TYPES,
   });
-  fastify.addHook('onSend', async (_req, reply, payload) => {
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
     if (COMPRESSED_TYPES.test(String(reply.getHeader('content-type') ?? ''))) varyOnAcceptEncoding(reply);
-    return payload;
+    done(null, payload);
   });
 }

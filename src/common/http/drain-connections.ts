@@ -20,11 +20,11 @@ const SWEEP_MS = 100;
  */
 export function endConnectionsOnceDrained(fastify: FastifyInstance): void {
   let draining = false;
-  fastify.addHook('onRequest', async (req, reply) => {
-    if (!draining) return;
+  // Synchronous: it answers (and so does not call done) only while draining.
+  fastify.addHook('onRequest', (req, reply, done) => {
+    if (!draining) return done();
     reply.header('connection', 'close');
     sendProblem(reply, req.id, new ServiceUnavailableError('The service is shutting down. Try again shortly.'));
-    return reply;
   });
   fastify.addHook('preClose', (done) => {
     draining = true;

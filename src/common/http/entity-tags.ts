@@ -47,11 +47,16 @@ function answerNotModified(reply: FastifyReply, payload: unknown): null {
  * 200 of a route declared `etag` gets a tag and can become 304.
  */
 export function installEntityTags(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!declarationOf(req)?.etag || reply.statusCode !== 200) return payload;
-    const tag = tagOf(payload);
-    if (!tag) return payload;
-    reply.header('ETag', tag);
-    return ifNoneMatchHits(req.headers['if-none-match'], tag) ? answerNotModified(reply, payload) : payload;
+  fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    done(null, taggedPayload(req, reply, payload));
   });
+}
+
+/** The payload to send: as it was, or null for a 304 (the ETag header set on a 200 of a route declared `etag`). */
+function taggedPayload(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (!declarationOf(req)?.etag || reply.statusCode !== 200) return payload;
+  const tag = tagOf(payload);
+  if (!tag) return payload;
+  reply.header('ETag', tag);
+  return ifNoneMatchHits(req.headers['if-none-match'], tag) ? answerNotModified(reply, payload) : payload;
 }

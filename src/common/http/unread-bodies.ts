@@ -82,10 +82,10 @@ export function continueIfExpected(req: FastifyRequest, reply: FastifyReply, d: 
  * the early auth hook, so two Authorization headers still answer 400 first.
  */
 export function closeOnUnreadBodies(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (req, reply) => {
-    if (!announcesBody(req.headers) || matchedRoute(req)) return;
+  // Synchronous: it answers (and so does not call done) only for a body sent to no route.
+  fastify.addHook('onRequest', (req, reply, done) => {
+    if (!announcesBody(req.headers) || matchedRoute(req)) return done();
     reply.header('connection', 'close');
     sendProblem(reply, req.id, noSuchEndpoint());
-    return reply;
   });
 }

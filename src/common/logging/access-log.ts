@@ -40,9 +40,9 @@ function accessLine(req: FastifyRequest, reply: FastifyReply): Record<string, un
 
 /** One JSON access line per request, written by Fastify's onResponse hook once the answer has gone out. */
 export function registerAccessLog(fastify: FastifyInstance, logger: pino.Logger): void {
-  fastify.addHook('onResponse', async (req, reply) => {
+  fastify.addHook('onResponse', (req, reply, done) => {
     // Probes poll often and say nothing new: their routes declare a quiet log.
-    if (declarationOf(req)?.quietLog || !logger.isLevelEnabled('info')) return;
-    logger.info(accessLine(req, reply), 'request completed');
+    if (!declarationOf(req)?.quietLog && logger.isLevelEnabled('info')) logger.info(accessLine(req, reply), 'request completed');
+    done();
   });
 }

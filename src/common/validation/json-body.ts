@@ -55,8 +55,9 @@ const tooDeep = () => {
 
 /** The body of a JSON route passes through a NestingScanner as it streams in: too deep, and reading stops there. */
 function scanNestingWhileReading(fastify: FastifyInstance): void {
-  fastify.addHook('preParsing', async (req, _reply, payload) => {
-    if (declarationOf(req)?.body.kind !== 'json' || !isJson(req.headers['content-type'])) return payload;
+  // Synchronous: most requests (every GET) carry no JSON body and pass straight through.
+  fastify.addHook('preParsing', (req, _reply, payload, next) => {
+    if (declarationOf(req)?.body.kind !== 'json' || !isJson(req.headers['content-type'])) return next(null, payload);
     const scanner = new NestingScanner(MAX_DEPTH);
     const scanned = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -64,7 +65,7 @@ function scanNestingWhileReading(fastify: FastifyInstance): void {
       },
     });
     payload.on('error', (err) => scanned.destroy(err));
-    return payload.pipe(scanned);
+    next(null, payload.pipe(scanned));
   });
 }
 

@@ -1,6 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { InvalidRequestError } from '../errors/problems.js';
+import { compiledQueryCheck } from './compiled-query.js';
 import { bodyMayBeOmitted, bodyMembers, listInWords, requiredOneOf } from './body-rules.js';
 import { undeclaredMembers } from './declared-members.js';
 import { flattenValidationErrors } from './validate-document.js';
@@ -55,6 +56,10 @@ export class ApiValidationPipe extends ValidationPipe {
           body ? metatype : undefined,
         );
     }
+    // Most queries are valid: a check compiled once per DTO accepts them; anything it does not accept goes the full way.
+    const accepted =
+      metadata.type === 'query' && metatype !== undefined && this.toValidate(metadata) ? acceptQuery(value, metatype) : undefined;
+    if (accepted) return accepted;
     try {
       const out = await super.transform(value, metadata);
       if (body) checkOneOf(out as object, metatype);
@@ -64,6 +69,11 @@ export class ApiValidationPipe extends ValidationPipe {
       throw err;
     }
   }
+}
+
+function acceptQuery(query: unknown, metatype: Metatype): object | undefined {
+  if (query === null || typeof query !== 'object') return undefined;
+  return compiledQueryCheck(metatype)?.(query as Record<string, unknown>);
 }
 
 /** A check no DTO could express: no string anywhere may hold a NUL or a lone surrogate. */
