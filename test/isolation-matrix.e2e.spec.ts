@@ -1,69 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { newCallId, newEventId, newLeadId } from '../src/common/ids';
 import { internalEnv } from './support/call-documents';
+import { DATA_ID_CASES, MISSING_ID, pathCase, type IdCase, type IdKind } from './support/id-cases';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
 import { Receiver } from './support/receiver';
 import { tempDataDir } from './support/recordings';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
 import { createTestKeys, simulateTestCall } from './support/test-mode';
 
-type IdKind = 'call' | 'lead' | 'external' | 'event' | 'endpoint' | 'delivery' | 'testCall';
-
-/** One id-taking operation, path parameter or filter: how to send it with a given id and key. */
-interface Case {
-  name: string;
-  /** The operation in the OpenAPI document ("get /v1/calls/{call_id}"), for the coverage check. */
-  operation: string;
-  /** The path parameter or query parameter it exercises. */
-  param: string;
-  kind: IdKind;
-  /** Takes only a test key (the test helpers): sent with the firm's test key, on its test-mode call. */
-  testMode?: boolean;
-  send(t: TestApp, id: string, key: string): Promise<HttpResult>;
-}
-
-const MISSING: Record<IdKind, () => string> = {
-  call: () => newCallId(),
-  testCall: () => newCallId(),
-  lead: () => newLeadId(),
-  external: () => `ext-${randomUUID()}`,
-  event: () => newEventId(),
-  endpoint: () => randomUUID(),
-  delivery: () => randomUUID(),
-};
-
-const get = (path: string, query?: Record<string, string>) => (t: TestApp, _id: string, key: string) => t.get(path, { key, query });
-const pathCase = (method: string, template: string, param: string, kind: IdKind, body?: unknown): Case => ({
-  name: `${method} ${template}`,
-  operation: `${method.toLowerCase()} ${template}`,
-  param,
-  kind,
-  send: (t, id, key) => t.request(method, template.replace(`{${param}}`, encodeURIComponent(id)), { key, body }),
-});
-const filterCase = (path: string, param: string, kind: IdKind): Case => ({
-  name: `GET ${path}?${param}=`,
-  operation: `get ${path}`,
-  param,
-  kind,
-  send: (t, id, key) => get(path, { [param]: id })(t, id, key),
-});
+type Case = IdCase;
 
 const CASES: Case[] = [
-  pathCase('GET', '/v1/calls/{call_id}', 'call_id', 'call'),
-  pathCase('GET', '/v1/calls/{call_id}/transcript', 'call_id', 'call'),
-  pathCase('GET', '/v1/calls/{call_id}/recording', 'call_id', 'call'),
-  pathCase('POST', '/v1/calls/{call_id}/recording-link', 'call_id', 'call'),
-  pathCase('GET', '/v1/leads/{lead_id}', 'lead_id', 'lead'),
-  pathCase('PATCH', '/v1/leads/{lead_id}', 'lead_id', 'lead', { status: 'contacted' }),
-  pathCase('GET', '/v1/events/{event_id}', 'event_id', 'event'),
-  pathCase('POST', '/v1/webhook-endpoints/{endpoint_id}/test', 'endpoint_id', 'endpoint'),
-  pathCase('POST', '/v1/webhook-deliveries/{delivery_id}/redeliver', 'delivery_id', 'delivery'),
-  filterCase('/v1/calls', 'ids', 'call'),
-  filterCase('/v1/leads', 'call_id', 'call'),
-  filterCase('/v1/leads', 'external_id', 'external'),
-  filterCase('/v1/events', 'after', 'event'),
-  filterCase('/v1/webhook-deliveries', 'event_id', 'event'),
-  filterCase('/v1/webhook-deliveries', 'endpoint_id', 'endpoint'),
+  ...DATA_ID_CASES,
   { ...pathCase('POST', '/v1/test-helpers/calls/{call_id}/reprocess', 'call_id', 'testCall', { lead: false }), testMode: true },
 ];
 
@@ -122,7 +68,7 @@ describe('no firm sees another: every id-taking operation, path and filter', () 
     async (_name, c) => {
       const key = keyOf(b, c);
       const foreign = idOf(a, c.kind);
-      const missing = MISSING[c.kind]();
+      const missing = MISSING_ID[c.kind]();
       const forForeign = await c.send(t, foreign, key);
       const forMissing = await c.send(t, missing, key);
       expect(observable(forForeign, foreign)).toEqual(observable(forMissing, missing));

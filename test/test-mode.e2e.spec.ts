@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { ApiKeyService } from '../src/auth';
-import { newCallId, newEventId, newLeadId } from '../src/common/ids';
 import { IngestionService } from '../src/ingestion';
 import { fullCallDocument, internalEnv } from './support/call-documents';
 import { createFirm } from './support/factories';
+import { DATA_ID_CASES, MISSING_ID, type DataIdKind } from './support/id-cases';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
 import { Receiver } from './support/receiver';
 import { tempDataDir } from './support/recordings';
@@ -11,52 +10,10 @@ import { startTestApp, type HttpResult, type TestApp } from './support/test-app'
 import { ingestTestCall } from './support/test-mode';
 import { addTestModeData, type TestModeData } from './support/test-mode-data';
 
-type IdKind = 'call' | 'lead' | 'external' | 'event' | 'endpoint' | 'delivery';
-type Ids = Record<IdKind, string>;
+type Ids = Record<DataIdKind, string>;
 
-const MISSING: Record<IdKind, () => string> = {
-  call: () => newCallId(),
-  lead: () => newLeadId(),
-  external: () => `ext-${randomUUID()}`,
-  event: () => newEventId(),
-  endpoint: () => randomUUID(),
-  delivery: () => randomUUID(),
-};
-
-interface Case {
-  name: string;
-  kind: IdKind;
-  send(t: TestApp, id: string, key: string): Promise<HttpResult>;
-}
-const pathCase = (method: string, template: string, param: string, kind: IdKind, body?: unknown): Case => ({
-  name: `${method} ${template}`,
-  kind,
-  send: (t, id, key) => t.request(method, template.replace(`{${param}}`, encodeURIComponent(id)), { key, body }),
-});
-const filterCase = (path: string, param: string, kind: IdKind): Case => ({
-  name: `GET ${path}?${param}=`,
-  kind,
-  send: (t, id, key) => t.get(path, { key, query: { [param]: id } }),
-});
-
-/** Every id-taking operation and filter (as test/isolation-matrix.e2e.spec.ts lists them for firms). */
-const CASES: Case[] = [
-  pathCase('GET', '/v1/calls/{call_id}', 'call_id', 'call'),
-  pathCase('GET', '/v1/calls/{call_id}/transcript', 'call_id', 'call'),
-  pathCase('GET', '/v1/calls/{call_id}/recording', 'call_id', 'call'),
-  pathCase('POST', '/v1/calls/{call_id}/recording-link', 'call_id', 'call'),
-  pathCase('GET', '/v1/leads/{lead_id}', 'lead_id', 'lead'),
-  pathCase('PATCH', '/v1/leads/{lead_id}', 'lead_id', 'lead', { status: 'contacted' }),
-  pathCase('GET', '/v1/events/{event_id}', 'event_id', 'event'),
-  pathCase('POST', '/v1/webhook-endpoints/{endpoint_id}/test', 'endpoint_id', 'endpoint'),
-  pathCase('POST', '/v1/webhook-deliveries/{delivery_id}/redeliver', 'delivery_id', 'delivery'),
-  filterCase('/v1/calls', 'ids', 'call'),
-  filterCase('/v1/leads', 'call_id', 'call'),
-  filterCase('/v1/leads', 'external_id', 'external'),
-  filterCase('/v1/events', 'after', 'event'),
-  filterCase('/v1/webhook-deliveries', 'event_id', 'event'),
-  filterCase('/v1/webhook-deliveries', 'endpoint_id', 'endpoint'),
-];
+/** Every id-taking operation and filter (as test/isolation-matrix.e2e.spec.ts sends them across firms). */
+const CASES = DATA_ID_CASES;
 
 /** What a client can observe, with the id itself and per-request values taken out. */
 function observable(r: HttpResult, id: string): unknown {
@@ -135,7 +92,7 @@ describe('test mode: a test key sees only test data, a live key never sees it', 
   ] as const)('%s, given a %s id', (_who, _mode, key, otherIds, ownIds) => {
     it.each(CASES.map((c) => [c.name, c] as const))('%s: answers exactly as for an id that does not exist', async (_name, c) => {
       const other = otherIds()[c.kind];
-      const missing = MISSING[c.kind]();
+      const missing = MISSING_ID[c.kind]();
       expect(observable(await c.send(t, other, key()), other)).toEqual(observable(await c.send(t, missing, key()), missing));
       // The key's own mode's id works through the same case, so the comparison is not between two broken requests.
       expect((await c.send(t, ownIds()[c.kind], key())).status).toBeLessThan(300);
