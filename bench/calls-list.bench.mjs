@@ -88,6 +88,14 @@ async function serveBaseline(databaseUrl, orgId) {
   const repo = new CallsRepository();
   const mapper = new CallMapper(null);
   const app = Fastify();
+  const withClient = async (work) => {
+    const client = await pool.connect();
+    try {
+      return await work({ query: (sql, params) => client.query(sql, params).then((r) => r.rows) });
+    } finally {
+      client.release();
+    }
+  };
   app.get('/v1/calls', async (req) => {
     const q = req.query;
     const limit = q.limit ? Number(q.limit) : 20;
@@ -97,15 +105,10 @@ async function serveBaseline(databaseUrl, orgId) {
       referenceKey: q.reference,
     };
     const after = q.cursor ? JSON.parse(Buffer.from(q.cursor, 'base64url').toString()) : null;
-    const client = await pool.connect();
-    let asOf, rows;
-    try {
-      const m = { query: (sql, params) => client.query(sql, params).then((r) => r.rows) };
-      asOf = await readAsOf(m, 30_000);
-      rows = await repo.listPage(m, orgId, true, filters, after, limit);
-    } finally {
-      client.release();
-    }
+    const { asOf, rows } = await withClient(async (m) => ({
+      asOf: await readAsOf(m, 30_000),
+      rows: await repo.listPage(m, orgId, true, filters, after, limit),
+    }));
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const hasMore = rows.length > limit;
@@ -123,14 +126,6 @@ async function serveBaseline(databaseUrl, orgId) {
     };
   });
   const leads = new LeadsRepository();
-  const withClient = async (work) => {
-    const client = await pool.connect();
-    try {
-      return await work({ query: (sql, params) => client.query(sql, params).then((r) => r.rows) });
-    } finally {
-      client.release();
-    }
-  };
   app.get('/v1/leads', async (req) => {
     const limit = req.query.limit ? Number(req.query.limit) : 20;
     const { asOf, rows } = await withClient(async (m) => ({

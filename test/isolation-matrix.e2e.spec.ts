@@ -1,9 +1,9 @@
 import { internalEnv } from './support/call-documents';
-import { DATA_ID_CASES, MISSING_ID, pathCase, type IdCase, type IdKind } from './support/id-cases';
+import { DATA_ID_CASES, MISSING_ID, observable, pathCase, type IdCase, type IdKind } from './support/id-cases';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
 import { Receiver } from './support/receiver';
 import { tempDataDir } from './support/recordings';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { startTestApp, type TestApp } from './support/test-app';
 import { createTestKeys, simulateTestCall } from './support/test-mode';
 
 type Case = IdCase;
@@ -12,16 +12,6 @@ const CASES: Case[] = [
   ...DATA_ID_CASES,
   { ...pathCase('POST', '/v1/test-helpers/calls/{call_id}/reprocess', 'call_id', 'testCall', { lead: false }), testMode: true },
 ];
-
-/** What a client can observe, with the id itself and per-request values (request id, as_of) taken out. */
-function observable(r: HttpResult, id: string): unknown {
-  const text = r.text.split(id).join('<id>').split(encodeURIComponent(id)).join('<id>');
-  let body: unknown = text;
-  if ((r.headers.get('content-type') ?? '').includes('json') && text) {
-    body = JSON.parse(text, (k, v: unknown) => (['request_id', 'as_of'].includes(k) ? '<varies>' : v));
-  }
-  return { status: r.status, type: r.headers.get('content-type'), length: r.headers.get('content-length'), body };
-}
 
 describe('no firm sees another: every id-taking operation, path and filter', () => {
   const data = tempDataDir();

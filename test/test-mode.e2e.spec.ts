@@ -2,11 +2,11 @@ import { ApiKeyService } from '../src/auth';
 import { IngestionService } from '../src/ingestion';
 import { fullCallDocument, internalEnv } from './support/call-documents';
 import { createFirm } from './support/factories';
-import { DATA_ID_CASES, MISSING_ID, type DataIdKind } from './support/id-cases';
+import { DATA_ID_CASES, MISSING_ID, observable, type DataIdKind } from './support/id-cases';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
 import { Receiver } from './support/receiver';
 import { tempDataDir } from './support/recordings';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { startTestApp, type TestApp } from './support/test-app';
 import { ingestTestCall } from './support/test-mode';
 import { addTestModeData, type TestModeData } from './support/test-mode-data';
 
@@ -14,16 +14,6 @@ type Ids = Record<DataIdKind, string>;
 
 /** Every id-taking operation and filter (as test/isolation-matrix.e2e.spec.ts sends them across firms). */
 const CASES = DATA_ID_CASES;
-
-/** What a client can observe, with the id itself and per-request values taken out. */
-function observable(r: HttpResult, id: string): unknown {
-  const text = r.text.split(id).join('<id>').split(encodeURIComponent(id)).join('<id>');
-  let body: unknown = text;
-  if ((r.headers.get('content-type') ?? '').includes('json') && text) {
-    body = JSON.parse(text, (k, v: unknown) => (['request_id', 'as_of'].includes(k) ? '<varies>' : v));
-  }
-  return { status: r.status, type: r.headers.get('content-type'), length: r.headers.get('content-length'), body };
-}
 
 describe('test mode: a test key sees only test data, a live key never sees it', () => {
   const data = tempDataDir();

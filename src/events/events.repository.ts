@@ -66,19 +66,13 @@ export class EventsRepository {
   }
 
   async page(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date; limit: number }): Promise<EventRow[]> {
-    const params: unknown[] = [feed.orgId, opts.since, opts.limit, feed.livemode];
-    const where = [`org_id = $1`, `livemode = $4`, `occurred_at >= $2`, `txid < pg_snapshot_xmin(pg_current_snapshot())`];
-    if (opts.type !== undefined) {
-      params.push(opts.type);
-      where.push(`type = $${params.length}`);
-    }
-    if (opts.after) {
-      params.push(opts.after.txid, opts.after.seq);
-      where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
-    }
+    const { where, params } = feedWhere(feed, opts);
+    params.push(opts.limit);
     // Qualified: a bare "txid, seq" would sort by the text aliases of the select list.
     return this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY events.txid, events.seq LIMIT $3`,
+      `SELECT ${COLUMNS} FROM events
+        WHERE ${where} AND txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY events.txid, events.seq LIMIT $${params.length}`,
       params,
     );
   }
@@ -90,20 +84,8 @@ export class EventsRepository {
    * query and this one is still seen.
    */
   async hasAnyAfter(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date }): Promise<boolean> {
-    const params: unknown[] = [feed.orgId, opts.since, feed.livemode];
-    const where = [`org_id = $1`, `livemode = $3`, `occurred_at >= $2`];
-    if (opts.type !== undefined) {
-      params.push(opts.type);
-      where.push(`type = $${params.length}`);
-    }
-    if (opts.after) {
-      params.push(opts.after.txid, opts.after.seq);
-      where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
-    }
-    const rows = await this.sql.query<{ held: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE ${where.join(' AND ')}) AS held`,
-      params,
-    );
+    const { where, params } = feedWhere(feed, opts);
+    const rows = await this.sql.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM events WHERE ${where}) AS held`, params);
     return rows[0].held;
   }
 
@@ -114,4 +96,22 @@ export class EventsRepository {
     );
     return rows[0] ?? null;
   }
+}
+
+/** The firm's feed of one mode, kept events only, of one type when asked, after a position when given. */
+function feedWhere(
+  feed: EventFeed,
+  opts: { after: EventPosition | null; type?: string; since: Date },
+): { where: string; params: unknown[] } {
+  const params: unknown[] = [feed.orgId, feed.livemode, opts.since];
+  const where = [`org_id = $1`, `livemode = $2`, `occurred_at >= $3`];
+  if (opts.type !== undefined) {
+    params.push(opts.type);
+    where.push(`type = $${params.length}`);
+  }
+  if (opts.after) {
+    params.push(opts.after.txid, opts.after.seq);
+    where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
+  }
+  return { where: where.join(' AND '), params };
 }

@@ -5,8 +5,8 @@ import { waitFor } from './receiver';
 import { fixture, upload } from './recordings';
 import type { TestApp } from './test-app';
 
-/** A firm with data of every kind, and the ids and tokens the API handed it. */
-export interface FirmWithData extends TestFirm {
+/** The ids and tokens the API handed one mode's data of a firm. */
+export interface DataIds {
   callIds: string[];
   leadId: string;
   /** The lead's external_id, set by the firm through PATCH. */
@@ -16,6 +16,9 @@ export interface FirmWithData extends TestFirm {
   deliveryId: string;
   linkToken: string;
 }
+
+/** A firm with data of every kind, and the ids and tokens the API handed it. */
+export interface FirmWithData extends TestFirm, DataIds {}
 
 /**
  * Two calls (one with a lead, a transcript and a recording), a recording link,

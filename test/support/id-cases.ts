@@ -69,3 +69,13 @@ export const DATA_ID_CASES: IdCase<DataIdKind>[] = [
   filterCase('/v1/webhook-deliveries', 'event_id', 'event'),
   filterCase('/v1/webhook-deliveries', 'endpoint_id', 'endpoint'),
 ];
+
+/** What a client can observe, with the id itself and per-request values (request id, as_of) taken out. */
+export function observable(r: HttpResult, id: string): unknown {
+  const text = r.text.split(id).join('<id>').split(encodeURIComponent(id)).join('<id>');
+  let body: unknown = text;
+  if ((r.headers.get('content-type') ?? '').includes('json') && text) {
+    body = JSON.parse(text, (k, v: unknown) => (['request_id', 'as_of'].includes(k) ? '<varies>' : v));
+  }
+  return { status: r.status, type: r.headers.get('content-type'), length: r.headers.get('content-length'), body };
+}

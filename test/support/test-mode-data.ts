@@ -1,22 +1,15 @@
 import type { PermissionSet } from '../../src/common/http/scopes';
 import { WebhookEndpointsService } from '../../src/webhooks';
 import { fullCallDocument, nextCallId } from './call-documents';
-import type { FirmWithData } from './firm-data';
+import type { DataIds, FirmWithData } from './firm-data';
 import { waitFor } from './receiver';
 import { fixture, upload } from './recordings';
 import type { TestApp } from './test-app';
 import { createTestKeys, ingestTestCall } from './test-mode';
 
 /** The test-mode twin of a firm's live data (firm-data.ts): the same kinds of rows, made with its test keys. */
-export interface TestModeData {
+export interface TestModeData extends DataIds {
   keys: Record<PermissionSet, string>;
-  callIds: string[];
-  leadId: string;
-  externalId: string;
-  eventId: string;
-  endpointId: string;
-  deliveryId: string;
-  linkToken: string;
 }
 
 async function ok(what: string, r: Promise<{ status: number; text: string; body: any }>, status = 200) {
