@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -47,6 +47,8 @@ export async function startTestApp(
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   // Every app logs into the run's log folder, searched for secrets at the end of the run.
   const log = captureAppLog(opts.logStream);
+  // Removed at close unless the test chose its own folder: thousands of apps a run would otherwise fill /tmp.
+  const ownDataDir = opts.env?.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'app-data-')) : undefined;
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
@@ -56,7 +58,7 @@ export async function startTestApp(
     RATE_LIMIT_PER_SECOND: '100000',
     BASE_URL: 'http://api.test',
     // Recordings and generated files never land in the project's own .data.
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'app-data-')),
+    ...(ownDataDir === undefined ? {} : { DATA_DIR: ownDataDir }),
     ...opts.env,
   });
   const clock = new AdjustableClock();
@@ -87,6 +89,7 @@ export async function startTestApp(
       forgetServed(baseUrl);
       await pool.end();
       await log.close();
+      if (ownDataDir !== undefined) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }
