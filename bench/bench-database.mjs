@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.mjs';
+import { serverFlags } from './pg-statements.mjs';
 
 /**
  * A fresh, empty database for one benchmark run: on BENCH_DATABASE_URL's server when set, else on an embedded
@@ -18,7 +19,7 @@ export async function benchDatabase(prefix) {
     const dir = mkdtempSync(join(tmpdir(), `${prefix}-pg-`));
     // The embedded server runs as the unprivileged postgres user when started by root.
     chmodSync(dir, 0o777);
-    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
+    const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres', flags: serverFlags() });
     adminUrl = db.url;
     stop = async () => {
       await db.stop();

@@ -19,6 +19,10 @@
  * BENCH_TRANSCRIPT=0 (skips the transcript page measured after the scenarios),
  * BENCH_EXPLAIN=1 (prints EXPLAIN (ANALYZE, BUFFERS) of each calls-list scenario's page query, as the repository
  * writes it for the firm's live calls, before measuring),
+ * BENCH_PG_STATEMENTS=1 (embedded server only: prints, for each scenario, PostgreSQL's statements per request of
+ *   each server from pg_stat_statements; the baseline then connects as its own role so the two count apart),
+ * BENCH_SYSCALLS=1 (needs strace: system calls per request of each server, by peer, 200 requests one at a time per
+ *   scenario, after the measurement),
  * BENCH_ACCEPT_ENCODING (sent to the service, e.g. "gzip" or "br": its answers are then compressed;
  * the baseline never compresses, so the ratio then includes the cost of compression).
  *
@@ -36,6 +40,8 @@ import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './bench-database.mjs';
+import { straceAvailable, syscallsPerRequest, syscallsWanted } from './syscalls.mjs';
+import { resetStatements, statementsSince, statementsTable, statementsWanted } from './pg-statements.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
@@ -46,6 +52,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const log = (line) => process.stderr.write(line + '\n');
+const BASELINE_ROLE = 'bench_baseline';
 
 const role = process.argv[2];
 if (role === 'service') await serveService(process.argv[3]);
@@ -73,6 +80,19 @@ async function serveService(databaseUrl) {
   // A CPU profile is written on exit, which SIGTERM's default action skips.
   process.once('SIGTERM', () => process.exit(0));
   process.send({ port: app.getHttpServer().address().port });
+}
+
+/**
+ * The baseline's own login role, a member of the service's (same privileges), so pg_stat_statements, which keys
+ * statements by role, counts its statements apart from the service's even where the SQL is the same.
+ */
+async function baselineRole(client, databaseUrl) {
+  const owner = new URL(databaseUrl).username;
+  await client.query(`CREATE ROLE ${BASELINE_ROLE} LOGIN PASSWORD '${BASELINE_ROLE}' IN ROLE "${owner}"`);
+  const url = new URL(databaseUrl);
+  url.username = BASELINE_ROLE;
+  url.password = BASELINE_ROLE;
+  return url.toString();
 }
 
 async function serveBaseline(databaseUrl, orgId) {
@@ -159,6 +179,36 @@ async function serveBaseline(databaseUrl, orgId) {
 }
 
 // ---------------------------------------------------------------- main
+
+/** BENCH_SYSCALLS=1: each scenario's system calls per request on both servers, 200 requests sent one at a time. */
+async function syscallTable(scenarios, { service, baseline, auth, pgPort }) {
+  if (!straceAvailable()) return log('BENCH_SYSCALLS: strace is not installed; skipped');
+  const requests = 200;
+  const lines = [
+    'System calls per request (strace, 200 requests one at a time; reads and writes on the client socket and on PostgreSQL sockets, and all epoll_wait):',
+    '',
+    '| Scenario | server | HTTP reads / writes | PostgreSQL writes / reads | epoll_wait | all traced |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const [name, sp, bp] of scenarios)
+    for (const [who, server, path, headers] of [
+      ['service', service, sp, auth],
+      ['baseline', baseline, bp, {}],
+    ]) {
+      // fetch asks for gzip by default; autocannon's measurement does not (unless BENCH_ACCEPT_ENCODING), nor does this.
+      const plain = { 'accept-encoding': 'identity', ...headers };
+      const work = async () => {
+        for (let i = 0; i < requests; i++) await (await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: plain })).arrayBuffer();
+      };
+      const r = await syscallsPerRequest(server.proc.pid, { httpPort: server.port, pgPort, requests, work });
+      const all = Object.values(r.byName).reduce((a, b) => a + b, 0);
+      lines.push(
+        `| ${name} | ${who} | ${r.http.reads} / ${r.http.writes} | ${r.pg.writes} / ${r.pg.reads} | ${(r.byName.epoll_wait ?? 0) + (r.byName.epoll_pwait ?? 0)} | ${all.toFixed(1)} |`,
+      );
+      log(`${name}, ${who}: system calls per request by name ${JSON.stringify(r.byName)}`);
+    }
+  log(lines.join('\n'));
+}
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 where /proc is not there. */
 function cpuSeconds(pid) {
@@ -247,6 +297,8 @@ async function main() {
 
     // 3. 200,000 calls in bulk (one INSERT ... SELECT generate_series), references, one 1,000-turn transcript.
     const client = new pg.Client({ connectionString: databaseUrl });
+    // A failure below stops PostgreSQL in `finally`; its connection's error must not hide the failure's own.
+    client.on('error', () => undefined);
     await client.connect();
     const [{ now }] = (await client.query(`SELECT date_trunc('milliseconds', clock_timestamp()) AS now`)).rows;
     const postmaster = parentPid((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
@@ -331,6 +383,7 @@ async function main() {
     const baselineCursor = Buffer.from(JSON.stringify({ at: deep.started_at.toISOString(), id: deep.call_id })).toString('base64url');
     const updatedSince = new Date(now.getTime() - 3_600_000).toISOString();
     if (process.env.BENCH_EXPLAIN === '1') await explainPages(client, org.id, updatedSince);
+    const baselineUrl = statementsWanted() ? await baselineRole(client, databaseUrl) : databaseUrl;
     await client.end();
     await setupApp.close();
 
@@ -339,7 +392,7 @@ async function main() {
     const service = await child(['service', databaseUrl], profile);
     children.push(service.proc);
     const baselineProfile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/baseline`] : [];
-    const baseline = await child(['baseline', databaseUrl, org.id], baselineProfile);
+    const baseline = await child(['baseline', baselineUrl, org.id], baselineProfile);
     children.push(baseline.proc);
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
     // [name, service path, baseline path, the member holding the items compared]
@@ -423,13 +476,32 @@ async function main() {
       return { s: summarize(s), b: summarize(b) };
     };
     const rows = [];
+    const statsClient = new pg.Client({ connectionString: databaseUrl });
+    statsClient.on('error', () => undefined);
+    await statsClient.connect();
     for (const [name, sp, bp] of scenarios) {
+      await resetStatements(statsClient);
+      const before = [service, baseline].map((c) => served.get(c.proc.pid) ?? 0);
       const { s, b } = await compare(`http://127.0.0.1:${service.port}${sp}`, `http://127.0.0.1:${baseline.port}${bp}`);
       rows.push({ name, s, b });
+      for (const [i, [who, user]] of [
+        ['service', new URL(databaseUrl).username],
+        ['baseline', BASELINE_ROLE],
+      ].entries()) {
+        const requests = (served.get([service, baseline][i].proc.pid) ?? 0) - before[i];
+        log(
+          statementsTable(
+            `${name}, ${who}: PostgreSQL statements per request`,
+            await statementsSince(statsClient, requests, { role: user }),
+          ),
+        );
+      }
       log(
         `${name}: service ${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, CPU/req node ${s.nodeUs.toFixed(0)} µs pg ${s.pgUs.toFixed(0)} µs | baseline ${b.rps.toFixed(0)} req/s p50 ${b.p50} ms p99 ${b.p99} ms, CPU/req node ${b.nodeUs.toFixed(0)} µs pg ${b.pgUs.toFixed(0)} µs`,
       );
     }
+    await statsClient.end();
+    if (syscallsWanted()) await syscallTable(scenarios, { service, baseline, auth, pgPort: Number(new URL(databaseUrl).port) });
     const run = async (url, headers, connections, duration, pid) => {
       await once(url, headers, connections, WARMUP, pid);
       return once(url, headers, connections, duration, pid);

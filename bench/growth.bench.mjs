@@ -19,7 +19,8 @@
 //
 // Options: --firms N (10000)  --calls N (2000000)  --large N (200000, calls of the large firm; at most calls/10)
 //          --audit-firms N (100)  --days N (30, of events, deliveries, mail and audit)  --requests N (600 per scenario
-//          and size)  --explain (print EXPLAIN (ANALYZE, BUFFERS) of the list reads at both sizes)
+//          and size)  --explain (print EXPLAIN (ANALYZE, BUFFERS) of the list reads and the
+//          call detail at both sizes, and time the detail's two statements alone: bench/growth-statements.mjs)
 //          --template-calls N (220, demo calls the template firm is ingested with)
 //          --drop-days N (10, days dropped at 10x under reads)  --drop-gap-ms N (1000, readers alone before each drop)
 //          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls,
@@ -40,6 +41,7 @@ import { openSeedSession, prepareDatabase, seedAudit, seedCalls, seedFirms, seed
 import { dropOneDay, ensureDayPartitions, oldestWholeDays } from './growth-retention.mjs';
 import { buildIndexes, dropSecondaryIndexes } from './growth-indexes.mjs';
 import { startApi } from './service-process.mjs';
+import { detailStatements } from './growth-statements.mjs';
 
 const require = createRequire(import.meta.url);
 const root = new URL('..', import.meta.url);
@@ -359,11 +361,26 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
     during: stats(during.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
     before: stats(before.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
   }));
+  // By the table being dropped: a read waits on a drop's lock only through its audit row (audit_log's days), so
+  // reads slowed by the other tables' drops are slowed by the machine (CPU, WAL, catalog invalidations), not a lock.
+  const byTable = [...new Set(drops.map((d) => d.table))].map((table) => {
+    const mine = drops.filter((d) => d.table === table);
+    return {
+      table,
+      during: stats(reads.filter((r) => mine.some((d) => startsIn(r, d.start, d.end))).map((r) => r.t1 - r.t0)),
+      before: stats(reads.filter((r) => mine.some((d) => startsIn(r, d.start - (d.end - d.start), d.start))).map((r) => r.t1 - r.t0)),
+    };
+  });
+  for (const t of byTable)
+    log(
+      `reads while ${t.table} days drop: ${t.during.n} reads p50 ${t.during.p50?.toFixed(2)} p99 ${t.during.p99?.toFixed(2)} ms | before: ${t.before.n} reads p50 ${t.before.p50?.toFixed(2)} p99 ${t.before.p99?.toFixed(2)} ms`,
+    );
   return {
     drops: drops.map(({ start: _start, end: _end, ...d }) => d),
     during: stats(during.map((r) => r.t1 - r.t0)),
     before: stats(before.map((r) => r.t1 - r.t0)),
     byScenario,
+    byTable,
     reads: reads.length,
   };
 }
@@ -458,6 +475,17 @@ async function main() {
       });
     const plans = o.explain ? await Promise.all(ctxs.map((c, i) => explain(c, tgts[i]))) : null;
     if (plans) for (const [i, p] of plans.entries()) for (const [k, v] of Object.entries(p)) log(`\nEXPLAIN ${k} (${apis[i].size}):\n${v}`);
+    const statements = o.explain ? await detailStatements(ctxs, tgts, o.requests) : null;
+    if (statements) {
+      for (const [k, name] of [
+        ['read', 'detail read (with the key standing)'],
+        ['audit', 'its audit row'],
+      ])
+        log(
+          `statement ${name}: 1x p50 ${statements[k][0].p50.toFixed(3)} p99 ${statements[k][0].p99.toFixed(3)} ms | 10x p50 ${statements[k][1].p50.toFixed(3)} p99 ${statements[k][1].p99.toFixed(3)} ms`,
+        );
+      for (const [i, e] of statements.explains.entries()) log(`\nEXPLAIN EXECUTE call_detail_with_standing (${apis[i].size}):\n${e}`);
+    }
     const reads = await measure(apis, o.requests);
     load.measured = loadavg();
     // Disk first, with the whole 30 days; then one day dropped at 1x, and the oldest `dropDays` at 10x under reads.
@@ -534,6 +562,7 @@ function report(o, sz, ctxs, reads, drop, disks, load) {
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     readLine('all three', under),
     ...under.byScenario.map((r) => readLine(r.name, r)),
+    ...under.byTable.map((r) => readLine(`all three, while ${r.table} days drop`, r)),
     '',
     '| Disk (pg_total_relation_size) | 1x | 10x |',
     '| --- | ---: | ---: |',
@@ -572,6 +601,7 @@ function report(o, sz, ctxs, reads, drop, disks, load) {
       reads_without: under.before,
       reads_during: under.during,
       reads_by_scenario: under.byScenario,
+      reads_by_table: under.byTable,
       reads_all: under.reads,
     },
     disk: diskRows,

@@ -24,6 +24,8 @@
 //
 // Options: --events N (10000)  --rate EVENTS_PER_S (500)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
 // Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there;
+// BENCH_PG_STATEMENTS=1 prints PostgreSQL's statements per 1,000 deliveries for each scenario and phase
+// (pg_stat_statements, counted from the moment the workers start: the burst's preloaded fan-out is not in it);
 // BENCH_RESULTS_DIR (bench/results) is where the results file goes.
 // Results: printed, and written to BENCH_RESULTS_DIR/webhooks-<time>.json.
 // `npm test` runs it once with a few events (test/benches.e2e.spec.ts), so it keeps running.
@@ -35,6 +37,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
+import { resetStatements, serverFlags, statementsSince, statementsTable } from './pg-statements.mjs';
 
 const root = new URL('..', import.meta.url);
 const dist = (p) => new URL(`dist/src/${p}`, root).href;
@@ -288,6 +291,7 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
     });
     let cpuAtStart;
     const startWorkers = async () => {
+      await resetStatements(client);
       for (let i = 0; i < workers; i++)
         procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
       if (system === 'ours') await waitForListeners(setup.url, workers);
@@ -343,6 +347,7 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
       }
     }
     const cpuAtEnd = cpu();
+    const statements = await statementsSince(client, expected, { per: 1000 });
     await client.end();
     const perThousand = (key) => Math.round(((cpuAtEnd[key] - cpuAtStart[key]) * 1000) / expected);
     phases[phase] = {
@@ -364,9 +369,12 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
       ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
       // bench: this process, i.e. the receiver (and in the paced phase the producer).
       cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres'), bench: perThousand('bench') },
+      ...(statements ? { statements_per_1000: statements } : {}),
     };
     await Promise.all(procs.map((p) => p.stop()));
-    process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(phases[phase])}\n`);
+    const { statements_per_1000: _, ...shown } = phases[phase];
+    process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(shown)}\n`);
+    process.stderr.write(statementsTable(`  ${name} ${phase}, PostgreSQL statements per 1,000 deliveries:`, statements));
   }
   return { name, system, workers, ...phases };
 }
@@ -528,7 +536,7 @@ async function main() {
   const { startEmbeddedPostgres } = await import(dist('database/embedded-postgres.js'));
   const dir = mkdtempSync(join(tmpdir(), 'webhook-bench-'));
   chmodSync(dir, 0o777);
-  const pgServer = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
+  const pgServer = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres', flags: serverFlags() });
   const receiver = await startReceiver();
   const scenarios = {
     'ours-1': { system: 'ours', workers: 1 },

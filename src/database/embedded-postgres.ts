@@ -67,6 +67,8 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   database?: string;
   log?: (line: string) => void;
+  /** Extra server settings (`-c name=value` pairs) for a server this call starts; benchmarks use it. */
+  flags?: string[];
 }): Promise<EmbeddedDatabase> {
   const database = opts.database ?? 'receptionist';
   const pgDir = join(opts.dataDir, 'pg');
@@ -89,7 +91,7 @@ export async function startEmbeddedPostgres(opts: {
     password: PASSWORD,
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...(opts.flags ?? [])],
     onLog: log,
     onError: (e: unknown) => log(`[postgres error] ${String(e)}`),
   });
