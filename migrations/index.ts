@@ -10,6 +10,7 @@ import { EventsTraceContext1763960500000 } from './1763960500000-events-trace-co
 import { TestMode1764000000000 } from './1764000000000-test-mode.js';
 import { RateLimitLeases1764050000000 } from './1764050000000-rate-limit-leases.js';
 import { TimePartitions1764100000000 } from './1764100000000-time-partitions.js';
+import { DeliveryEventTime1764150000000 } from './1764150000000-delivery-event-time.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   TestMode1764000000000,
   RateLimitLeases1764050000000,
   TimePartitions1764100000000,
+  DeliveryEventTime1764150000000,
 ];

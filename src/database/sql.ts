@@ -37,6 +37,21 @@ export class Tx implements Queryable {
     const result = await this.runner.query(text, params as unknown[] | undefined, true);
     return result.affected ?? 0;
   }
+
+  /**
+   * A named prepared statement on the transaction's connection (TypeORM's runner has none): planned once per
+   * connection. Only for fixed statements whose best plan does not depend on the values; `name` always goes
+   * with the same text (PoolSql.prepared).
+   */
+  async prepared<R extends object = never>(name: string, text: string, values: readonly unknown[]): Promise<R[]> {
+    const client = (await this.runner.connect()) as PgConnection;
+    return (await client.query({ name, text, values: values as unknown[] })).rows as R[];
+  }
+}
+
+/** The node-postgres client under a TypeORM PostgreSQL query runner. */
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /** Transactions on TypeORM's DataSource (its pool, its query runners), each handed to the work as a `Tx`. */

@@ -8,7 +8,7 @@ import { ClaimPacer, leaseOutlastsAttempt } from './claim-pacer.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
 import { DeliveryWakeup } from './delivery-wakeup.js';
-import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
+import { DeliveryClaimsRepository, type ClaimedDelivery } from './delivery-claims.repository.js';
 import { SEND_TIMEOUT_MS } from './webhook-sender.js';
 
 export const DISPATCH_POLL_MS = 1000;
@@ -50,7 +50,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly wakeup: DeliveryWakeup;
 
   constructor(
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: DeliveryClaimsRepository,
     private readonly attempt: DeliveryAttempt,
     private readonly recorder: DeliveryRecorder,
     private readonly clock: Clock,

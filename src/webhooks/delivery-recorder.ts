@@ -8,7 +8,8 @@ import { MailService, type MailMessage } from '../mail/index.js';
 import { decideDelivery, type DeliveryOutcome } from './delivery-rules.js';
 import { planEndpoint, type DecidedDelivery, type EndpointPlan } from './endpoint-plan.js';
 import { deliveryFailedNotice, endpointDisabledNotice } from './owner-notices.js';
-import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
+import { DeliveryClaimsRepository, type ClaimedDelivery } from './delivery-claims.repository.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
 const RECORD_BATCH = 500;
@@ -32,6 +33,7 @@ export class DeliveryRecorder {
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly claims: DeliveryClaimsRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly account: AccountService,
     private readonly mail: MailService,
@@ -90,9 +92,9 @@ export class DeliveryRecorder {
         ),
       );
       closeWhereOff(decided, plans);
-      const done = await this.deliveries.applyTransitions(
+      const done = await this.claims.applyTransitions(
         manager,
-        decided.map((d) => ({ id: d.claimed.id, claimToken: d.claimed.claimToken, ...d.decision })),
+        decided.map((d) => ({ id: d.claimed.id, createdAt: d.claimed.createdAt, claimToken: d.claimed.claimToken, ...d.decision })),
       );
       await this.endpoints.setHealthMany(
         manager,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PoolSql } from '../database/pool-sql.js';
 import type { Tx } from '../database/sql.js';
 import type { Camelized } from '../database/tables.js';
-import type { DeliveryAttempt, DeliveryStatus, DeliveryTrigger, WebhookDeliveriesRow } from './webhooks.tables.js';
+import type { DeliveryStatus, DeliveryTrigger, WebhookDeliveriesRow } from './webhooks.tables.js';
 
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
 
@@ -12,42 +12,7 @@ const COLUMNS = `id, org_id AS "orgId", endpoint_id AS "endpointId", event_id AS
 /** A delivery as listed and shown: every column but the lease, aliased to camelCase. */
 export type DeliveryRow = Camelized<Omit<WebhookDeliveriesRow, 'locked_until' | 'claim_token'>>;
 
-/** A delivery leased to this worker, with what sending it needs (a named result of the claim's join). */
-export interface ClaimedDelivery {
-  id: string;
-  orgId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  attemptCount: number;
-  claimToken: string;
-  url: string;
-  secretEnc: string;
-  /** The secret replaced by a rotation, while it still signs alongside the new one. */
-  previousSecretEnc: string | null;
-  previousSecretExpiresAt: Date | null;
-  endpointStatus: string;
-  trigger: DeliveryTrigger;
-  /** When the delivery was made: with its event, for the event and test triggers. */
-  createdAt: Date;
-  /** The event's own columns (its id, firm and type are the delivery's), all null when it is no longer kept. */
-  eventOccurredAt: Date | null;
-  eventTest: boolean | null;
-  eventLivemode: boolean | null;
-  eventData: Record<string, unknown> | null;
-  /** The traceparent stored with the event (recorded while tracing was on). */
-  traceContext: string | null;
-}
-
-/** The recorded result of one claimed delivery. */
-export interface DeliveryTransition {
-  id: string;
-  claimToken: string;
-  status: DeliveryStatus;
-  attempt: DeliveryAttempt | null;
-  nextAttemptAt: Date | null;
-  completedAt: Date | null;
-}
+export type { ClaimedDelivery, DeliveryTransition } from './delivery-claims.repository.js';
 
 export interface DeliveryFilters {
   endpointId?: string;
@@ -66,14 +31,16 @@ export class WebhookDeliveriesRepository {
    * log shows what it missed and it can be redelivered once it is back on.
    * Returns how many are pending (to be sent).
    */
+  /** `at` is the event's `occurred_at` (its partition key): the delivery is made at that moment and keeps it. */
   async fanOut(manager: Tx, e: { orgId: string; eventId: string; eventType: string; livemode: boolean; at: Date }): Promise<number> {
     const rows = await manager.query<Pick<WebhookDeliveriesRow, 'status'>>(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at)
+      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at,
+                                       event_occurred_at)
        SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
               CASE WHEN status = 'enabled' THEN 'pending' ELSE 'failed' END,
               CASE WHEN status = 'enabled' THEN $4::timestamptz END,
               CASE WHEN status = 'enabled' THEN NULL ELSE $4::timestamptz END,
-              $4
+              $4, $4
          FROM webhook_endpoints
         WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
        RETURNING status`,
@@ -84,12 +51,21 @@ export class WebhookDeliveriesRepository {
 
   async insertOne(
     manager: Tx,
-    d: { orgId: string; endpointId: string; eventId: string; eventType: string; trigger: DeliveryTrigger; now: Date },
+    d: {
+      orgId: string;
+      endpointId: string;
+      eventId: string;
+      /** The event's `occurred_at` (its partition key). */
+      eventOccurredAt: Date;
+      eventType: string;
+      trigger: DeliveryTrigger;
+      now: Date;
+    },
   ): Promise<DeliveryRow> {
     const rows = await manager.query<DeliveryRow>(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6) RETURNING ${COLUMNS}`,
-      [d.orgId, d.endpointId, d.eventId, d.eventType, d.trigger, d.now],
+      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7) RETURNING ${COLUMNS}`,
+      [d.orgId, d.endpointId, d.eventId, d.eventType, d.trigger, d.now, d.eventOccurredAt],
     );
     return rows[0];
   }
@@ -146,73 +122,6 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims due deliveries for one worker: SKIP LOCKED so concurrent workers
-   * never wait on or share a row, and a lease in database time so a worker
-   * that dies loses nothing: the row is due again when the lease runs out. The claimed ids come as an array
-   * (`= ANY(ARRAY(...))`, not `IN (...)`): on the day-partitioned table a semi-join is planned as a scan of
-   * every partition, an array as one primary-key probe per partition.
-   * The same statement reads what sending needs: the endpoint, and the event
-   * (its envelope's columns and stored trace context; none when the event is
-   * no longer kept), so a batch costs one round trip.
-   */
-  async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    return this.sql.query<ClaimedDelivery>(
-      `WITH claimed AS (
-         UPDATE webhook_deliveries d
-            SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-          WHERE d.id = ANY(ARRAY(
-                SELECT id FROM webhook_deliveries
-                 WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
-                 ORDER BY next_attempt_at
-                 LIMIT $2
-                 FOR UPDATE SKIP LOCKED))
-         RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token, d.trigger, d.created_at)
-       SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
-              c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",
-              e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus",
-              c.trigger, c.created_at AS "createdAt",
-              ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData",
-              ev.trace_context AS "traceContext"
-         FROM claimed c
-         JOIN webhook_endpoints e ON e.id = c.endpoint_id
-         LEFT JOIN events ev ON ev.id = c.event_id`,
-      [now, limit, leaseSeconds],
-    );
-  }
-
-  /**
-   * Records many results in one statement. Only rows still held by the same
-   * claim are written (a lease that ran out belongs to another worker now);
-   * returns the ids written.
-   */
-  async applyTransitions(manager: Tx, items: DeliveryTransition[]): Promise<Set<string>> {
-    if (items.length === 0) return new Set();
-    const payload = items.map((i) => ({
-      id: i.id,
-      claim_token: i.claimToken,
-      status: i.status,
-      attempt: i.attempt,
-      next_attempt_at: i.nextAttemptAt?.toISOString() ?? null,
-      completed_at: i.completedAt?.toISOString() ?? null,
-    }));
-    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'id'>>(
-      `UPDATE webhook_deliveries d
-          SET status = x.status,
-              attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
-              attempts = CASE WHEN x.attempt IS NULL THEN d.attempts ELSE d.attempts || jsonb_build_array(x.attempt) END,
-              next_attempt_at = x.next_attempt_at,
-              completed_at = x.completed_at,
-              locked_until = NULL,
-              claim_token = NULL
-         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)
-        WHERE d.id = x.id AND d.claim_token = x.claim_token AND d.status = 'pending'
-        RETURNING d.id`,
-      [JSON.stringify(payload)],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /**
    * An endpoint turned off: its pending deliveries that no worker holds are
    * closed as failed and will not be sent later. Held ones are closed by
    * their worker (see the dispatcher).
@@ -222,15 +131,6 @@ export class WebhookDeliveriesRepository {
       `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
         WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`,
       [endpointId, now],
-    );
-  }
-
-  /** Gives leases back (shutdown): the rows are due again at once for any worker. */
-  async release(claimTokens: string[]): Promise<number> {
-    if (claimTokens.length === 0) return 0;
-    return this.sql.execute(
-      `UPDATE webhook_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[]) AND status = 'pending'`,
-      [claimTokens],
     );
   }
 

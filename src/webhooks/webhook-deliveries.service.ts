@@ -79,6 +79,7 @@ export class WebhookDeliveriesService {
         orgId,
         endpointId: endpoint.id,
         eventId: event.envelope.id,
+        eventOccurredAt: new Date(event.envelope.timestamp),
         eventType: 'webhook.test',
         trigger: 'test',
         now,
@@ -101,12 +102,13 @@ export class WebhookDeliveriesService {
       if (!endpoint) throw new NotFoundError('The webhook delivery');
       const now = this.clock.now();
       await this.checkSendable(manager, endpoint, now);
-      if (!(await this.events.findKept({ orgId, livemode: endpoint.livemode }, original.eventId)))
-        throw new NotFoundError("The delivery's event (kept 30 days)");
+      const event = await this.events.findKept({ orgId, livemode: endpoint.livemode }, original.eventId);
+      if (!event) throw new NotFoundError("The delivery's event (kept 30 days)");
       const row = await this.deliveries.insertOne(manager, {
         orgId,
         endpointId: endpoint.id,
         eventId: original.eventId,
+        eventOccurredAt: new Date(event.timestamp),
         eventType: original.eventType,
         trigger: 'redelivery',
         now,

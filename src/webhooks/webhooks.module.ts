@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config.js';
 import { EVENT_RETENTION_MS, EventsModule } from '../events/index.js';
 import { MailModule } from '../mail/index.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
+import { DeliveryClaimsRepository } from './delivery-claims.repository.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
 import { SecretBox } from './secret-box.js';
@@ -54,7 +55,7 @@ export class WebhooksModule implements OnModuleInit {
 /** The dispatcher: the HTTP/worker app only (it starts for ROLE all or worker), never the CLI. */
 @Module({
   imports: [WebhooksModule, AccountModule, EventsModule, MailModule],
-  providers: [DeliveryDispatcher, DeliveryAttempt, DeliveryRecorder],
+  providers: [DeliveryDispatcher, DeliveryAttempt, DeliveryRecorder, DeliveryClaimsRepository],
   exports: [DeliveryDispatcher],
 })
 export class WebhooksWorkerModule {}

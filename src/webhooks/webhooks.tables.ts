@@ -30,6 +30,8 @@ export interface WebhookDeliveriesRow {
   locked_until: Date | null;
   claim_token: string | null;
   created_at: Date;
+  /** The event's partition key (events.occurred_at), so its event is read from one partition; null on rows finished before it existed. */
+  event_occurred_at: Date | null;
 }
 
 export const WEBHOOK_DELIVERIES_TABLE = defineTable<WebhookDeliveriesRow>('webhook_deliveries', {
@@ -47,6 +49,7 @@ export const WEBHOOK_DELIVERIES_TABLE = defineTable<WebhookDeliveriesRow>('webho
   locked_until: 'timestamp with time zone null',
   claim_token: 'uuid null',
   created_at: 'timestamp with time zone',
+  event_occurred_at: 'timestamp with time zone null',
 });
 
 /** A row of `webhook_endpoints`, as node-postgres returns it. */
