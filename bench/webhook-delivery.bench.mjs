@@ -23,6 +23,9 @@
 //            time from COMMIT returning to the first POST arriving, p50/p99.
 //
 // Options: --events N (10000)  --rate EVENTS_PER_S (500)  --only ours-1,ours-2,graphile-1,graphile-2  --phases burst,paced
+//          --history-days N (0)  --history-per-day N (2000): before each scenario, N past days of events, each with its
+//          finished deliveries to both endpoints, in their day partitions, as a deployment keeps 30 days of them
+//          (the dispatcher must not pay for the days it does not touch)
 // Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there;
 // BENCH_PG_STATEMENTS=1 prints PostgreSQL's statements per 1,000 deliveries for each scenario and phase
 // (pg_stat_statements, counted from the moment the workers start: the burst's preloaded fan-out is not in it);
@@ -47,13 +50,22 @@ const ENDPOINT_TYPES = ['call.completed'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(argv) {
-  const opts = { events: 10_000, rate: 500, only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'], phases: ['burst', 'paced'] };
+  const opts = {
+    events: 10_000,
+    rate: 500,
+    only: ['ours-1', 'ours-2', 'graphile-1', 'graphile-2'],
+    phases: ['burst', 'paced'],
+    historyDays: 0,
+    historyPerDay: 2_000,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--events') opts.events = Number(v);
     else if (k === '--rate') opts.rate = Number(v);
     else if (k === '--only') opts.only = v.split(',');
     else if (k === '--phases') opts.phases = v.split(',');
+    else if (k === '--history-days') opts.historyDays = Number(v);
+    else if (k === '--history-per-day') opts.historyPerDay = Number(v);
     else throw new Error(`unknown option ${k}`);
     i++;
   }
@@ -141,7 +153,34 @@ async function startReceiver() {
 }
 
 /** A fresh, migrated database with one firm and two endpoints on the receiver. */
-async function prepareDatabase(adminUrl, name, receiverPort) {
+/**
+ * `days` past days of events (`perDay` a day) with one succeeded delivery to each endpoint, in their day partitions
+ * (made as the retention job makes them), so a scenario runs against a month of history instead of empty tables.
+ */
+async function seedHistory(db, orgId, days, perDay, eventTime) {
+  const { TimePartitions, pgTransactions, utcDay } = await import(dist('common/retention/time-partitions.js'));
+  const tp = new TimePartitions(pgTransactions(db));
+  const today = utcDay(new Date());
+  for (let k = days; k >= 1; k--) {
+    const day = new Date(today.getTime() - k * 86_400_000);
+    for (const table of ['events', 'webhook_deliveries']) await tp.ensureDay(table, day);
+    await db.query(
+      `WITH ev AS (
+         INSERT INTO events (id, org_id, type, test, occurred_at, data)
+         SELECT 'evt_h' || $3::int || '_' || g, $1, 'call.completed', false, $2::timestamptz + g * interval '1 second', '{"call_id":"call_x"}'::json
+           FROM generate_series(1, $4::int) g
+         RETURNING id, occurred_at)
+       INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, attempt_count, completed_at, created_at${eventTime ? ', event_occurred_at' : ''})
+       SELECT gen_random_uuid(), e.org_id, e.id, ev.id, 'call.completed', 'event', 'succeeded', 1, ev.occurred_at, ev.occurred_at${eventTime ? ', ev.occurred_at' : ''}
+         FROM ev JOIN webhook_endpoints e ON e.org_id = $1`,
+      [orgId, day, k, perDay],
+    );
+  }
+  await db.query('ANALYZE events');
+  await db.query('ANALYZE webhook_deliveries');
+}
+
+async function prepareDatabase(adminUrl, name, receiverPort, history) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
@@ -167,8 +206,15 @@ async function prepareDatabase(adminUrl, name, receiverPort) {
     );
     endpoints.push({ id, secret, url: `http://127.0.0.1:${receiverPort}${path}` });
   }
+  // Whether deliveries keep their event's time (migration 1764150000000): the bench also runs against trees before it.
+  const eventTime = (
+    await db.query(
+      `SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'webhook_deliveries' AND column_name = 'event_occurred_at') AS e`,
+    )
+  ).rows[0].e;
+  if (history.days > 0) await seedHistory(db, orgId, history.days, history.perDay, eventTime);
   await db.end();
-  return { url: url.toString(), orgId, endpoints };
+  return { url: url.toString(), orgId, endpoints, eventTime };
 }
 
 /**
@@ -176,7 +222,7 @@ async function prepareDatabase(adminUrl, name, receiverPort) {
  * transaction the fan-out (ours: a pending delivery per subscribed endpoint +
  * NOTIFY; baseline: a graphile-worker job per delivery via add_job).
  */
-function makeProducer(client, orgId, system) {
+function makeProducer(client, orgId, system, eventTime) {
   const { newEventId } = globalThis.__ids;
   return async (count) => {
     const now = new Date();
@@ -196,8 +242,8 @@ function makeProducer(client, orgId, system) {
     );
     if (system === 'ours') {
       await client.query(
-        `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
-         SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3
+        `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at${eventTime ? ', event_occurred_at' : ''})
+         SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3${eventTime ? ', $3' : ''}
            FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2 AND e.status = 'enabled' AND 'call.completed' = ANY(e.event_types)`,
         [ids, orgId, now],
       );
@@ -206,9 +252,9 @@ function makeProducer(client, orgId, system) {
       // One batched add_jobs call per transaction: the counterpart of the multi-row delivery INSERT.
       await client.query(
         `SELECT count(*) FROM graphile_worker.add_jobs((
-           SELECT array_agg(ROW('deliver', json_build_object('event_id', x.id, 'endpoint_id', e.id), NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec)
+           SELECT array_agg(ROW('deliver', json_build_object('event_id', x.id, 'occurred_at', $3::timestamptz, 'endpoint_id', e.id), NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec)
              FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2 AND e.status = 'enabled'))`,
-        [ids, orgId],
+        [ids, orgId, now],
       );
     }
     await client.query('COMMIT');
@@ -273,11 +319,11 @@ async function waitForListeners(databaseUrl, n) {
   }
 }
 
-async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, events, rate, phaseList }) {
+async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, events, rate, phaseList, history }) {
   const phases = {};
   for (const phase of phaseList) {
     const dbName = `bench_${name.replace(/-/g, '_')}_${phase}`;
-    const setup = await prepareDatabase(adminUrl, dbName, receiver.port);
+    const setup = await prepareDatabase(adminUrl, dbName, receiver.port, history);
     if (system === 'graphile') {
       const { runMigrations } = await import('graphile-worker');
       await runMigrations({ connectionString: setup.url, logger: silentLogger() });
@@ -301,7 +347,7 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
     receiver.reset();
     const client = new pg.Client({ connectionString: setup.url });
     await client.connect();
-    const produce = makeProducer(client, setup.orgId, system);
+    const produce = makeProducer(client, setup.orgId, system, setup.eventTime);
     const commits = new Map();
     const expected = events * setup.endpoints.length;
     let t0;
@@ -339,7 +385,8 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
       // Everything the receiver saw must also be recorded as succeeded.
       for (let i = 0; i < 200; i++) {
         const { rows } = await client.query(
-          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries`,
+          // This phase's deliveries only: the history's (events evt_h...) were finished before it began.
+          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries WHERE event_id NOT LIKE 'evt_h%'`,
         );
         recorded = rows[0];
         if (recorded.ok === expected) break;
@@ -399,7 +446,11 @@ async function graphileWorkerMain() {
     logger: new Logger(() => () => undefined),
     taskList: {
       async deliver(payload) {
-        const { rows } = await pool.query(`SELECT id, type, occurred_at, org_id, test, data FROM events WHERE id = $1`, [payload.event_id]);
+        // By id and partition key, as our dispatcher reads it: events are partitioned by day on occurred_at.
+        const { rows } = await pool.query(
+          `SELECT id, type, occurred_at, org_id, test, data FROM events WHERE id = $1 AND occurred_at = $2`,
+          [payload.event_id, payload.occurred_at],
+        );
         const e = rows[0];
         const body = JSON.stringify({
           id: e.id,
@@ -548,7 +599,7 @@ async function main() {
   let ceiling;
   try {
     process.stderr.write(
-      `webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s; ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`,
+      `webhook delivery bench: ${opts.events} events x 2 endpoints, paced at ${opts.rate} events/s, ${opts.historyDays} days of history (${opts.historyPerDay} events a day); ${cpus().length} CPUs, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`,
     );
     const ceilingLoad = +loadavg()[0].toFixed(2);
     ceiling = { ...(await runCeiling({ receiver, events: opts.events })), load_before: ceilingLoad };
@@ -565,6 +616,7 @@ async function main() {
           events: opts.events,
           rate: opts.rate,
           phaseList: opts.phases,
+          history: { days: opts.historyDays, perDay: opts.historyPerDay },
         })),
         load_before,
       });

@@ -143,11 +143,13 @@ describe('DeliveryClaimsRepository on day-partitioned tables', () => {
       orgId,
       now,
     ]);
-    await m.module.get(Database).transaction((tx) =>
-      m.module
-        .get(WebhookDeliveriesRepository)
-        .fanOut(tx, { orgId, eventId: 'evt_today', eventType: 'lead.created', livemode: true, at: now }),
-    );
+    await m.module
+      .get(Database)
+      .transaction((tx) =>
+        m.module
+          .get(WebhookDeliveriesRepository)
+          .fanOut(tx, { orgId, eventId: 'evt_today', eventType: 'lead.created', livemode: true, at: now }),
+      );
     [{ id: fresh }] = await m.sql(`SELECT id FROM webhook_deliveries WHERE event_id = 'evt_today'`);
     repo = new DeliveryClaimsRepository(recording(m.module.get(Database)), m.module.get(PoolSql));
   });

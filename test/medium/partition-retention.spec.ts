@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { AccountService } from '../../src/account';
 import { RetentionRunner } from '../../src/common/retention/retention-runner';
-import { pgTransactions, TimePartitions } from '../../src/common/retention/time-partitions';
+import { pgTransactions, TimePartitions, utcDay } from '../../src/common/retention/time-partitions';
 import { newMediumService, type MediumService } from '../support/medium';
 import { waitFor } from '../support/receiver';
 
@@ -132,7 +132,9 @@ describe.each([
       await reader.query(`SELECT count(*) FROM events`);
       // Through a plain pg client, as the growth bench calls it (bench/growth.bench.mjs).
       const drop = new TimePartitions(pgTransactions(dropper)).dropDay('events', day);
-      const waiting = `SELECT 1 AS waits FROM pg_locks WHERE NOT granted AND relation = 'events'::regclass AND mode = 'AccessExclusiveLock'`;
+      // Its first wait is for the day's own partition (emptied first), held by the reader's scan of every partition.
+      const waiting = `SELECT 1 AS waits FROM pg_locks WHERE NOT granted AND mode = 'AccessExclusiveLock'
+                          AND relation IN ('events'::regclass, to_regclass('events_p${dayOf(day)}'))`;
       await waitFor(async () => (await m.sql(waiting))[0], 'the drop waiting for the lock');
       // Reads that start while the drop waits for the lock are not queued behind it for longer than its short lock_timeout.
       for (let i = 0; i < 5; i++) await other.query(`SELECT count(*) FROM events`);
@@ -141,6 +143,39 @@ describe.each([
       expect(await partitions('events')).not.toContain(`events_p${dayOf(day)}`);
     } finally {
       await Promise.all([reader.end(), other.end(), dropper.end()]);
+    }
+  });
+
+  it('empties a day under its own lock: a writer holding the table delays only the DROP of the emptied partition', async () => {
+    const day = utcDay(new Date(m.clock.now().getTime() + 4 * DAY));
+    await m.sut.run('events');
+    const orgId = await newOrg();
+    await m.sql(
+      `INSERT INTO events (id, org_id, type, occurred_at, data) SELECT 'evt_e' || g || '_' || $3::text, $1, 'lead.created', $2, '{}' FROM generate_series(1, 20) g`,
+      [orgId, new Date(day.getTime() + 3_600_000), `${++n}`],
+    );
+    expect((await m.sql(`SELECT count(*)::int AS n FROM events_p${dayOf(day)}`))[0].n).toBe(20);
+    const writer = new pg.Client({ connectionString: m.databaseUrl });
+    const dropper = new pg.Client({ connectionString: m.databaseUrl });
+    await Promise.all([writer.connect(), dropper.connect()]);
+    try {
+      // An insert still open (a read's audit row on audit_log is the case that matters): it holds the parent.
+      await writer.query(`BEGIN`);
+      await writer.query(`INSERT INTO events (id, org_id, type, occurred_at, data) VALUES ($1, $2, 'lead.created', $3, '{}')`, [
+        `evt_w${++n}`,
+        orgId,
+        m.clock.now(),
+      ]);
+      const drop = new TimePartitions(pgTransactions(dropper)).dropDay('events', day);
+      const waiting = `SELECT 1 AS waits FROM pg_locks WHERE NOT granted AND relation = 'events'::regclass AND mode = 'AccessExclusiveLock'`;
+      await waitFor(async () => (await m.sql(waiting))[0], 'the DROP waiting for the parent');
+      // The day's rows are already gone; only the empty table's DROP waits (and it takes a millisecond once it may).
+      expect((await m.sql(`SELECT count(*)::int AS n FROM events_p${dayOf(day)}`))[0].n).toBe(0);
+      await writer.query(`COMMIT`);
+      expect((await drop).dropped).toBe(true);
+      expect(await partitions('events')).not.toContain(`events_p${dayOf(day)}`);
+    } finally {
+      await Promise.all([writer.end(), dropper.end()]);
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -34,12 +34,14 @@ export interface MediumService<S> {
 export async function newMediumService<S>(Service: Type<S>, opts: { env?: Record<string, string> } = {}): Promise<MediumService<S>> {
   const databaseUrl = await createTestDatabase();
   const log = captureAppLog();
+  // Removed at close unless the test chose its own folder (test-app.ts does the same).
+  const ownDataDir = opts.env?.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'medium-data-')) : undefined;
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: log.level,
     BASE_URL: 'http://api.test',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'medium-data-')),
+    ...(ownDataDir === undefined ? {} : { DATA_DIR: ownDataDir }),
     ...opts.env,
   });
   const clock = new AdjustableClock();
@@ -59,6 +61,7 @@ export async function newMediumService<S>(Service: Type<S>, opts: { env?: Record
       await module.close();
       await pool.end();
       await log.close();
+      if (ownDataDir !== undefined) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

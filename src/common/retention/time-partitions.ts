@@ -90,8 +90,18 @@ export class TimePartitions {
     });
   }
 
-  /** Drops one partition (all its rows at once). */
+  /**
+   * Drops one partition (all its rows at once), emptied first under its own lock only. Removing a full day's
+   * files and its pages in shared buffers is the slow part of a drop (about 15 ms for a day of audit rows), and a
+   * DROP holds the parent's ACCESS EXCLUSIVE lock until it commits, so every insert into the table (each read's
+   * audit row) would wait that long; TRUNCATE of the partition takes no lock on the parent, and the DROP of the
+   * emptied table then commits in about a millisecond (docs/benchmarks.md, "Growth").
+   */
   async drop(table: string, partition: string): Promise<void> {
+    await this.withShortLock(table, async (tx) => {
+      const [{ exists }] = await tx.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [partition]);
+      if (exists) await tx.execute(`TRUNCATE ${partition}`);
+    });
     await this.withShortLock(table, (tx) => tx.execute(`DROP TABLE IF EXISTS ${partition}`));
   }
 
