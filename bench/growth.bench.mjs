@@ -324,6 +324,8 @@ async function measure(apis, requests) {
 
 /** The reads kept running while days are dropped: one loop each, side by side. */
 const DROP_READERS = [0, 2, 3].map((k) => SCENARIOS[k]);
+/** The control windows' name: a backend kept busy as long as a drop took, touching nothing. */
+const CONTROL = 'a CPU burn of the same length (control)';
 /** A read belongs to the window its start falls in: by overlap, a long read would count in more windows than a short one. */
 const startsIn = (r, a, b) => r.t0 >= a && r.t0 < b;
 
@@ -347,8 +349,20 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
   });
   const drops = [];
   const pause = () => new Promise((resolve) => setTimeout(resolve, gapMs));
+  const burns = [];
   try {
     for (const day of days) drops.push(...(await dropOneDay(ctx, day, pause)).map((d) => ({ day: day.toISOString().slice(0, 10), ...d })));
+    // The control: a PostgreSQL backend busy for as long as each drop took, touching no table, at the same cadence.
+    // Reads slowed as much by it as by the drops were slowed by the machine's CPU, not by the drop.
+    for (const d of drops) {
+      await pause();
+      const start = performance.now();
+      const ms = Math.max(1, Math.round(d.seconds * 1000));
+      await ctx.client.query(
+        `DO $$ DECLARE t timestamptz := clock_timestamp() + interval '${ms} milliseconds'; BEGIN WHILE clock_timestamp() < t LOOP END LOOP; END $$`,
+      );
+      burns.push({ table: CONTROL, start, end: performance.now() });
+    }
     await pause();
   } finally {
     running = false;
@@ -363,8 +377,9 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
   }));
   // By the table being dropped: a read waits on a drop's lock only through its audit row (audit_log's days), so
   // reads slowed by the other tables' drops are slowed by the machine (CPU, WAL, catalog invalidations), not a lock.
-  const byTable = [...new Set(drops.map((d) => d.table))].map((table) => {
-    const mine = drops.filter((d) => d.table === table);
+  const windows = [...drops, ...burns];
+  const byTable = [...new Set(windows.map((d) => d.table))].map((table) => {
+    const mine = windows.filter((d) => d.table === table);
     return {
       table,
       during: stats(reads.filter((r) => mine.some((d) => startsIn(r, d.start, d.end))).map((r) => r.t1 - r.t0)),
@@ -373,7 +388,7 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
   });
   for (const t of byTable)
     log(
-      `reads while ${t.table} days drop: ${t.during.n} reads p50 ${t.during.p50?.toFixed(2)} p99 ${t.during.p99?.toFixed(2)} ms | before: ${t.before.n} reads p50 ${t.before.p50?.toFixed(2)} p99 ${t.before.p99?.toFixed(2)} ms`,
+      `reads while ${t.table === CONTROL ? CONTROL : `${t.table} days drop`}: ${t.during.n} reads p50 ${t.during.p50?.toFixed(2)} p99 ${t.during.p99?.toFixed(2)} ms | before: ${t.before.n} reads p50 ${t.before.p50?.toFixed(2)} p99 ${t.before.p99?.toFixed(2)} ms`,
     );
   return {
     drops: drops.map(({ start: _start, end: _end, ...d }) => d),
@@ -562,7 +577,9 @@ function report(o, sz, ctxs, reads, drop, disks, load) {
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     readLine('all three', under),
     ...under.byScenario.map((r) => readLine(r.name, r)),
-    ...under.byTable.map((r) => readLine(`all three, while ${r.table} days drop`, r)),
+    ...under.byTable.map((r) =>
+      readLine(r.table === CONTROL ? `all three, during ${CONTROL}` : `all three, while ${r.table} days drop`, r),
+    ),
     '',
     '| Disk (pg_total_relation_size) | 1x | 10x |',
     '| --- | ---: | ---: |',
