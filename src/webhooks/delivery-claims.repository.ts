@@ -19,8 +19,10 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
   endpointStatus: string;
   trigger: DeliveryTrigger;
-  /** When the delivery was made (its partition key): with its event, for the event and test triggers. */
+  /** When the delivery was made: with its event, for the event and test triggers. */
   createdAt: Date;
+  /** `created_at` exactly, as PostgreSQL's text (a Date keeps milliseconds; the column may hold microseconds). */
+  createdKey: string;
   /** The event's own columns (its id, firm and type are the delivery's), all null when it is no longer kept. */
   eventOccurredAt: Date | null;
   eventTest: boolean | null;
@@ -33,8 +35,8 @@ export interface ClaimedDelivery {
 /** The recorded result of one claimed delivery. */
 export interface DeliveryTransition {
   id: string;
-  /** The delivery's partition key, so the write goes to its day's partition alone. */
-  createdAt: Date;
+  /** The delivery's partition key exactly (ClaimedDelivery.createdKey), so the write goes to its day's partition alone. */
+  createdKey: string;
   claimToken: string;
   status: DeliveryStatus;
   attempt: DeliveryAttempt | null;
@@ -42,13 +44,14 @@ export interface DeliveryTransition {
   completedAt: Date | null;
 }
 
-type Due = Pick<WebhookDeliveriesRow, 'id' | 'created_at' | 'event_id' | 'event_occurred_at'>;
+/** A due row, with its partition keys as PostgreSQL's text: exact to the microsecond, unlike a Date. */
+type Due = Pick<WebhookDeliveriesRow, 'id' | 'event_id'> & { created_key: string; event_key: string | null };
 
 /** The event's columns a claim reads, aliased as ClaimedDelivery names them. */
 const EVENT_COLUMNS = `ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData",
   ev.trace_context AS "traceContext"`;
 
-const distinctTimes = (times: Date[]): string[] => [...new Set(times.map((t) => t.toISOString()))];
+const distinct = (keys: string[]): string[] => [...new Set(keys)];
 
 /**
  * The dispatcher's statements on `webhook_deliveries`: claim, record, give back. The table and `events` are
@@ -87,7 +90,7 @@ export class DeliveryClaimsRepository {
   private lockDue(tx: Tx, now: Date, limit: number): Promise<Due[]> {
     return tx.prepared<Due>(
       'delivery_claim_due',
-      `SELECT id, created_at, event_id, event_occurred_at FROM webhook_deliveries
+      `SELECT id, created_at::text AS created_key, event_id, event_occurred_at::text AS event_key FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
         ORDER BY next_attempt_at
         LIMIT $2
@@ -97,7 +100,7 @@ export class DeliveryClaimsRepository {
   }
 
   private lease(tx: Tx, due: Due[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const withEvent = due.filter((d) => d.event_occurred_at !== null);
+    const withEvent = due.filter((d) => d.event_key !== null);
     return tx.query<ClaimedDelivery>(
       `WITH claimed AS (
          UPDATE webhook_deliveries d
@@ -108,17 +111,17 @@ export class DeliveryClaimsRepository {
        SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
               c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",
               e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus",
-              c.trigger, c.created_at AS "createdAt", ${EVENT_COLUMNS}
+              c.trigger, c.created_at AS "createdAt", c.created_at::text AS "createdKey", ${EVENT_COLUMNS}
          FROM claimed c
          JOIN webhook_endpoints e ON e.id = c.endpoint_id
          LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
                             AND ev.id = ANY($4::text[]) AND ev.occurred_at = ANY($5::timestamptz[])`,
       [
         due.map((d) => d.id),
-        distinctTimes(due.map((d) => d.created_at)),
+        distinct(due.map((d) => d.created_key)),
         leaseSeconds,
         withEvent.map((d) => d.event_id),
-        distinctTimes(withEvent.map((d) => d.event_occurred_at!)),
+        distinct(withEvent.map((d) => d.event_key!)),
       ],
     );
   }
@@ -165,7 +168,7 @@ export class DeliveryClaimsRepository {
         WHERE d.id = x.id AND d.claim_token = x.claim_token AND d.status = 'pending'
           AND d.id = ANY($2::uuid[]) AND d.created_at = ANY($3::timestamptz[])
         RETURNING d.id`,
-      [JSON.stringify(payload), items.map((i) => i.id), distinctTimes(items.map((i) => i.createdAt))],
+      [JSON.stringify(payload), items.map((i) => i.id), distinct(items.map((i) => i.createdKey))],
     );
     return new Set(rows.map((r) => r.id));
   }

@@ -94,7 +94,7 @@ export class DeliveryRecorder {
       closeWhereOff(decided, plans);
       const done = await this.claims.applyTransitions(
         manager,
-        decided.map((d) => ({ id: d.claimed.id, createdAt: d.claimed.createdAt, claimToken: d.claimed.claimToken, ...d.decision })),
+        decided.map((d) => ({ id: d.claimed.id, createdKey: d.claimed.createdKey, claimToken: d.claimed.claimToken, ...d.decision })),
       );
       await this.endpoints.setHealthMany(
         manager,

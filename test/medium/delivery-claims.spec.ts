@@ -128,14 +128,16 @@ describe('DeliveryClaimsRepository on day-partitioned tables', () => {
        SELECT gen_random_uuid(), $1, $2, 'evt_old', 'lead.created', 'event', 'succeeded', $3, $3 FROM generate_series(1, 50)`,
       [orgId, endpoint, twentyDaysAgo],
     );
-    // A pending delivery made before deliveries kept their event's time (null), two days ago.
+    // A pending delivery made before deliveries kept their event's time (null), two days ago, stamped to the
+    // microsecond as SQL's now() stamps (a JS Date keeps milliseconds: its day key must not go through one).
     await m.sql(`INSERT INTO events (id, org_id, type, occurred_at, data) VALUES ('evt_legacy', $1, 'lead.created', $2, '{"n":1}')`, [
       orgId,
       twoDaysAgo,
     ]);
     [{ id: legacy }] = await m.sql(
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
-       VALUES (gen_random_uuid(), $1, $2, 'evt_legacy', 'lead.created', 'event', 'pending', $3, $3) RETURNING id`,
+       VALUES (gen_random_uuid(), $1, $2, 'evt_legacy', 'lead.created', 'event', 'pending', $3,
+               $3::timestamptz + interval '123 microseconds') RETURNING id`,
       [orgId, endpoint, twoDaysAgo],
     );
     // Today's event, fanned out by the service's own statement (which keeps the event's time).
@@ -176,14 +178,16 @@ describe('DeliveryClaimsRepository on day-partitioned tables', () => {
   it('records results in the days of the claimed rows only, where the claim still holds', async () => {
     const claimed = await repo.claim(new Date(now.getTime() + 1000), 10, 60);
     expect(claimed).toHaveLength(0); // both leased by the test before
-    const held = await m.sql(`SELECT id, created_at, claim_token FROM webhook_deliveries WHERE status = 'pending' ORDER BY id`);
+    const held = await m.sql(
+      `SELECT id, created_at::text AS key, claim_token FROM webhook_deliveries WHERE status = 'pending' ORDER BY id`,
+    );
     seen.length = 0;
     const written = await recording(m.module.get(Database)).transaction((tx) =>
       repo.applyTransitions(
         tx,
         held.map((h) => ({
           id: h.id,
-          createdAt: h.created_at,
+          createdKey: h.key,
           claimToken: h.claim_token,
           status: 'succeeded' as const,
           attempt: null,
