@@ -22,8 +22,11 @@ export async function benchDatabase(prefix) {
     const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres', flags: serverFlags() });
     adminUrl = db.url;
     stop = async () => {
-      await db.stop();
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await db.stop();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     };
   }
   const name = `${prefix.replace(/-/g, '_')}_${randomBytes(3).toString('hex')}`;

@@ -1,4 +1,4 @@
-import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../src/demo';
@@ -137,5 +137,7 @@ describe('admin CLI on the embedded database', () => {
     const listed = await runCli(['org', 'list', '--json'], { env });
     expect(listed.code).toBe(0);
     expect(listed.json.orgs.map((o: { slug: string }) => o.slug)).toEqual(['embedded-firm']);
+    // Each CLI run stopped the server it started (nothing runs there now), so its data can go.
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

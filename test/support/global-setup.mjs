@@ -59,6 +59,7 @@ export default async function globalSetup() {
     chmodSync(dir, 0o777);
     const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), database: 'postgres' });
     globalThis.__testPg = db;
+    globalThis.__testPgDir = dir;
     adminUrl = db.url;
     // A throw-away cluster: durability buys nothing here and costs a flush per commit.
     const admin = new pg.Client({ connectionString: adminUrl });

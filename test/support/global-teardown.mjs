@@ -88,7 +88,10 @@ export default async function globalTeardown(globalConfig) {
     },
     async () => {
       if (globalThis.__testPg) await globalThis.__testPg.stop();
+      // The run's cluster is throw-away: hundreds of MB a run otherwise stay in the temp folder.
+      if (globalThis.__testPgDir) rmSync(globalThis.__testPgDir, { recursive: true, force: true });
     },
     () => reportConformanceCoverage(globalConfig),
   ]);
+  if (process.env.TEST_CONFORMANCE_DIR) rmSync(process.env.TEST_CONFORMANCE_DIR, { recursive: true, force: true });
 }

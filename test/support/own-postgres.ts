@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -70,6 +70,7 @@ export class OwnPostgres {
 
   async close(): Promise<void> {
     await this.stopServer().catch(() => undefined);
+    rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
 
