@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from './support/cli';
@@ -88,6 +88,8 @@ describe('quick start on the embedded database', () => {
       second.child.kill('SIGTERM');
     }
     expect({ code: await second.exited, tail: second.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
+    // The service stopped the cluster it started: its 75 MB need not outlive the test.
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 
@@ -137,5 +139,6 @@ describe("the README's five-minute tour", () => {
       service.child.kill('SIGTERM');
     }
     expect({ code: await service.exited, tail: service.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
