@@ -11,7 +11,6 @@ import { serverFlags } from './pg-statements.mjs';
  * its temp folder (a full growth run leaves gigabytes there otherwise).
  */
 export async function benchDatabase(prefix) {
-  const { default: pg } = await import('pg');
   let adminUrl = process.env.BENCH_DATABASE_URL;
   let stop = async () => undefined;
   if (!adminUrl) {
@@ -30,11 +29,17 @@ export async function benchDatabase(prefix) {
     };
   }
   const name = `${prefix.replace(/-/g, '_')}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  return { databaseUrl: await createDatabase(adminUrl, name), stop };
+}
+
+/** A new empty database `name` on the server of `serverUrl` (any database's URL there); resolves to its URL. */
+export async function createDatabase(serverUrl, name) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { databaseUrl: url.toString(), stop };
+  return url.toString();
 }

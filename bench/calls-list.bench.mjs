@@ -116,6 +116,22 @@ async function serveBaseline(databaseUrl, orgId) {
       client.release();
     }
   };
+  /** A list page as the service answers it: `limit` of the rows read (one more says there is a next page). */
+  const listAnswer = (member, rows, limit, asOf, toItem, positionOf) => {
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    const last = hasMore ? positionOf(page[page.length - 1]) : null;
+    return {
+      timezone: 'America/Chicago',
+      caller_data: 'full',
+      [member]: page.map(toItem),
+      has_more: hasMore,
+      next_cursor: last ? Buffer.from(JSON.stringify({ at: last.at.toISOString(), id: last.id })).toString('base64url') : null,
+      as_of: asOf,
+      truncated: false,
+      note: null,
+    };
+  };
   app.get('/v1/calls', async (req) => {
     const q = req.query;
     const limit = q.limit ? Number(q.limit) : 20;
@@ -129,21 +145,14 @@ async function serveBaseline(databaseUrl, orgId) {
       asOf: await readAsOf(m, 30_000),
       rows: await repo.listPage(m, orgId, true, filters, after, limit),
     }));
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > limit;
-    return {
-      timezone: 'America/Chicago',
-      caller_data: 'full',
-      calls: page.map((r) => mapper.item(r)),
-      has_more: hasMore,
-      next_cursor: hasMore
-        ? Buffer.from(JSON.stringify({ at: last.started_at.toISOString(), id: last.call_id })).toString('base64url')
-        : null,
-      as_of: asOf,
-      truncated: false,
-      note: null,
-    };
+    return listAnswer(
+      'calls',
+      rows,
+      limit,
+      asOf,
+      (r) => mapper.item(r),
+      (r) => ({ at: r.started_at, id: r.call_id }),
+    );
   });
   const leads = new LeadsRepository();
   app.get('/v1/leads', async (req) => {
@@ -152,21 +161,7 @@ async function serveBaseline(databaseUrl, orgId) {
       asOf: await readAsOf(m, 30_000),
       rows: await leads.listPage(m, orgId, true, {}, null, limit),
     }));
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > limit;
-    return {
-      timezone: 'America/Chicago',
-      caller_data: 'full',
-      leads: page.map(toLeadDto),
-      has_more: hasMore,
-      next_cursor: hasMore
-        ? Buffer.from(JSON.stringify({ at: last.captured_at.toISOString(), id: last.lead_id })).toString('base64url')
-        : null,
-      as_of: asOf,
-      truncated: false,
-      note: null,
-    };
+    return listAnswer('leads', rows, limit, asOf, toLeadDto, (r) => ({ at: r.captured_at, id: r.lead_id }));
   });
   app.get('/v1/calls/:id', async (req, reply) => {
     const row = await withClient((m) => repo.findDetail(m, orgId, true, req.params.id));

@@ -8,14 +8,10 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { latencyStats } from './quantiles.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
-
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
-};
 
 /** A PoolSql stand-in on one client that times each prepared statement (ms into `into`). */
 function timedSql(client, into) {
@@ -89,10 +85,9 @@ export async function detailStatements(ctxs, targets, n) {
     );
     explains.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
   }
-  const stat = (xs) => ({ n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) });
   return {
-    read: sides.map((s) => stat(s.read)),
-    audit: sides.map((s) => stat(s.audit)),
+    read: sides.map((s) => latencyStats(s.read)),
+    audit: sides.map((s) => latencyStats(s.audit)),
     explains,
   };
 }

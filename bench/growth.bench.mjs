@@ -36,12 +36,13 @@ import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { benchDatabase } from './bench-database.mjs';
+import { benchDatabase, createDatabase } from './bench-database.mjs';
 import { openSeedSession, prepareDatabase, seedAudit, seedCalls, seedFirms, seedMail } from './growth-seed.mjs';
 import { dropOneDay, ensureDayPartitions, oldestWholeDays } from './growth-retention.mjs';
 import { buildIndexes, dropSecondaryIndexes } from './growth-indexes.mjs';
 import { startApi } from './service-process.mjs';
 import { detailStatements } from './growth-statements.mjs';
+import { latencyStats } from './quantiles.mjs';
 
 const require = createRequire(import.meta.url);
 const root = new URL('..', import.meta.url);
@@ -296,12 +297,6 @@ async function call(api, scenario, i) {
   return r;
 }
 
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
-};
-const stats = (ms) => ({ n: ms.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) });
-
 /** Each scenario in rounds, 1x and 10x alternating (order swapped each round), after a warm-up of each. */
 async function measure(apis, requests) {
   const rounds = Math.max(1, Math.min(10, Math.floor(requests / 20)));
@@ -315,7 +310,7 @@ async function measure(apis, requests) {
       const order = r % 2 === 0 ? [0, 1] : [1, 0];
       for (const k of order) for (let i = 0; i < perRound; i++) ms[k].push((await call(apis[k], scenario, counter++)).ms);
     }
-    const [one, ten] = ms.map(stats);
+    const [one, ten] = ms.map(latencyStats);
     results.push({ name, one, ten, p50_ratio: ten.p50 / one.p50, p99_ratio: ten.p99 / one.p99 });
     log(`${name}: 1x p50 ${one.p50.toFixed(2)} p99 ${one.p99.toFixed(2)} ms | 10x p50 ${ten.p50.toFixed(2)} p99 ${ten.p99.toFixed(2)} ms`);
   }
@@ -372,8 +367,8 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
   const before = reads.filter((r) => drops.some((d) => startsIn(r, d.start - (d.end - d.start), d.start)));
   const byScenario = DROP_READERS.map(([name]) => ({
     name,
-    during: stats(during.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
-    before: stats(before.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
+    during: latencyStats(during.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
+    before: latencyStats(before.filter((r) => r.name === name).map((r) => r.t1 - r.t0)),
   }));
   // By the table being dropped: a read waits on a drop's lock only through its audit row (audit_log's days), so
   // reads slowed by the other tables' drops are slowed by the machine (CPU, WAL, catalog invalidations), not a lock.
@@ -382,8 +377,10 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
     const mine = windows.filter((d) => d.table === table);
     return {
       table,
-      during: stats(reads.filter((r) => mine.some((d) => startsIn(r, d.start, d.end))).map((r) => r.t1 - r.t0)),
-      before: stats(reads.filter((r) => mine.some((d) => startsIn(r, d.start - (d.end - d.start), d.start))).map((r) => r.t1 - r.t0)),
+      during: latencyStats(reads.filter((r) => mine.some((d) => startsIn(r, d.start, d.end))).map((r) => r.t1 - r.t0)),
+      before: latencyStats(
+        reads.filter((r) => mine.some((d) => startsIn(r, d.start - (d.end - d.start), d.start))).map((r) => r.t1 - r.t0),
+      ),
     };
   });
   for (const t of byTable)
@@ -392,8 +389,8 @@ async function dropsUnderReads(api, ctx, days, gapMs) {
     );
   return {
     drops: drops.map(({ start: _start, end: _end, ...d }) => d),
-    during: stats(during.map((r) => r.t1 - r.t0)),
-    before: stats(before.map((r) => r.t1 - r.t0)),
+    during: latencyStats(during.map((r) => r.t1 - r.t0)),
+    before: latencyStats(before.map((r) => r.t1 - r.t0)),
     byScenario,
     byTable,
     reads: reads.length,
@@ -445,24 +442,13 @@ async function explain(ctx, t) {
 
 // ---------------------------------------------------------------- main
 
-/** A second database on the server of the first. */
-async function siblingDatabase(databaseUrl, name) {
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const { one, ten } = sizes(o);
   const load = { start: loadavg() };
   log(`growth bench: ${cpus().length} CPUs, Node ${process.version}, load average ${load.start.map((x) => x.toFixed(2)).join(' ')}`);
   const { databaseUrl, stop } = await benchDatabase('bench-growth');
-  const urls = [databaseUrl, await siblingDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_10x`)];
+  const urls = [databaseUrl, await createDatabase(databaseUrl, `${new URL(databaseUrl).pathname.slice(1)}_10x`)];
   const ctxs = [];
   const apis = [];
   try {

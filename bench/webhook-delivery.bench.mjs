@@ -40,6 +40,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { freePort } from './free-port.mjs';
+import { quantile } from './quantiles.mjs';
 import { resetStatements, serverFlags, statementsSince, statementsTable } from './pg-statements.mjs';
 
 const root = new URL('..', import.meta.url);
@@ -106,8 +107,6 @@ const benchCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-
-const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
 
 /** The local receiver: answers 200 at once, remembers the first arrival of each (endpoint, webhook-id). */
 async function startReceiver() {

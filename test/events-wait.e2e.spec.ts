@@ -2,7 +2,7 @@ import http from 'node:http';
 import pg from 'pg';
 import { Database } from '../src/database/sql';
 import { EventsService, EventWaits } from '../src/events';
-import { eventsListable, insertEvent, recordEvent } from './support/events';
+import { eventsListable, insertEvent, onEachEventsPage, recordEvent } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { waitFor } from './support/receiver';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
@@ -43,17 +43,8 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
     firm = await createFirm(t.app, { publish: false });
     key = firm.keys['read-no-transcripts'];
     waits = t.app.get(EventWaits);
-    const events = t.app.get(EventsService);
-    const pager = events.pager.bind(events);
     pageQueries = [];
-    events.pager = async (feed, query) => {
-      const p = await pager(feed, query);
-      const page = () => {
-        pageQueries.push({ orgId: feed.orgId, type: query.type });
-        return p.page();
-      };
-      return { ...p, page };
-    };
+    onEachEventsPage(t.app.get(EventsService), (feed, query) => pageQueries.push({ orgId: feed.orgId, type: query.type }));
   });
   afterAll(() => t.close());
 

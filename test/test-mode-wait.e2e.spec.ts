@@ -1,6 +1,6 @@
 import { Database } from '../src/database/sql';
 import { EventsService, EventWaits } from '../src/events';
-import { recordEvent } from './support/events';
+import { onEachEventsPage, recordEvent } from './support/events';
 import { createFirm } from './support/factories';
 import { waitFor } from './support/receiver';
 import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
@@ -16,13 +16,8 @@ describe('waiting on the events feed, by mode', () => {
   beforeAll(async () => {
     t = await startTestApp();
     waits = t.app.get(EventWaits);
-    const events = t.app.get(EventsService);
-    const pager = events.pager.bind(events);
     pageQueries = [];
-    events.pager = async (feed, query) => {
-      const p = await pager(feed, query);
-      return { ...p, page: () => (pageQueries.push({ orgId: feed.orgId, livemode: feed.livemode }), p.page()) };
-    };
+    onEachEventsPage(t.app.get(EventsService), (feed) => pageQueries.push({ orgId: feed.orgId, livemode: feed.livemode }));
   });
   afterAll(() => t.close());
 

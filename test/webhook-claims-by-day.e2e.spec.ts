@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { dayPartitionName, pgTransactions, TimePartitions, utcDay } from '../src/common/retention/time-partitions';
-import { PoolSql } from '../src/database/pool-sql';
 import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { recordEvent } from './support/events';
 import { createFirm } from './support/factories';
 import { Receiver, waitFor } from './support/receiver';
+import { StatementCounter } from './support/statement-counter';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const DAY = 86_400_000;
@@ -19,8 +19,6 @@ function relationsOf(plan: Record<string, unknown>): string[] {
   return [...own, ...children.flatMap(relationsOf)];
 }
 
-type PgQuery = (this: unknown, config: unknown, values?: unknown, callback?: unknown) => unknown;
-
 /**
  * The dispatcher against a month of day partitions, through the real worker: each statement that leases
  * deliveries or records their results is planned against the days of the rows it holds, not every day kept (a
@@ -32,8 +30,7 @@ describe('webhook dispatch on day-partitioned tables', () => {
   let t: TestApp;
   let rx: Receiver;
   let client: pg.Client;
-  const caught: { text: string; values: unknown[] }[] = [];
-  let restore: () => void;
+  const statements = new StatementCounter();
   const today = utcDay(new Date());
   const twoDaysAgo = new Date(today.getTime() - 2 * DAY);
   const twentyDaysAgo = new Date(today.getTime() - 20 * DAY + 3_600_000);
@@ -46,19 +43,10 @@ describe('webhook dispatch on day-partitioned tables', () => {
     const tp = new TimePartitions(pgTransactions(client));
     for (const table of ['events', 'webhook_deliveries'])
       for (let k = DAYS_KEPT; k >= 1; k--) await tp.ensureDay(table, new Date(today.getTime() - k * DAY));
-    const Client = t.app.get(PoolSql).poolClientClass() as { prototype: { query: PgQuery } };
-    const query = Client.prototype.query;
-    Client.prototype.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
-      const text = typeof config === 'string' ? config : (config as { text?: string }).text;
-      const params = typeof config === 'string' ? values : (config as { values?: unknown }).values;
-      if (text && /^\s*(WITH claimed AS|UPDATE webhook_deliveries d\s+SET status)/.test(text))
-        caught.push({ text, values: (params as unknown[]) ?? [] });
-      return query.call(this, config, values, callback);
-    };
-    restore = () => (Client.prototype.query = query);
+    statements.attach(t.app);
   });
   afterAll(async () => {
-    restore();
+    statements.detach();
     await client.end();
     await t.close();
     await rx.close();
@@ -114,8 +102,8 @@ describe('webhook dispatch on day-partitioned tables', () => {
     const bodies = rx.at('/by-day').map((r) => JSON.parse(r.body) as { id: string; data: unknown });
     expect(Object.fromEntries(bodies.map((b) => [b.id, b.data]))).toEqual({ [legacyEvent]: { n: 1 }, [fresh.envelope.id]: { n: 2 } });
 
-    const leases = caught.filter((c) => c.text.trimStart().startsWith('WITH claimed AS'));
-    const results = caught.filter((c) => !c.text.trimStart().startsWith('WITH claimed AS'));
+    const leases = statements.allWithValues.filter((c) => /^\s*WITH claimed AS/.test(c.text));
+    const results = statements.allWithValues.filter((c) => /^\s*UPDATE webhook_deliveries d\s+SET status/.test(c.text));
     expect(leases.length).toBeGreaterThan(0);
     expect(results.length).toBeGreaterThan(0);
     const days = [dayPartitionName('webhook_deliveries', twoDaysAgo), dayPartitionName('webhook_deliveries', today)];

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../src/database/sql';
-import type { EventData, EventType, EventsService, RecordedEvent } from '../../src/events/index';
+import type { EventData, EventFeed, EventType, EventsService, RecordedEvent } from '../../src/events/index';
 import { newEventId } from '../../src/common/ids';
 import { waitFor } from './receiver';
 import type { TestApp } from './test-app';
@@ -63,4 +63,19 @@ export function recordEvent(
   input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean; livemode?: boolean },
 ): Promise<RecordedEvent> {
   return events.record(manager, { ...input, livemode: input.livemode ?? true, data: input.data as unknown as EventData<EventType> });
+}
+
+/**
+ * Calls `seen` with the feed and query of every page query the events service runs from now on (a wrapper
+ * that calls through): how the wait tests count the queries a waiting request costs.
+ */
+export function onEachEventsPage(
+  events: EventsService,
+  seen: (feed: EventFeed, query: Parameters<EventsService['pager']>[1]) => void,
+): void {
+  const pager = events.pager.bind(events);
+  events.pager = async (feed, query) => {
+    const p = await pager(feed, query);
+    return { ...p, page: () => (seen(feed, query), p.page()) };
+  };
 }

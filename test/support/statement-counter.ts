@@ -19,6 +19,8 @@ export class StatementCounter {
   private readonly context = new AsyncLocalStorage<string[]>();
   private readonly perRequest: string[][] = [];
   readonly all: string[] = [];
+  /** `all` with each statement's bind values, to plan a statement again (EXPLAIN) as it was run. */
+  readonly allWithValues: { text: string; values: unknown[] }[] = [];
   private restore: (() => void)[] = [];
 
   /** Starts recording for `app` (and for statements outside requests); call once per app. */
@@ -36,12 +38,14 @@ export class StatementCounter {
     if (this.restore.length > 0) return;
     const client = app.get(PoolSql).poolClientClass() as QueryingClient;
     const original = client.prototype.query;
-    const { context, all } = this;
+    const { context, all, allWithValues } = this;
     client.prototype.query = function (this: unknown, ...args: unknown[]) {
-      const config = args[0] as string | { text: string };
+      const config = args[0] as string | { text: string; values?: unknown[] };
       const text = typeof config === 'string' ? config : config.text;
+      const values = (typeof config === 'string' ? args[1] : config.values) as unknown[] | undefined;
       context.getStore()?.push(text);
       all.push(text);
+      allWithValues.push({ text, values: Array.isArray(values) ? values : [] });
       return original.apply(this, args);
     };
     this.restore.push(() => (client.prototype.query = original));
