@@ -22,7 +22,7 @@ module.exports = {
       name: 'outside-through-index-only',
       severity: 'error',
       comment: 'The CLI, the app shell and the e2e tests use a context only through its index.ts.',
-      from: { path: '^(src/(cli|app\\.module|create-app|main|openapi)|test/)' },
+      from: { path: '^(src/(cli|app\\.module|create-app|main|migration-check|openapi)|test/)' },
       to: { path: `^src/(${CONTEXTS})/.+`, pathNot: `^src/(${CONTEXTS})/index\\.ts$` },
     },
     {
@@ -35,15 +35,21 @@ module.exports = {
     {
       name: 'controller-not-to-storage',
       severity: 'error',
-      comment: 'A controller calls a service; it never touches a repository or a row type.',
+      comment: 'A controller calls a service; it never touches a repository or an entity.',
       from: { path: '\\.controller\\.ts$' },
-      to: { path: '(\\.repository\\.ts|\\.tables\\.ts)$' },
+      to: { path: '(\\.repository\\.ts|\\.entity\\.ts|\\.tables\\.ts)$' },
     },
     {
-      name: 'typeorm-only-in-the-kernel',
+      name: 'typeorm-only-in-storage',
       severity: 'error',
-      comment: 'TypeORM (DataSource, pool, migrations, transactions) stays in src/database; contexts run SQL through its Queryable and Tx.',
-      from: { path: '^src/', pathNot: '^src/database/' },
+      comment:
+        "TypeORM is the data layer's: the kernel (src/database: pool, transactions, migrations, the schema check), a context's " +
+        'entities (its tables), repositories (its statements) and module (TypeOrmModule.forFeature). Services, controllers, ' +
+        'mappers and the rest work with entity types and repositories, never with TypeORM itself.',
+      from: {
+        path: '^src/',
+        pathNot: ['^src/database/', '\\.entity\\.ts$', '\\.repository\\.ts$', '\\.module\\.ts$', '^src/migration-check\\.ts$'],
+      },
       to: { path: 'node_modules/(typeorm|@nestjs/typeorm)/' },
     },
     {
@@ -56,9 +62,11 @@ module.exports = {
     {
       name: 'index-exports-no-storage',
       severity: 'error',
-      comment: "A context's public index.ts exports no row type and no repository: its tables are its own.",
+      comment:
+        "A context's public index.ts exports no entity and no repository: its tables are its own (a foreign key to another " +
+        "context's table names that table, @ForeignKey('orgs', ...), so no entity crosses a boundary).",
       from: { path: `^src/(${CONTEXTS})/index\\.ts$` },
-      to: { path: '(\\.repository\\.ts|\\.tables\\.ts)$' },
+      to: { path: '(\\.repository\\.ts|\\.entity\\.ts|\\.tables\\.ts)$' },
     },
     {
       name: 'bench-runs-compiled-code',

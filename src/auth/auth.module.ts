@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
@@ -9,9 +10,11 @@ import { KeyStanding } from './key-standing.service.js';
 import { PrincipalCache } from './principal-cache.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
 import { RateLimitService } from './rate-limit.service.js';
+import { ApiKeyEntity } from './entities/api-key.entity.js';
+import { RateLimitBucketEntity } from './entities/rate-limit-bucket.entity.js';
 
 @Module({
-  imports: [AccountModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity, RateLimitBucketEntity]), AccountModule, AuditModule],
   providers: [ApiKeyRepository, ApiKeyService, PrincipalCache, KeyStanding],
   exports: [ApiKeyService, KeyStanding],
 })

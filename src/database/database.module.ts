@@ -22,6 +22,10 @@ export class DatabaseModule {
           autoLoadEntities: true,
           synchronize: false,
           migrationsRun: false,
+          // Schema only ever comes from migrations: no CREATE EXTENSION at connect; `gen_random_uuid()` (built in
+          // since PostgreSQL 13) is the default the migrations give uuid keys, so TypeORM's own DDL says the same.
+          installExtensions: false,
+          uuidExtension: 'pgcrypto',
           logging: false,
           // Keep failing fast when PostgreSQL is away so requests answer 503 quickly; the pool reconnects by itself.
           retryAttempts: 0,

@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { LeadsModule } from '../leads/index.js';
 import { EventsController } from './events.controller.js';
@@ -7,9 +8,10 @@ import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
 import { LeadEvents } from './lead-events.js';
 import { EventWaits } from './event-waits.js';
 import { WaitingEventsList } from './waiting-events-list.js';
+import { EventEntity } from './entities/event.entity.js';
 
 @Module({
-  imports: [LeadsModule],
+  imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository, LeadEvents, EventWaits, WaitingEventsList],
   exports: [EventsService],

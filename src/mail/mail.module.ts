@@ -1,13 +1,16 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { MailDispatcher } from './mail-dispatcher.service.js';
 import { MailRepository } from './mail.repository.js';
 import { MailService } from './mail.service.js';
+import { MailOutboxEntity } from './entities/mail-outbox.entity.js';
 
 export const MAIL_RETENTION_MS = 30 * 86_400_000;
 
 /** Enqueueing owner email (every role, the CLI included). */
 @Module({
+  imports: [TypeOrmModule.forFeature([MailOutboxEntity])],
   providers: [MailRepository, MailService],
   exports: [MailService, MailRepository],
 })

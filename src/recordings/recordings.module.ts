@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/index.js';
 import { AuthModule } from '../auth/index.js';
 import { CallsModule } from '../calls/index.js';
@@ -11,9 +12,11 @@ import { RecordingsService } from './recordings.service.js';
 import { RecordingSweeper } from './recording-sweeper.js';
 import { createRecordingStore } from './store/create-recording-store.js';
 import { RECORDING_STORE } from './store/recording-store.js';
+import { RecordingLinkEntity } from './entities/recording-link.entity.js';
+import { RecordingEntity } from './entities/recording.entity.js';
 
 @Module({
-  imports: [CallsModule, AuthModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([RecordingEntity, RecordingLinkEntity]), CallsModule, AuthModule, AuditModule],
   controllers: [CallRecordingController, RecordingLinkController, InternalRecordingsController],
   providers: [
     { provide: RECORDING_STORE, useFactory: createRecordingStore, inject: [AppConfig] },

@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
@@ -17,10 +18,12 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookFanOut } from './webhook-fan-out.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 
 /** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
 @Module({
-  imports: [AccountModule, AuditModule, EventsModule, MailModule],
+  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity]), AccountModule, AuditModule, EventsModule, MailModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     { provide: SecretBox, useFactory: (config: AppConfig) => new SecretBox(config.webhookSecretKey), inject: [AppConfig] },

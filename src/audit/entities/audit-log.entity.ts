@@ -1,0 +1,38 @@
+import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * An audit entry (`audit_log`), partitioned by UTC day on `at`, which is therefore part of the primary key. The
+ * firm's index sorts `at` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ */
+@Entity('audit_log')
+@Index('audit_log_org_at_idx', ['orgId', 'at'])
+export class AuditLogEntity {
+  /** A bigint: node-postgres reads it as text. */
+  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'audit_log_pkey' })
+  id: string;
+
+  @Column('uuid', { name: 'org_id' })
+  @ForeignKey('orgs', { name: 'audit_log_org_id_fkey', onDelete: 'CASCADE' })
+  orgId: string;
+
+  @PrimaryColumn('timestamptz', { default: () => 'now()', primaryKeyConstraintName: 'audit_log_pkey' })
+  at: Date;
+
+  @Column('text', { name: 'actor_type' })
+  actorType: string;
+
+  @Column('text', { name: 'actor_id', nullable: true })
+  actorId: string | null;
+
+  @Column('text')
+  action: string;
+
+  @Column('text', { name: 'resource_type' })
+  resourceType: string;
+
+  @Column('text', { name: 'resource_ids', array: true, default: [] })
+  resourceIds: string[];
+
+  @Column('jsonb', { nullable: true })
+  details: Record<string, unknown> | null;
+}

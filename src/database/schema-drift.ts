@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import { catalogueDrift } from './schema-catalogue.js';
+import { BEYOND_ENTITIES, type BeyondEntities } from './schema-beyond-entities.js';
+
+/** Every way the entities and the migrated schema disagree, each named; none when they agree. */
+export interface SchemaDrift {
+  /** What TypeORM's schema builder would run to make the database match the entities (as `migration:generate`). */
+  typeorm: string[];
+  /** What the catalogue pass finds beyond that (schema-catalogue.ts). */
+  catalogue: string[];
+}
+
+/**
+ * The entities against the migrated schema, compared by TypeORM itself (its schema builder's pending queries,
+ * `driver.createSchemaBuilder().log()`: columns' type, length, nullability, default, primary key and uniqueness;
+ * indexes by name, columns, uniqueness and method; foreign keys by name, table and ON DELETE; unique and check
+ * constraints by name), then by the catalogue pass for what TypeORM's diff leaves out. TypeORM's statements about
+ * what no entity can describe (BEYOND_ENTITIES: it would drop `events.txid` and its indexes) are left to the
+ * catalogue pass, which compares them with the list.
+ */
+export async function schemaDrift(dataSource: DataSource, beyond: BeyondEntities = BEYOND_ENTITIES): Promise<SchemaDrift> {
+  const pending = await dataSource.driver.createSchemaBuilder().log();
+  const declared = new Set(dataSource.entityMetadatas.flatMap((m) => m.indices.map((i) => i.name)));
+  const undescribable = [
+    ...Object.keys(beyond.columns).map((c) => {
+      const [table, column] = c.split('.');
+      return `ALTER TABLE "${table}" DROP COLUMN "${column}"`;
+    }),
+    ...Object.keys(beyond.indexes)
+      .filter((name) => !declared.has(name))
+      .map((name) => `DROP INDEX "public"."${name}"`),
+  ];
+  return {
+    typeorm: pending.upQueries.map((q) => q.query.trim()).filter((q) => !undescribable.includes(q)),
+    catalogue: await catalogueDrift(dataSource, beyond),
+  };
+}
+
+/** The report `npm run migration:check` prints: one line per difference. */
+export function describeDrift(drift: SchemaDrift): string[] {
+  return [...drift.typeorm.map((q) => `TypeORM would run: ${q}`), ...drift.catalogue.map((d) => `catalogue: ${d}`)];
+}

@@ -1,0 +1,45 @@
+import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+
+/**
+ * An event of the outbox (`events`), partitioned by UTC day on `occurredAt`, which is therefore part of the
+ * primary and unique keys. The log pages in commit-safe order by the writing transaction's id, column `txid`
+ * (`xid8`, default `pg_current_xact_id()`) with its indexes `events_org_txid_seq_idx` and
+ * `events_org_type_txid_seq_idx`: TypeORM has no `xid8` type, so the entity leaves them out and
+ * src/database/schema-drift.ts compares them on its own (docs/decisions.md). Statements read it as text.
+ */
+@Entity('events')
+@Unique('events_id_key', ['id', 'occurredAt'])
+@Index('events_occurred_at_idx', ['occurredAt'])
+export class EventEntity {
+  /** A bigint: node-postgres reads it as text. */
+  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'events_pkey' })
+  seq: string;
+
+  @Column('text')
+  id: string;
+
+  @Column('uuid', { name: 'org_id' })
+  @ForeignKey('orgs', { name: 'events_org_id_fkey', onDelete: 'CASCADE' })
+  orgId: string;
+
+  @Column('text')
+  type: string;
+
+  @Column('boolean', { default: false })
+  test: boolean;
+
+  @PrimaryColumn('timestamptz', { name: 'occurred_at', primaryKeyConstraintName: 'events_pkey' })
+  occurredAt: Date;
+
+  /** json, not jsonb: keeps member order, so the body signed and sent equals what the API lists. */
+  @Column('json')
+  data: Record<string, unknown>;
+
+  /** The W3C traceparent of the span that recorded it, when tracing was on: its delivery attempts continue that trace. */
+  @Column('text', { name: 'trace_context', nullable: true })
+  traceContext: string | null;
+
+  /** false: an event of test-mode data, listed to test keys and fanned out to test endpoints only. */
+  @Column('boolean', { default: true })
+  livemode: boolean;
+}

@@ -1,0 +1,24 @@
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+
+/** A firm's receptionist settings (`receptionist_settings`): the published document and a draft, one row per firm. */
+@Entity('receptionist_settings')
+export class ReceptionistSettingsEntity {
+  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'receptionist_settings_pkey' })
+  @ForeignKey('orgs', { name: 'receptionist_settings_org_id_fkey', onDelete: 'CASCADE' })
+  orgId: string;
+
+  @Column('jsonb', { nullable: true })
+  published: Record<string, unknown> | null;
+
+  @Column('integer', { default: 0 })
+  version: number;
+
+  @Column('timestamptz', { name: 'published_at', nullable: true })
+  publishedAt: Date | null;
+
+  @Column('jsonb', { nullable: true })
+  draft: Record<string, unknown> | null;
+
+  @Column('timestamptz', { name: 'draft_updated_at', nullable: true })
+  draftUpdatedAt: Date | null;
+}

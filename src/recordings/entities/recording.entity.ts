@@ -1,0 +1,40 @@
+import { Check, Column, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
+
+/**
+ * A call's recording (`recordings`, one per call): where the audio is in the recording store, its size and
+ * SHA-256. `storageKey` is fresh for every upload, so a replaced object is never overwritten while it streams.
+ */
+@Entity('recordings')
+@ForeignKey('calls', ['orgId', 'callId'], ['org_id', 'call_id'], { name: 'recordings_org_id_call_id_fkey', onDelete: 'CASCADE' })
+@Unique('recordings_storage_key_key', ['storageKey'])
+@Unique('recordings_org_id_call_id_key', ['orgId', 'callId'])
+@Check('recordings_size_bytes_check', 'size_bytes > 0')
+export class RecordingEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'recordings_pkey' })
+  id: string;
+
+  @Column('uuid', { name: 'org_id' })
+  orgId: string;
+
+  @Column('text', { name: 'call_id' })
+  callId: string;
+
+  @Column('text', { name: 'storage_key' })
+  storageKey: string;
+
+  /** A bigint: node-postgres reads it as text. */
+  @Column('bigint', { name: 'size_bytes' })
+  sizeBytes: string;
+
+  @Column('bytea')
+  sha256: Buffer;
+
+  @Column('text', { name: 'content_type', default: 'audio/ogg' })
+  contentType: string;
+
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
+  updatedAt: Date;
+}

@@ -1,0 +1,73 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
+
+/**
+ * A webhook endpoint (`webhook_endpoints`). `secretEnc` and `previousSecretEnc` are sealed (AES-256-GCM under
+ * WEBHOOK_SECRET_KEY, bound to the endpoint id); the plain secret is never stored. The list index sorts
+ * `createdAt` and `id` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ */
+@Entity('webhook_endpoints')
+@Check('webhook_endpoints_status_check', `status IN ('enabled', 'disabled')`)
+@Check('webhook_endpoints_disabled_reason_check', `disabled_reason IN ('owner', 'failing', 'gone')`)
+@Check('webhook_endpoints_check', `(status = 'enabled') = (disabled_reason IS NULL)`)
+@Check('webhook_endpoints_previous_secret_check', '(previous_secret_enc IS NULL) = (previous_secret_expires_at IS NULL)')
+@Index('webhook_endpoints_org_idx', ['orgId', 'createdAt', 'id'])
+export class WebhookEndpointEntity {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_endpoints_pkey' })
+  id: string;
+
+  @Column('uuid', { name: 'org_id' })
+  @ForeignKey('orgs', { name: 'webhook_endpoints_org_id_fkey', onDelete: 'CASCADE' })
+  orgId: string;
+
+  @Column('text')
+  url: string;
+
+  @Column('text', { nullable: true })
+  description: string | null;
+
+  @Column('text', { name: 'event_types', array: true })
+  eventTypes: string[];
+
+  @Column('text')
+  status: EndpointStatus;
+
+  @Column('text', { name: 'disabled_reason', nullable: true })
+  disabledReason: DisabledReason | null;
+
+  @Column('text', { name: 'secret_enc' })
+  secretEnc: string;
+
+  @Column('text', { name: 'secret_last4' })
+  secretLast4: string;
+
+  @Column('timestamptz', { name: 'last_success_at', nullable: true })
+  lastSuccessAt: Date | null;
+
+  @Column('timestamptz', { name: 'last_failure_at', nullable: true })
+  lastFailureAt: Date | null;
+
+  @Column('timestamptz', { name: 'failing_since', nullable: true })
+  failingSince: Date | null;
+
+  /** Created or last turned back on: the 3-day "no success" rule counts from here at the earliest. */
+  @Column('timestamptz', { name: 'health_since' })
+  healthSince: Date;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
+
+  /** The secret a rotation replaced, which signs alongside the new one until `previousSecretExpiresAt`. */
+  @Column('text', { name: 'previous_secret_enc', nullable: true })
+  previousSecretEnc: string | null;
+
+  @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true })
+  previousSecretExpiresAt: Date | null;
+
+  /** false: a test-mode endpoint, which receives test events only (live ones receive live events only). */
+  @Column('boolean', { default: true })
+  livemode: boolean;
+}

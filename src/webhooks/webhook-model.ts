@@ -1,0 +1,13 @@
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export type DeliveryTrigger = 'event' | 'test' | 'redelivery';
+export type EndpointStatus = 'enabled' | 'disabled';
+export type DisabledReason = 'owner' | 'failing' | 'gone';
+
+/** One attempt, stored exactly as the API shows it (the spec's attempt item). */
+export interface DeliveryAttempt {
+  at: string;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  response_body: string | null;
+}
