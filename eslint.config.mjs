@@ -26,23 +26,33 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Rows are typed by their table's row type (src/database/tables.ts); nothing in src is `any`.
+      // Rows are typed by their entities and select lists (src/database/select-list.ts); nothing in src is `any`.
       '@typescript-eslint/no-explicit-any': 'error',
       'max-lines': ['error', { max: 250, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
   },
   {
-    // Every statement names the type of its rows (a row type, a Pick of it, a named result); one run for
-    // its effect is `execute`. The kernel's own plumbing (pg clients, migrations) is exempt.
+    // A hand-written statement's rows are its select list's (src/database/select-list.ts: `query(LIST, text)`); one
+    // whose columns are all computed states its row type (`query<{ n: number }>(text)`); one run for its effect is
+    // `execute`. A row type naming an entity would be a promise the select list does not keep: take the list.
+    // The kernel's own plumbing (pg clients, migrations) is exempt.
     files: ['src/**/*.ts'],
     ignores: ['src/database/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'CallExpression[callee.property.name=/^(query|prepared)$/][typeArguments=undefined]',
-          message: 'State the row type: query<Row>(...) / prepared<Row>(...), or execute(...) for a statement run for its effect.',
+          selector: 'CallExpression[callee.property.name="query"][typeArguments=undefined][arguments.0.type=/^(Literal|TemplateLiteral)$/]',
+          message: 'Give the rows a type: query(LIST, text) with a select list, query<Row>(text) for computed columns, or execute(text).',
+        },
+        {
+          selector: 'CallExpression[callee.property.name="prepared"][typeArguments=undefined][arguments.1.type=/^(Literal|TemplateLiteral)$/]',
+          message: 'Give the rows a type: prepared(name, LIST, text, values) with a select list, or prepared<Row>(name, text, values).',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|prepared)$/] > TSTypeParameterInstantiation Identifier[name=/Entity$/]',
+          message: "An entity's columns come from a select list (selectList(Entity, alias, [...])), not from a stated row type.",
         },
       ],
     },

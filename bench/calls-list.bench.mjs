@@ -42,6 +42,7 @@ import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './bench-database.mjs';
 import { straceAvailable, syscallsPerRequest, syscallsWanted } from './syscalls.mjs';
 import { resetStatements, statementsSince, statementsTable, statementsWanted } from './pg-statements.mjs';
+import { pgQueryable } from './pg-queryable.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
@@ -111,7 +112,7 @@ async function serveBaseline(databaseUrl, orgId) {
   const withClient = async (work) => {
     const client = await pool.connect();
     try {
-      return await work({ query: (sql, params) => client.query(sql, params).then((r) => r.rows) });
+      return await work(pgQueryable(client));
     } finally {
       client.release();
     }
@@ -151,7 +152,7 @@ async function serveBaseline(databaseUrl, orgId) {
       limit,
       asOf,
       (r) => mapper.item(r),
-      (r) => ({ at: r.started_at, id: r.call_id }),
+      (r) => ({ at: r.startedAt, id: r.callId }),
     );
   });
   const leads = new LeadsRepository();
@@ -161,7 +162,7 @@ async function serveBaseline(databaseUrl, orgId) {
       asOf: await readAsOf(m, 30_000),
       rows: await leads.listPage(m, orgId, true, {}, null, limit),
     }));
-    return listAnswer('leads', rows, limit, asOf, toLeadDto, (r) => ({ at: r.captured_at, id: r.lead_id }));
+    return listAnswer('leads', rows, limit, asOf, toLeadDto, (r) => ({ at: r.capturedAt, id: r.leadId }));
   });
   app.get('/v1/calls/:id', async (req, reply) => {
     const row = await withClient((m) => repo.findDetail(m, orgId, true, req.params.id));
@@ -257,7 +258,14 @@ async function explainPages(client, orgId, updatedSince) {
   ];
   for (const [name, filters] of pages) {
     let captured;
-    await repo.listPage({ query: async (sql, params) => ((captured = { sql, params }), []) }, orgId, true, filters, null, 100);
+    await repo.listPage(
+      pgQueryable(null, async (config) => ((captured = { sql: config.text, params: config.values }), { rows: [] })),
+      orgId,
+      true,
+      filters,
+      null,
+      100,
+    );
     const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${captured.sql}`, captured.params);
     log(`EXPLAIN ${name}:\n${plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
   }

@@ -8,23 +8,20 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { pgQueryable } from './pg-queryable.mjs';
 import { latencyStats } from './quantiles.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = (p) => fileURLToPath(new URL(`../dist/src/${p}`, import.meta.url));
 
-/** A PoolSql stand-in on one client that times each prepared statement (ms into `into`). */
+/** The service's Queryable on one client, timing each statement (ms into `into`). */
 function timedSql(client, into) {
-  const run = async (name, text, values) => {
+  return pgQueryable(client, async (config, run) => {
     const t0 = performance.now();
-    const r = await client.query({ name, text, values });
+    const r = await run(config);
     into.push(performance.now() - t0);
     return r;
-  };
-  return {
-    prepared: async (name, text, values) => (await run(name, text, values)).rows,
-    executePrepared: async (name, text, values) => (await run(name, text, values)).rowCount ?? 0,
-  };
+  });
 }
 
 /** The newest key of the large firm (the one the requests use). */
@@ -51,15 +48,15 @@ export async function detailStatements(ctxs, targets, n) {
         read,
         audit,
         calls: new CallsRepository(),
-        audits: new AuditRepository(timedSql(ctx.client, audit)),
+        audits: new AuditRepository(undefined, timedSql(ctx.client, audit)),
         sql: timedSql(ctx.client, read),
       };
     }),
   );
   const once = async (side, i) => {
     const id = side.callIds[i % side.callIds.length];
-    const row = await side.calls.findDetailWithStanding(side.sql, side.caller, id);
-    if (row?.call_id !== id) throw new Error(`detail statement found no call ${id}`);
+    const { row } = await side.calls.findDetailWithStanding(side.sql, side.caller, id);
+    if (row?.callId !== id) throw new Error(`detail statement found no call ${id}`);
     await side.audits.insertReadRows([
       {
         org_id: side.caller.orgId,

@@ -43,6 +43,7 @@ import { buildIndexes, dropSecondaryIndexes } from './growth-indexes.mjs';
 import { startApi } from './service-process.mjs';
 import { detailStatements } from './growth-statements.mjs';
 import { latencyStats } from './quantiles.mjs';
+import { pgQueryable } from './pg-queryable.mjs';
 
 const require = createRequire(import.meta.url);
 const root = new URL('..', import.meta.url);
@@ -423,7 +424,7 @@ async function disk(client) {
 async function explain(ctx, t) {
   const { CallsRepository } = require(dist('calls/calls.repository.js'));
   const { LeadsRepository } = require(dist('leads/leads.repository.js'));
-  const m = { query: (sql, params) => ctx.client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params).then((r) => r.rows) };
+  const m = pgQueryable(ctx.client, (config, run) => run({ ...config, text: `EXPLAIN (ANALYZE, BUFFERS) ${config.text}` }));
   const text = (rows) => rows.map((r) => r['QUERY PLAN']).join('\n');
   const deep = (
     await ctx.client.query(

@@ -3,7 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { AccountService } from '../src/account';
 import { ReceptionistService } from '../src/receptionist';
 import { DEMO_SETTINGS } from '../src/demo';
-import { PoolSql } from '../src/database/pool-sql';
+import { Database } from '../src/database/sql';
 import { createFirm, type TestFirm } from './support/factories';
 import { createTestDatabase } from './support/database';
 import { TcpProxy } from './support/tcp-proxy';
@@ -268,7 +268,7 @@ describe('database outage', () => {
     await holder.query('SELECT pg_advisory_lock(4242)');
     try {
       const outcome = t.app
-        .get(PoolSql)
+        .get(Database)
         .query('SELECT pg_advisory_lock(4242)')
         .then(
           () => 'finished',

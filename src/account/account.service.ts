@@ -113,13 +113,13 @@ export class AccountService {
   }
 
   /** Serialises per-firm limits (active keys, endpoints) across processes, inside the caller's transaction. */
-  lockOrg(manager: Tx, orgId: string): Promise<void> {
-    return this.orgs.lockForUpdate(manager, orgId);
+  lockOrg(tx: Tx, orgId: string): Promise<void> {
+    return this.orgs.lockForUpdate(tx, orgId);
   }
 
   /** Ingestion calls this in each call's transaction; only the first one writes. */
-  markCallReceived(manager: Tx, orgId: string, at: Date): Promise<void> {
-    return this.orgs.markCallReceived(manager, orgId, at);
+  markCallReceived(tx: Tx, orgId: string, at: Date): Promise<void> {
+    return this.orgs.markCallReceived(tx, orgId, at);
   }
 
   async describe(principal: ApiPrincipal): Promise<AccountDto> {

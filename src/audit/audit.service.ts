@@ -53,8 +53,8 @@ export class AuditService {
   ) {}
 
   /** Writes inside the transaction of the change it records. */
-  record(entry: AuditRecord, manager: Tx): Promise<void> {
-    return this.signals.guard('audit', () => this.entries.insert(toNewEntry(entry), manager));
+  record(entry: AuditRecord, tx: Tx): Promise<void> {
+    return this.signals.guard('audit', () => this.entries.insert(toNewEntry(entry), tx));
   }
 
   /** An entry that is the whole change (a recording played): its own statement on the pool. */
@@ -89,11 +89,11 @@ export class AuditService {
     const rows = await this.entries.listForOrg(orgId, opts.action, opts.limit ?? 100);
     return rows.map((r) => ({
       at: r.at.toISOString(),
-      actor_type: r.actor_type,
-      actor_id: r.actor_id,
+      actor_type: r.actorType,
+      actor_id: r.actorId,
       action: r.action,
-      resource_type: r.resource_type,
-      resource_ids: r.resource_ids,
+      resource_type: r.resourceType,
+      resource_ids: r.resourceIds,
       details: r.details,
     }));
   }

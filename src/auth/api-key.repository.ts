@@ -1,114 +1,107 @@
 import { Injectable } from '@nestjs/common';
-import { PoolSql } from '../database/pool-sql.js';
-import type { Tx } from '../database/sql.js';
-import type { Camelized } from '../database/tables.js';
-import { asOfColumn } from '../database/change-stamp.js';
-import type { ApiKeysRow } from './auth.tables.js';
-import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from './key-standing.js';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { DummyValue, GenerateSql } from '../database/generate-sql.js';
+import { selectList } from '../database/select-list.js';
+import { Database, type Tx } from '../database/sql.js';
+import { ApiKeyEntity } from './entities/api-key.entity.js';
 
-/** A key as the service sees it: the row, named in camelCase (`key_hash` is the SHA-256 of the whole key; the key is never stored). */
-export type ApiKey = Camelized<ApiKeysRow>;
+export type NewApiKey = Omit<ApiKeyEntity, 'id' | 'lastUsedAt' | 'revokedAt'>;
 
-export type NewApiKey = Omit<ApiKey, 'id' | 'lastUsedAt' | 'revokedAt'>;
+/** Every column of a key, for the lookup on every authenticated request. */
+const KEY = selectList(ApiKeyEntity, null, [
+  'id',
+  'orgId',
+  'name',
+  'prefix',
+  'last4',
+  'keyHash',
+  'permissionSet',
+  'scopes',
+  'expiresAt',
+  'lastUsedAt',
+  'createdAt',
+  'revokedAt',
+  'livemode',
+]);
 
-const COLUMNS =
-  'id, org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, last_used_at, created_at, revoked_at, livemode';
-
-const toApiKey = (r: ApiKeysRow): ApiKey => ({
-  id: r.id,
-  orgId: r.org_id,
-  name: r.name,
-  prefix: r.prefix,
-  last4: r.last4,
-  keyHash: r.key_hash,
-  permissionSet: r.permission_set,
-  scopes: r.scopes,
-  expiresAt: r.expires_at,
-  lastUsedAt: r.last_used_at,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-  livemode: r.livemode,
-});
-
+/**
+ * The `api_keys` table. The lookup of every authenticated request and the batched `last_used_at` write are written
+ * out; the owner's actions (create, list, revoke) go through TypeORM's repository.
+ */
 @Injectable()
 export class ApiKeyRepository {
-  constructor(private readonly sql: PoolSql) {}
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly db: Database,
+  ) {}
 
-  /** On every authenticated request: a prepared statement on the unique prefix index. */
-  async findByPrefix(prefix: string): Promise<ApiKey | null> {
-    const rows = await this.sql.prepared<ApiKeysRow>('api_key_by_prefix', `SELECT ${COLUMNS} FROM api_keys WHERE prefix = $1`, [prefix]);
-    return rows[0] ? toApiKey(rows[0]) : null;
+  /** On every authenticated request whose principal is not cached: a prepared statement on the unique prefix index. */
+  @GenerateSql({ params: ['abcdefgh'] })
+  async findByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
+    const [row] = await this.db.prepared('api_key_by_prefix', KEY, `SELECT ${KEY} FROM api_keys WHERE prefix = $1`, [prefix]);
+    return row ?? null;
   }
 
-  async findById(id: string): Promise<ApiKey | null> {
-    const rows = await this.sql.query<ApiKeysRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, [id]);
-    return rows[0] ? toApiKey(rows[0]) : null;
+  findById(id: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findOneBy({ id });
   }
 
   /** Inside the transaction that goes on to change the key: read under the row's lock. */
-  async lockById(tx: Tx, id: string): Promise<ApiKey | null> {
-    const rows = await tx.query<ApiKeysRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ? toApiKey(rows[0]) : null;
+  lockById(tx: Tx, id: string): Promise<ApiKeyEntity | null> {
+    return tx.getRepository(ApiKeyEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async listForOrg(orgId: string): Promise<ApiKey[]> {
-    const rows = await this.sql.query<ApiKeysRow>(`SELECT ${COLUMNS} FROM api_keys WHERE org_id = $1 ORDER BY created_at DESC`, [orgId]);
-    return rows.map(toApiKey);
+  /** Newest first. */
+  listForOrg(orgId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { orgId }, order: { createdAt: 'DESC' } });
   }
 
   /** Active keys of one mode: the limit counts live and test keys each on their own. */
-  async countActive(tx: Tx, orgId: string, livemode: boolean, now: Date): Promise<number> {
-    const [row] = await tx.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM api_keys
-        WHERE org_id = $1 AND livemode = $3 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
-      [orgId, now, livemode],
-    );
-    return row.n;
+  countActive(tx: Tx, orgId: string, livemode: boolean, now: Date): Promise<number> {
+    return tx
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .where('k.orgId = :orgId AND k.livemode = :livemode AND k.revokedAt IS NULL', { orgId, livemode })
+      .andWhere('(k.expiresAt IS NULL OR k.expiresAt > :now)', { now })
+      .getCount();
   }
 
-  async prefixTaken(tx: Tx, prefix: string): Promise<boolean> {
-    const rows = await tx.query<Pick<ApiKeysRow, 'id'>>('SELECT id FROM api_keys WHERE prefix = $1', [prefix]);
-    return rows.length > 0;
+  prefixTaken(tx: Tx, prefix: string): Promise<boolean> {
+    return tx.getRepository(ApiKeyEntity).existsBy({ prefix });
   }
 
-  async insert(tx: Tx, key: NewApiKey): Promise<ApiKey> {
-    const [row] = await tx.query<ApiKeysRow>(
-      `INSERT INTO api_keys (org_id, name, prefix, last4, key_hash, permission_set, scopes, expires_at, created_at, livemode)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-      [key.orgId, key.name, key.prefix, key.last4, key.keyHash, key.permissionSet, key.scopes, key.expiresAt, key.createdAt, key.livemode],
-    );
-    return toApiKey(row);
+  async insert(tx: Tx, key: NewApiKey): Promise<ApiKeyEntity> {
+    const keys = tx.getRepository(ApiKeyEntity);
+    const row = keys.create({ ...key, lastUsedAt: null, revokedAt: null });
+    // TypeORM sets the id the database gave it on `row`.
+    await keys.insert(row);
+    return row;
   }
 
   /** Returns false when the key was already revoked. */
   async revoke(tx: Tx, id: string, now: Date): Promise<boolean> {
-    return (await tx.execute('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) > 0;
+    const result = await tx
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: now })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /**
    * Uses noted since the last write (last-used.ts), all in one statement; a key's
    * last_used_at moves only when it is a minute stale.
    */
+  @GenerateSql({ params: [new Map([[DummyValue.UUID, DummyValue.DATE]])] })
   async touchMany(uses: Map<string, Date>): Promise<void> {
-    await this.sql.execute(
+    await this.db.execute(
       `UPDATE api_keys k SET last_used_at = u.at
          FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at)
         WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at - interval '1 minute')`,
       [[...uses.keys()], [...uses.values()]],
     );
-  }
-
-  /**
-   * The first statement of a keyed list: the key's standing and the firm's timezone
-   * (key-standing.ts) with the page's as_of, which must be read before the page
-   * (change-stamp.ts). No row: the key is gone or not the firm's.
-   */
-  async standingWithAsOf(keyId: string, orgId: string, marginMs: number): Promise<(KeyStandingColumns & { as_of: string }) | null> {
-    const rows = await this.sql.prepared<KeyStandingColumns & { as_of: string }>(
-      'key_standing_as_of',
-      `SELECT ${KEY_STANDING_COLUMNS}, ${asOfColumn('$3')} FROM ${KEY_STANDING_FROM} WHERE ${keyStandingWhere('$1', '$2')}`,
-      [keyId, orgId, marginMs],
-    );
-    return rows[0] ?? null;
   }
 }

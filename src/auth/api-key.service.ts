@@ -7,7 +7,8 @@ import { OpsSignals } from '../common/ops/ops-signals.js';
 import { UnauthorizedError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
-import { ApiKeyRepository, type ApiKey } from './api-key.repository.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import type { ApiKeyEntity } from './entities/api-key.entity.js';
 import { Database } from '../database/sql.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { NotFoundError } from '../common/errors/problems.js';
@@ -84,17 +85,17 @@ export class ApiKeyService implements OnApplicationShutdown {
     const scopes = sortScopes(PERMISSION_SETS[input.set as PermissionSet].scopes);
     const livemode = input.livemode ?? true;
     const start = keyStart(livemode);
-    return this.db.transaction(async (manager) => {
-      await this.account.lockOrg(manager, input.orgId);
-      if ((await this.keys.countActive(manager, input.orgId, livemode, now)) >= MAX_ACTIVE_KEYS) {
+    return this.db.transaction(async (tx) => {
+      await this.account.lockOrg(tx, input.orgId);
+      if ((await this.keys.countActive(tx, input.orgId, livemode, now)) >= MAX_ACTIVE_KEYS) {
         const which = livemode ? '' : ' test';
         throw new InvalidInputError(null, `this firm already has ${MAX_ACTIVE_KEYS} active${which} keys; revoke one first`);
       }
       let key: string;
       do {
         key = start + randomBytes(32).toString('base64url');
-      } while (await this.keys.prefixTaken(manager, key.slice(start.length, start.length + PREFIX_LENGTH)));
-      const row = await this.keys.insert(manager, {
+      } while (await this.keys.prefixTaken(tx, key.slice(start.length, start.length + PREFIX_LENGTH)));
+      const row = await this.keys.insert(tx, {
         orgId: input.orgId,
         name,
         prefix: key.slice(start.length, start.length + PREFIX_LENGTH),
@@ -115,7 +116,7 @@ export class ApiKeyService implements OnApplicationShutdown {
           resourceIds: [row.id],
           details: { name, permission_set: input.set, mode: livemode ? 'live' : 'test' },
         },
-        manager,
+        tx,
       );
       return { key, summary: this.summarize(row, now) };
     });
@@ -123,13 +124,13 @@ export class ApiKeyService implements OnApplicationShutdown {
 
   async revoke(id: string): Promise<ApiKeySummary> {
     const now = this.clock.now();
-    return this.db.transaction(async (manager) => {
-      const row = await this.keys.lockById(manager, id);
+    return this.db.transaction(async (tx) => {
+      const row = await this.keys.lockById(tx, id);
       if (!row) throw new NotFoundError('The API key', `no API key with id "${id}"`);
-      if (await this.keys.revoke(manager, id, now)) {
+      if (await this.keys.revoke(tx, id, now)) {
         await this.audit.record(
           { orgId: row.orgId, actor: { type: 'owner', id: null }, action: 'api_key.revoked', resourceType: 'api_key', resourceIds: [id] },
-          manager,
+          tx,
         );
         row.revokedAt = now;
       }
@@ -193,11 +194,11 @@ export class ApiKeyService implements OnApplicationShutdown {
     return principal;
   }
 
-  private activeAt(k: ApiKey, now: Date): boolean {
+  private activeAt(k: ApiKeyEntity, now: Date): boolean {
     return !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now.getTime());
   }
 
-  private summarize(k: ApiKey, now: Date): ApiKeySummary {
+  private summarize(k: ApiKeyEntity, now: Date): ApiKeySummary {
     return {
       id: k.id,
       org_id: k.orgId,
@@ -216,7 +217,7 @@ export class ApiKeyService implements OnApplicationShutdown {
   }
 }
 
-function toPrincipal(row: ApiKey): ApiPrincipal {
+function toPrincipal(row: ApiKeyEntity): ApiPrincipal {
   return {
     orgId: row.orgId,
     keyId: row.id,

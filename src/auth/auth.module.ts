@@ -6,6 +6,7 @@ import { AuditModule } from '../audit/index.js';
 import { AccessGuard } from './access.guard.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
+import { KeyStandingRepository } from './key-standing.repository.js';
 import { KeyStanding } from './key-standing.service.js';
 import { PrincipalCache } from './principal-cache.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
@@ -15,7 +16,7 @@ import { RateLimitBucketEntity } from './entities/rate-limit-bucket.entity.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity, RateLimitBucketEntity]), AccountModule, AuditModule],
-  providers: [ApiKeyRepository, ApiKeyService, PrincipalCache, KeyStanding],
+  providers: [ApiKeyRepository, ApiKeyService, PrincipalCache, KeyStanding, KeyStandingRepository],
   exports: [ApiKeyService, KeyStanding],
 })
 export class AuthModule {}

@@ -1,6 +1,6 @@
 import { maskPhone } from '../common/phone.js';
 import type { CallDetails, CallHandling, CallUntrusted, ConversationSummary } from './call-model.js';
-import type { CallRow } from './calls.tables.js';
+import type { CallDetailRow, CallListRow } from './calls.repository.js';
 import type { CallDetailDto, CallDetailsDto, CallDto, CallUntrustedDto, ConversationSummaryDto, HandlingDto } from './dto/call.dto.js';
 import { explainHandling } from './explanation.js';
 
@@ -11,40 +11,40 @@ import { explainHandling } from './explanation.js';
 export class CallMapper {
   constructor(private readonly dashboardUrl: string | null) {}
 
-  item(r: CallRow): CallDto {
+  item(r: CallListRow): CallDto {
     return {
-      call_id: r.call_id,
-      started_at: r.started_at ? r.started_at.toISOString() : null,
-      duration_s: r.duration_s,
+      call_id: r.callId,
+      started_at: r.startedAt ? r.startedAt.toISOString() : null,
+      duration_s: r.durationS,
       answered: r.answered,
       category: r.category,
       urgency: r.urgency,
       language: r.language,
       outcome: r.outcome,
-      lead_captured: r.lead_id !== null,
-      lead_id: r.lead_id,
-      from_masked: maskPhone(r.from_e164),
-      from: r.from_e164,
-      callback_number: r.callback_number,
-      callback_extension: r.callback_number === null ? null : r.callback_extension,
-      updated_at: r.updated_at ? r.updated_at.toISOString() : null,
-      processing_complete: r.processing_complete,
-      dashboard_url: this.dashboardUrl ? `${this.dashboardUrl}/calls/${encodeURIComponent(r.call_id)}` : null,
-      has_recording: r.has_recording,
+      lead_captured: r.leadId !== null,
+      lead_id: r.leadId,
+      from_masked: maskPhone(r.fromE164),
+      from: r.fromE164,
+      callback_number: r.callbackNumber,
+      callback_extension: r.callbackNumber === null ? null : r.callbackExtension,
+      updated_at: r.updatedAt ? r.updatedAt.toISOString() : null,
+      processing_complete: r.processingComplete,
+      dashboard_url: this.dashboardUrl ? `${this.dashboardUrl}/calls/${encodeURIComponent(r.callId)}` : null,
+      has_recording: r.hasRecording,
       untrusted: untrusted(r.untrusted),
     };
   }
 
-  detail(r: CallRow): CallDetailDto {
+  detail(r: CallDetailRow): CallDetailDto {
     const base = this.item(r);
-    const summary = conversationSummary(r.conversation_summary ?? null);
+    const summary = conversationSummary(r.conversationSummary ?? null);
     const handling = handlingDto(r.handling ?? null);
     return {
       ...base,
       untrusted: base.untrusted === null ? null : { ...base.untrusted, conversation_summary: summary },
       handling,
       explanation: explainHandling(r.handling ?? null),
-      config_version: r.config_version ?? null,
+      config_version: r.configVersion ?? null,
       transcript_covers: summary === null ? null : [...summary.covers],
     };
   }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { PoolSql } from '../database/pool-sql.js';
-import type { Queryable, Tx } from '../database/sql.js';
-import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
-import type { CallRow, CallsRow } from './calls.tables.js';
-import { SqlParams } from '../database/sql-params.js';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { readWithKeyStanding, type KeyCaller, type WithStanding } from '../auth/index.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
-import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from '../auth/index.js';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { selectList, type RowOf } from '../database/select-list.js';
+import { SqlParams } from '../database/sql-params.js';
+import type { PreparingQueryable, Queryable, Tx } from '../database/sql.js';
+import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
+import { CallEntity } from './entities/call.entity.js';
 
 export interface CallListFilters {
   from?: string;
@@ -19,28 +22,73 @@ export interface CallListFilters {
   ids?: string[];
 }
 
-/** Columns of a list item (the detail adds the heavy ones). */
-const LIST_COLUMNS = `c.call_id, c.started_at, c.duration_s, c.answered, c.category, c.urgency, c.language, c.outcome,
-  c.lead_id, c.from_e164, c.callback_number, c.callback_extension, c.updated_at, c.processing_complete, c.has_recording, c.untrusted`;
-const DETAIL_COLUMNS = `${LIST_COLUMNS}, c.config_version, c.conversation_summary, c.handling`;
+const LIST_PROPERTIES = [
+  'callId',
+  'startedAt',
+  'durationS',
+  'answered',
+  'category',
+  'urgency',
+  'language',
+  'outcome',
+  'leadId',
+  'fromE164',
+  'callbackNumber',
+  'callbackExtension',
+  'updatedAt',
+  'processingComplete',
+  'hasRecording',
+  'untrusted',
+] as const;
 
-/** Every query carries the firm's id. */
+/** Columns of a list item; the detail adds the heavy ones. */
+const LIST = selectList(CallEntity, 'c', LIST_PROPERTIES);
+const DETAIL = selectList(CallEntity, 'c', [...LIST_PROPERTIES, 'configVersion', 'conversationSummary', 'handling']);
+
+/** A call as the list reads it (listed calls have started: `startedAt IS NOT NULL`). */
+export type CallListRow = RowOf<typeof LIST>;
+/** A call as the detail reads it. */
+export type CallDetailRow = RowOf<typeof DETAIL>;
+
+const FILTERS: CallListFilters = {
+  from: '2026-01-01T00:00:00.000Z',
+  to: '2026-02-01T00:00:00.000Z',
+  outcome: DummyValue.TEXT,
+  category: DummyValue.TEXT,
+  answered: true,
+  updatedSince: '2026-01-01T00:00:00.000Z',
+  callerE164: '+13125550123',
+  referenceKey: DummyValue.TEXT,
+  ids: [DummyValue.TEXT],
+};
+const AFTER: KeysetPosition = { at: '2026-01-01T00:00:00.000Z', id: DummyValue.TEXT };
+
+/**
+ * The `calls` and `call_references` tables; every query carries the firm's id. Written out: the keyset page, the
+ * reads of a keyed request, and the pipeline's upsert; lookups and single-column updates through TypeORM.
+ */
 @Injectable()
 export class CallsRepository {
+  constructor(@InjectRepository(CallEntity) private readonly calls: Repository<CallEntity>) {}
+
   /**
    * Keyset page, newest start first with call_id as tie-breaker (index
    * calls_org_started_idx; caller_number uses calls_org_from_idx, reference
    * goes through call_references' primary key). Fetches limit + 1 rows so the
    * caller knows whether there is more.
    */
+  @GenerateSql(
+    { name: 'first page', params: [SQL, DummyValue.UUID, true, {}, null, 100] },
+    { name: 'every filter, after a position', params: [SQL, DummyValue.UUID, true, FILTERS, AFTER, 100] },
+  )
   async listPage(
-    manager: Queryable,
+    db: Queryable,
     orgId: string,
     livemode: boolean,
     f: CallListFilters,
     after: KeysetPosition | null,
     limit: number,
-  ): Promise<CallRow[]> {
+  ): Promise<CallListRow[]> {
     const q = new SqlParams(orgId);
     const where = ['c.org_id = $1', `c.livemode = ${q.add(livemode)}`, 'c.started_at IS NOT NULL'];
     if (f.from !== undefined) where.push(`c.started_at >= ${q.add(f.from)}::timestamptz`);
@@ -55,78 +103,72 @@ export class CallsRepository {
     }
     if (f.ids !== undefined) where.push(`c.call_id = ANY(${q.add(f.ids)}::text[])`);
     if (after) where.push(`(c.started_at, c.call_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
-    const sql = `SELECT ${LIST_COLUMNS} FROM calls c WHERE ${where.join(' AND ')}
-                 ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${q.add(limit + 1)}`;
-    return manager.query<CallRow>(sql, q.values);
+    const text = `SELECT ${LIST} FROM calls c WHERE ${where.join(' AND ')}
+                  ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${q.add(limit + 1)}`;
+    return db.query(LIST, text, q.values);
   }
 
-  /** Whether the firm has the call (in this mode; null: in either), and whether it has a recording. */
-  async findRef(manager: Queryable, orgId: string, callId: string, livemode: boolean | null): Promise<CallRef | null> {
-    const rows = await manager.query<CallRef>(
-      `SELECT org_id AS "orgId", call_id AS "callId", has_recording AS "hasRecording" FROM calls
-        WHERE org_id = $1 AND call_id = $2 AND ($3::boolean IS NULL OR livemode = $3)`,
-      [orgId, callId, livemode],
-    );
-    return rows[0] ?? null;
+  /** Whether the firm has the call (in this mode; null: in either), and whether it has a recording; in `tx` when given. */
+  async findRef(tx: Tx | null, orgId: string, callId: string, livemode: boolean | null): Promise<CallRef | null> {
+    const row = await (tx?.getRepository(CallEntity) ?? this.calls).findOne({
+      select: { orgId: true, callId: true, hasRecording: true },
+      where: livemode === null ? { orgId, callId } : { orgId, callId, livemode },
+    });
+    return row && { orgId: row.orgId, callId: row.callId, hasRecording: row.hasRecording };
   }
 
-  async findDetail(manager: Queryable, orgId: string, livemode: boolean, callId: string): Promise<CallRow | null> {
-    const rows = await manager.query<CallRow>(
-      `SELECT ${DETAIL_COLUMNS} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2 AND c.livemode = $3`,
-      [orgId, callId, livemode],
-    );
-    return rows[0] ?? null;
+  /** The detail as the key sees it (the test helpers' re-processing; the bench's bare handler). */
+  @GenerateSql({ params: [SQL, DummyValue.UUID, true, DummyValue.TEXT] })
+  async findDetail(db: Queryable, orgId: string, livemode: boolean, callId: string): Promise<CallDetailRow | null> {
+    const [row] = await db.query(DETAIL, `SELECT ${DETAIL} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2 AND c.livemode = $3`, [
+      orgId,
+      callId,
+      livemode,
+    ]);
+    return row ?? null;
   }
 
   /**
-   * GET /v1/calls/{call_id} in one statement: the calling key's standing and the
-   * firm's timezone (key-standing.ts), with the call when the firm has it
-   * (call_id null otherwise). No row: the key is gone or not the firm's. Prepared: lookups
-   * by unique keys, whose plan does not depend on the values.
+   * GET /v1/calls/{call_id} in one statement: the calling key's standing and the firm's timezone (auth's
+   * readWithKeyStanding), with the call when the firm has it in the key's mode.
    */
-  async findDetailWithStanding(
-    sql: PoolSql,
-    caller: { keyId: string; orgId: string; livemode: boolean },
+  @GenerateSql({ params: [SQL, { keyId: DummyValue.UUID, orgId: DummyValue.UUID, livemode: true }, DummyValue.TEXT] })
+  findDetailWithStanding(
+    db: PreparingQueryable,
+    caller: KeyCaller & { livemode: boolean },
     callId: string,
-  ): Promise<(KeyStandingColumns & Partial<CallRow>) | null> {
-    const rows = await sql.prepared<KeyStandingColumns & Partial<CallRow>>(
-      'call_detail_with_standing',
-      `SELECT ${KEY_STANDING_COLUMNS}, ${DETAIL_COLUMNS}
-         FROM ${KEY_STANDING_FROM}
-         LEFT JOIN calls c ON c.org_id = $2 AND c.call_id = $3 AND c.livemode = $4
-        WHERE ${keyStandingWhere('$1', '$2')}`,
-      [caller.keyId, caller.orgId, callId, caller.livemode],
-    );
-    return rows[0] ?? null;
+  ): Promise<WithStanding<CallDetailRow>> {
+    return readWithKeyStanding(db, caller, {
+      name: 'call_detail_with_standing',
+      columns: DETAIL,
+      join: 'calls c ON c.org_id = $2 AND c.call_id = $3 AND c.livemode = $4',
+      params: [callId, caller.livemode],
+      present: 'callId',
+    });
   }
 
   /**
    * Serialises writers of one call (ingestion of the same call_id twice at
    * once) with a transaction-scoped advisory lock, then reads what the
-   * rewrite must keep.
+   * rewrite must keep, under the row's lock.
    */
-  async lockForWrite(manager: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
-    await manager.execute(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
-    const rows = await manager.query<
-      Pick<CallsRow, 'processing_complete' | 'completed_event_at' | 'lead_id' | 'has_recording' | 'livemode'>
-    >(
-      `SELECT processing_complete, completed_event_at, lead_id, has_recording, livemode FROM calls WHERE org_id = $1 AND call_id = $2 FOR UPDATE`,
-      [orgId, callId],
-    );
-    if (!rows[0]) return null;
-    const r = rows[0];
-    return {
-      processingComplete: r.processing_complete,
-      completedEventAt: r.completed_event_at,
-      leadId: r.lead_id,
-      hasRecording: r.has_recording,
-      livemode: r.livemode,
-    };
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT] })
+  async lockForWrite(tx: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
+    await tx.execute(`SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))`, [orgId, callId]);
+    const row = await tx.getRepository(CallEntity).findOne({
+      select: { processingComplete: true, completedEventAt: true, leadId: true, hasRecording: true, livemode: true },
+      where: { orgId, callId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!row) return null;
+    const { processingComplete, completedEventAt, leadId, hasRecording, livemode } = row;
+    return { processingComplete, completedEventAt, leadId, hasRecording, livemode };
   }
 
   /** Insert or replace everything the pipeline owns; has_recording, created_at and the mode are kept. */
-  async upsert(manager: Tx, orgId: string, c: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
-    await manager.execute(
+  @GenerateSql({ params: [SQL, DummyValue.UUID, { callId: DummyValue.TEXT, untrusted: null }, null, true] })
+  async upsert(tx: Tx, orgId: string, c: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
+    await tx.execute(
       `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
                           callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,
                           conversation_summary, handling, created_at, updated_at, livemode)
@@ -162,11 +204,13 @@ export class CallsRepository {
     );
   }
 
-  async replaceReferences(manager: Tx, orgId: string, callId: string, references: CallReference[]): Promise<void> {
-    await manager.execute('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+  /** The call's reference keys, replaced: one DELETE, one INSERT of every key (unnest), in the ingestion transaction. */
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, [{ key: DummyValue.TEXT }]] })
+  async replaceReferences(tx: Tx, orgId: string, callId: string, references: Pick<CallReference, 'key'>[]): Promise<void> {
+    await tx.execute('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
     const keys = [...new Set(references.map((r) => r.key))];
     if (keys.length) {
-      await manager.execute(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [
+      await tx.execute(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [
         orgId,
         callId,
         keys,
@@ -174,16 +218,12 @@ export class CallsRepository {
     }
   }
 
-  async markCompletedEvent(manager: Tx, orgId: string, callId: string): Promise<void> {
-    await manager.execute('UPDATE calls SET completed_event_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+  async markCompletedEvent(tx: Tx, orgId: string, callId: string): Promise<void> {
+    await tx.getRepository(CallEntity).update({ orgId, callId }, { completedEventAt: () => 'clock_timestamp()' });
   }
 
   /** Caller has run beginChange (the stamp is clock_timestamp(), see change-stamp.ts). */
-  async setHasRecording(manager: Tx, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
-    await manager.execute('UPDATE calls SET has_recording = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2', [
-      orgId,
-      callId,
-      hasRecording,
-    ]);
+  async setHasRecording(tx: Tx, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
+    await tx.getRepository(CallEntity).update({ orgId, callId }, { hasRecording, updatedAt: () => 'clock_timestamp()' });
   }
 }

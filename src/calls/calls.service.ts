@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from '../database/sql.js';
+import { Database, type Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
@@ -9,12 +9,10 @@ import { phoneFilterValue } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { KeyStanding } from '../auth/index.js';
 import { beginChange } from '../database/change-stamp.js';
-import { PoolSql } from '../database/pool-sql.js';
 import { referenceKey } from './call-enums.js';
 import { CallMapper } from './call.mapper.js';
 import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
-import { CallsRepository, type CallListFilters } from './calls.repository.js';
-import type { CallRow } from './calls.tables.js';
+import { CallsRepository, type CallListFilters, type CallListRow } from './calls.repository.js';
 import type { CallListDto, CallResponseDto } from './dto/call.dto.js';
 import type { ListCallsQuery } from './dto/list-calls.query.js';
 
@@ -41,7 +39,7 @@ export class CallsService {
   private readonly mapper: CallMapper;
 
   constructor(
-    private readonly sql: PoolSql,
+    private readonly db: Database,
     private readonly repo: CallsRepository,
     private readonly audit: AuditService,
     private readonly cursors: KeysetCursors,
@@ -56,7 +54,7 @@ export class CallsService {
    * one). `livemode` null: either mode (the pipeline's and the owner's tools, which name a call by its id alone).
    */
   requireCall(orgId: string, callId: string, livemode: boolean | null): Promise<CallRef> {
-    return this.found(this.repo.findRef(this.sql, orgId, callId, livemode));
+    return this.found(this.repo.findRef(null, orgId, callId, livemode));
   }
 
   /** requireCall inside the caller's transaction (which goes on to change or read the call's parts). */
@@ -71,9 +69,9 @@ export class CallsService {
   }
 
   /** Recording stored or removed: a change of the call, so updated_at moves (sync-safe stamp, see change-stamp.ts). */
-  async setHasRecording(manager: Tx, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
-    await beginChange(manager);
-    await this.repo.setHasRecording(manager, orgId, callId, hasRecording);
+  async setHasRecording(tx: Tx, orgId: string, callId: string, hasRecording: boolean): Promise<void> {
+    await beginChange(tx);
+    await this.repo.setHasRecording(tx, orgId, callId, hasRecording);
   }
 
   /** GET /v1/calls */
@@ -95,8 +93,8 @@ export class CallsService {
     const limit = q.limit ?? 20;
     const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: cursorScopeOf(principal) }, (r) => ({
-      at: r.started_at.toISOString(),
-      id: r.call_id,
+      at: startedAt(r).toISOString(),
+      id: r.callId,
     }));
     return {
       timezone,
@@ -112,11 +110,11 @@ export class CallsService {
    */
   private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: KeysetPosition | null, limit: number) {
     const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.sql, principal.orgId, principal.livemode, filters, after, limit);
+    const rows = await this.repo.listPage(this.db, principal.orgId, principal.livemode, filters, after, limit);
     await this.auditRead(
       principal,
       'calls.listed',
-      rows.slice(0, limit).map((r) => r.call_id),
+      rows.slice(0, limit).map((r) => r.callId),
     );
     return { timezone, asOf, rows };
   }
@@ -127,11 +125,11 @@ export class CallsService {
 
   /** GET /v1/calls/{call_id}: one statement (the key's standing, the timezone and the call), then the audit entry. */
   async get(principal: ApiPrincipal, callId: string): Promise<CallResponseDto> {
-    const row = await this.repo.findDetailWithStanding(this.sql, principal, callId);
-    const timezone = this.standing.confirm(principal, row);
-    if (!row?.call_id) throw new NotFoundError('The call');
+    const { standing, row } = await this.repo.findDetailWithStanding(this.db, principal, callId);
+    const timezone = this.standing.confirm(principal, standing);
+    if (!row) throw new NotFoundError('The call');
     await this.auditRead(principal, 'call.read', [callId]);
-    return { timezone, caller_data: 'full', call: this.mapper.detail(row as CallRow) };
+    return { timezone, caller_data: 'full', call: this.mapper.detail(row) };
   }
 
   /**
@@ -139,27 +137,33 @@ export class CallsService {
    * with it (the test helpers' re-processing): no read audit entry, so a request refused after it writes nothing.
    */
   async findForKey(principal: ApiPrincipal, callId: string): Promise<CallResponseDto['call'] | null> {
-    const row = await this.repo.findDetail(this.sql, principal.orgId, principal.livemode, callId);
+    const row = await this.repo.findDetail(this.db, principal.orgId, principal.livemode, callId);
     return row ? this.mapper.detail(row) : null;
   }
 
   // ---- the ingestion port's writes (all inside the ingestion transaction) ----
 
   /** Locks the call for a rewrite and returns what must survive it (null for a new call). */
-  lockForWrite(manager: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
-    return this.repo.lockForWrite(manager, orgId, callId);
+  lockForWrite(tx: Tx, orgId: string, callId: string): Promise<CallWriteState | null> {
+    return this.repo.lockForWrite(tx, orgId, callId);
   }
 
   /** Writes the call as the pipeline sent it, with its reference keys; has_recording is never touched. Caller has run beginChange. */
-  async writeIngested(manager: Tx, orgId: string, call: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
-    await this.repo.upsert(manager, orgId, call, leadId, livemode);
+  async writeIngested(tx: Tx, orgId: string, call: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
+    await this.repo.upsert(tx, orgId, call, leadId, livemode);
     const references: CallReference[] = call.untrusted.details?.references ?? [];
-    await this.repo.replaceReferences(manager, orgId, call.callId, references);
+    await this.repo.replaceReferences(tx, orgId, call.callId, references);
   }
 
-  markCompletedEvent(manager: Tx, orgId: string, callId: string): Promise<void> {
-    return this.repo.markCompletedEvent(manager, orgId, callId);
+  markCompletedEvent(tx: Tx, orgId: string, callId: string): Promise<void> {
+    return this.repo.markCompletedEvent(tx, orgId, callId);
   }
+}
+
+/** A listed call's start (the list reads only calls that have started). */
+function startedAt(r: CallListRow): Date {
+  if (!r.startedAt) throw new Error(`listed call ${r.callId} has no start`);
+  return r.startedAt;
 }
 
 /**

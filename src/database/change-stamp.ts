@@ -1,3 +1,4 @@
+import { computed, type SelectList } from './select-list.js';
 import type { Queryable, Tx } from './sql.js';
 
 /**
@@ -22,7 +23,7 @@ import type { Queryable, Tx } from './sql.js';
  *   later (then its stamp is later than the moment, hence later than as_of).
  */
 export async function beginChange(tx: Tx): Promise<void> {
-  await tx.query('SELECT pg_current_xact_id()');
+  await tx.execute('SELECT pg_current_xact_id()');
 }
 
 /**
@@ -43,25 +44,17 @@ const OPEN_WRITERS = `
  * the page's snapshot is taken after it; never inside a REPEATABLE READ
  * transaction whose snapshot is older.
  */
-export async function readAsOf(manager: Queryable, marginMs: number): Promise<string> {
-  const [row] = await manager.query<{ as_of: string }>(`SELECT ${asOfColumn('$1')}`, [marginMs]);
-  return row.as_of;
+export async function readAsOf(db: Queryable, marginMs: number): Promise<string> {
+  const column = asOfColumn('$1');
+  const [row] = await db.query(column, `SELECT ${column}`, [marginMs]);
+  return row.asOf;
 }
 
 /**
- * readAsOf's column (`as_of`), for a statement that reads something else
- * with it (the key's standing, key-standing.ts); `marginParam` holds the
+ * readAsOf's column (`asOf`), for a statement that reads something else
+ * with it (the key's standing, src/auth/key-standing.ts); `marginParam` holds the
  * margin in ms. The same rule holds: that statement runs before the page's.
  */
-export const asOfColumn = (marginParam: string): string =>
-  `to_char(date_trunc('milliseconds', least(clock_timestamp() - make_interval(secs => ${marginParam}::float8 / 1000), (${OPEN_WRITERS}))) AT TIME ZONE 'UTC',
-           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of`;
-
-/**
- * A list page with its `as_of`: as_of first, then the page, as two statements
- * (no transaction: the page's snapshot is younger than as_of, see readAsOf).
- */
-export async function pageAsOf<T>(sql: Queryable, marginMs: number, readPage: () => Promise<T[]>): Promise<{ asOf: string; rows: T[] }> {
-  const asOf = await readAsOf(sql, marginMs);
-  return { asOf, rows: await readPage() };
-}
+export const asOfColumn = (marginParam: string): SelectList<{ asOf: string }> =>
+  computed(`to_char(date_trunc('milliseconds', least(clock_timestamp() - make_interval(secs => ${marginParam}::float8 / 1000), (${OPEN_WRITERS}))) AT TIME ZONE 'UTC',
+           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "asOf"`);

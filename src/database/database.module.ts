@@ -1,24 +1,26 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PoolSql } from './pool-sql.js';
+import { DatabasePool } from './database-pool.js';
 import { Database } from './sql.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 
 /**
- * TypeORM on the URL resolved before boot (embedded PostgreSQL or DATABASE_URL).
- * Schema only ever comes from migrations.
+ * TypeORM on the URL resolved before boot (embedded PostgreSQL or DATABASE_URL), with the entities the contexts
+ * register (`TypeOrmModule.forFeature`). Schema only ever comes from migrations.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
   static forRoot(url: string, statementTimeoutMs: number, poolSize = 20): DynamicModule {
+    const pools = new DatabasePool();
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({
           type: 'postgres',
           url,
+          driver: pools.driver,
           autoLoadEntities: true,
           synchronize: false,
           migrationsRun: false,
@@ -40,8 +42,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [{ provide: DATABASE_URL, useValue: url }, PoolSql, Database],
-      exports: [DATABASE_URL, PoolSql, Database],
+      providers: [{ provide: DATABASE_URL, useValue: url }, { provide: DatabasePool, useValue: pools }, Database],
+      exports: [DATABASE_URL, Database],
     };
   }
 }

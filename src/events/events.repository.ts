@@ -1,45 +1,47 @@
 import { Injectable } from '@nestjs/common';
-import { PoolSql } from '../database/pool-sql.js';
-import type { Tx } from '../database/sql.js';
-import type { Camelized } from '../database/tables.js';
-import type { EventsRow } from './events.tables.js';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { computed, selectList, type RowOf } from '../database/select-list.js';
+import { Database, type Tx } from '../database/sql.js';
+import { EventEntity } from './entities/event.entity.js';
 import { EVENTS_CHANNEL, feedKeyOf, type EventFeed } from './events-listener.js';
 
-/** An event as the service holds it: the row but its txid, named in camelCase (`seq` as text: a bigint). */
-export type EventRecord = Camelized<Omit<EventsRow, 'txid' | 'trace_context'>>;
+const RECORD_PROPERTIES = ['seq', 'id', 'orgId', 'type', 'test', 'livemode', 'occurredAt', 'data'] as const;
+
+/** The writing transaction's id (`xid8`, which no entity can type: read as text). */
+const TXID = computed<{ txid: string }>('e.txid::text AS txid');
+const EVENT = selectList(EventEntity, 'e', RECORD_PROPERTIES).and(TXID);
+const POSITION = selectList(EventEntity, 'e', ['seq', 'occurredAt']).and(TXID);
+const SEQ = selectList(EventEntity, null, ['seq']);
+
+/** An event as the service holds it (`seq` as text: a bigint). */
+export type EventRecord = Pick<EventEntity, (typeof RECORD_PROPERTIES)[number]>;
 
 /** An event as read: its columns plus the writing transaction's id (set by the database, never mapped for writes). */
-export type EventRow = EventRecord & { txid: string };
+export type EventRow = RowOf<typeof EVENT>;
 
 /** Where an event sits in the log's commit-safe order. */
-export interface EventPosition {
-  txid: string;
-  seq: string;
-  occurredAt: Date;
-}
+export type EventPosition = RowOf<typeof POSITION>;
 
-const COLUMNS = `seq::text AS seq, id, org_id AS "orgId", type, test, livemode, occurred_at AS "occurredAt", data, txid::text AS txid`;
+const FEED: EventFeed = { orgId: DummyValue.UUID, livemode: true };
+const POSITIONED = { txid: '1', seq: '1', occurredAt: DummyValue.DATE };
 
 /**
- * The events log. Rows are listed in (txid, seq) order and only when their
- * writing transaction is below the reading snapshot's xmin: every transaction
- * with a smaller id has then committed or aborted, so no row can later appear
- * before a position a reader has already passed.
+ * The events log, written out (its order is by `txid`, an `xid8`). Rows are listed in (txid, seq) order and only
+ * when their writing transaction is below the reading snapshot's xmin: every transaction with a smaller id has then
+ * committed or aborted, so no row can later appear before a position a reader has already passed.
  */
 @Injectable()
 export class EventsRepository {
-  constructor(private readonly sql: PoolSql) {}
+  constructor(private readonly db: Database) {}
 
-  /** In the caller's transaction; `seq` and `txid` come from the database. */
-  /** `data` is any event's (event-catalogue.ts types it for record()); stored as JSON and read back as a plain map. */
-  async insert(
-    tx: Tx,
-    values: Omit<EventRecord, 'seq' | 'data'> & { data: object; traceContext: EventsRow['trace_context'] },
-  ): Promise<EventRecord> {
+  /** In the caller's transaction; `seq` and `txid` come from the database. `data` is stored as JSON, member order kept. */
+  @GenerateSql({ params: [SQL, { data: {} }] })
+  async insert(tx: Tx, values: Omit<EventRecord, 'seq' | 'data'> & { data: object; traceContext: string | null }): Promise<EventRecord> {
     // The notification (feed:type) reaches waiting requests (event-waits.ts) only if and when this transaction commits.
-    const [row] = await tx.query<Pick<EventsRow, 'seq'>>(
+    const [row] = await tx.query(
+      SEQ,
       `INSERT INTO events (id, org_id, type, test, occurred_at, data, trace_context, livemode) VALUES ($1, $2, $3, $4, $5, $6, $7, $9)
-       RETURNING seq, pg_notify($8, $10 || ':' || $3) AS notified`,
+       RETURNING ${SEQ}, pg_notify($8, $10 || ':' || $3) AS notified`,
       [
         values.id,
         values.orgId,
@@ -57,22 +59,28 @@ export class EventsRepository {
     return { ...event, data: values.data as Record<string, unknown>, seq: row.seq };
   }
 
+  @GenerateSql({ params: [FEED, DummyValue.TEXT] })
   async position(feed: EventFeed, eventId: string): Promise<EventPosition | null> {
-    const rows = await this.sql.query<EventPosition>(
-      `SELECT txid::text AS txid, seq::text AS seq, occurred_at AS "occurredAt" FROM events WHERE org_id = $1 AND id = $2 AND livemode = $3`,
+    const [row] = await this.db.query(
+      POSITION,
+      `SELECT ${POSITION} FROM events e WHERE e.org_id = $1 AND e.id = $2 AND e.livemode = $3`,
       [feed.orgId, eventId, feed.livemode],
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
+  @GenerateSql(
+    { name: 'first page', params: [FEED, { after: null, since: DummyValue.DATE, limit: 101 }] },
+    { name: 'of one type, after a position', params: [FEED, { after: POSITIONED, type: 'call.completed', since: DummyValue.DATE, limit: 101 }] },
+  )
   async page(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date; limit: number }): Promise<EventRow[]> {
     const { where, params } = feedWhere(feed, opts);
     params.push(opts.limit);
-    // Qualified: a bare "txid, seq" would sort by the text aliases of the select list.
-    return this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events
-        WHERE ${where} AND txid < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY events.txid, events.seq LIMIT $${params.length}`,
+    return this.db.query(
+      EVENT,
+      `SELECT ${EVENT} FROM events e
+        WHERE ${where} AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY e.txid, e.seq LIMIT $${params.length}`,
       params,
     );
   }
@@ -83,18 +91,21 @@ export class EventsRepository {
    * since, and a waiting request re-checks on a short tick. No xmin test here, so a hold-back ending between the page
    * query and this one is still seen.
    */
+  @GenerateSql({ params: [FEED, { after: POSITIONED, since: DummyValue.DATE }], rows: 'one' })
   async hasAnyAfter(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date }): Promise<boolean> {
     const { where, params } = feedWhere(feed, opts);
-    const rows = await this.sql.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM events WHERE ${where}) AS held`, params);
-    return rows[0].held;
+    const [row] = await this.db.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM events e WHERE ${where}) AS held`, params);
+    return row.held;
   }
 
+  @GenerateSql({ params: [FEED, DummyValue.TEXT, DummyValue.DATE] })
   async findOne(feed: EventFeed, eventId: string, since: Date): Promise<EventRow | null> {
-    const rows = await this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE org_id = $1 AND id = $2 AND occurred_at >= $3 AND livemode = $4`,
+    const [row] = await this.db.query(
+      EVENT,
+      `SELECT ${EVENT} FROM events e WHERE e.org_id = $1 AND e.id = $2 AND e.occurred_at >= $3 AND e.livemode = $4`,
       [feed.orgId, eventId, since, feed.livemode],
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 }
 
@@ -104,14 +115,14 @@ function feedWhere(
   opts: { after: EventPosition | null; type?: string; since: Date },
 ): { where: string; params: unknown[] } {
   const params: unknown[] = [feed.orgId, feed.livemode, opts.since];
-  const where = [`org_id = $1`, `livemode = $2`, `occurred_at >= $3`];
+  const where = [`e.org_id = $1`, `e.livemode = $2`, `e.occurred_at >= $3`];
   if (opts.type !== undefined) {
     params.push(opts.type);
-    where.push(`type = $${params.length}`);
+    where.push(`e.type = $${params.length}`);
   }
   if (opts.after) {
     params.push(opts.after.txid, opts.after.seq);
-    where.push(`(txid, seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
+    where.push(`(e.txid, e.seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
   }
   return { where: where.join(' AND '), params };
 }

@@ -13,7 +13,7 @@ import type { EventFeed } from './events-listener.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
 /** Runs inside the transaction that recorded the event (webhook fan-out). */
-export type EventFanOut = (manager: Tx, event: RecordedEvent) => Promise<void>;
+export type EventFanOut = (tx: Tx, event: RecordedEvent) => Promise<void>;
 
 /** One event to record: `data` typed by its `type` (see event-catalogue.ts). */
 export type EventInput<T extends EventType> = { orgId: string; livemode: boolean; type: T; data: EventData<T>; test?: boolean };
@@ -41,7 +41,7 @@ export function toEnvelope(row: Pick<EventRecord, 'id' | 'type' | 'occurredAt' |
 
 /**
  * The transactional outbox. A change and the events it causes are written by
- * the same transaction (the caller's manager), whether or not any webhook
+ * the same transaction (the caller's tx), whether or not any webhook
  * endpoint exists; fan-out handlers add deliveries in that transaction too.
  */
 @Injectable()
@@ -61,24 +61,24 @@ export class EventsService {
   }
 
   /** Writes one event; its `data` must be exactly what the catalogue declares for its type. */
-  async record<T extends EventType>(manager: Tx, input: EventInput<T>): Promise<RecordedEvent> {
+  async record<T extends EventType>(tx: Tx, input: EventInput<T>): Promise<RecordedEvent> {
     // A span of its own (tracing on), whose traceparent is stored with the event: its deliveries join this trace.
     const attributes = { 'app.event.type': input.type, 'app.firm.id': input.orgId };
     return this.tracing.inSpan(`outbox record ${input.type}`, { attributes }, async (span) => {
-      const event = await this.insertAndFanOut(manager, input, traceparentOf(span));
+      const event = await this.insertAndFanOut(tx, input, traceparentOf(span));
       span?.setAttribute('app.event.id', event.envelope.id);
       return event;
     });
   }
 
   private async insertAndFanOut<T extends EventType>(
-    manager: Tx,
+    tx: Tx,
     input: EventInput<T>,
     traceContext: string | null,
   ): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
-      this.events.insert(manager, {
+      this.events.insert(tx, {
         id: newEventId(now),
         orgId: input.orgId,
         type: input.type,
@@ -90,7 +90,7 @@ export class EventsService {
       }),
     );
     const event: RecordedEvent = { seq: row.seq, orgId: input.orgId, envelope: toEnvelope(row) };
-    for (const fanOut of this.fanOuts) await this.signals.guard('outbox', () => fanOut(manager, event));
+    for (const fanOut of this.fanOuts) await this.signals.guard('outbox', () => fanOut(tx, event));
     return event;
   }
 

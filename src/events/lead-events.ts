@@ -19,40 +19,40 @@ export class LeadEvents implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.leads.onChange((manager, change) => this.record(manager, change));
+    this.leads.onChange((tx, change) => this.record(tx, change));
   }
 
-  private async record(manager: Tx, change: LeadChange): Promise<void> {
+  private async record(tx: Tx, change: LeadChange): Promise<void> {
     if (change.kind === 'created') {
       const { lead } = change;
-      await this.events.record(manager, {
+      await this.events.record(tx, {
         orgId: change.orgId,
         livemode: lead.livemode,
         type: 'lead.created',
         data: {
-          lead_id: lead.lead_id,
-          call_id: lead.call_id,
+          lead_id: lead.leadId,
+          call_id: lead.callId,
           status: 'new',
           category: lead.category,
           urgency: lead.urgency,
-          url: this.url(lead.lead_id),
+          url: this.url(lead.leadId),
         },
       });
       return;
     }
     const { before, after } = change;
-    await this.events.record(manager, {
+    await this.events.record(tx, {
       orgId: change.orgId,
       livemode: after.livemode,
       type: 'lead.updated',
       data: {
-        lead_id: after.lead_id,
-        call_id: after.call_id,
+        lead_id: after.leadId,
+        call_id: after.callId,
         status: after.status,
         previous_status: before.status,
         changes: change.changes,
         changed_by: change.by,
-        url: this.url(after.lead_id),
+        url: this.url(after.leadId),
       },
     });
   }

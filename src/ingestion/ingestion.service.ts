@@ -123,28 +123,28 @@ export class IngestionService {
 
   private async write(orgId: string, v: ValidatedCall, livemode: boolean): Promise<IngestResult> {
     const { call } = v;
-    return this.db.transaction(async (m) => {
-      const before = await this.calls.lockForWrite(m, orgId, call.callId);
+    return this.db.transaction(async (tx) => {
+      const before = await this.calls.lockForWrite(tx, orgId, call.callId);
       // A call never changes mode: its lead, transcript, recording and events were kept apart by it.
       if (before && before.livemode !== livemode) throw otherModeCall(call.callId, before.livemode);
-      await beginChange(m);
+      await beginChange(tx);
       // A call yields at most one lead, ever: a re-processing finds the same one again.
-      const existingLeadId = await this.leads.findIdByCall(m, orgId, call.callId);
+      const existingLeadId = await this.leads.findIdByCall(tx, orgId, call.callId);
       const leadId = v.lead ? (existingLeadId ?? newLeadId()) : null;
       // The call first (the lead row references it), already pointing at its lead.
-      await this.calls.writeIngested(m, orgId, call, leadId, livemode);
+      await this.calls.writeIngested(tx, orgId, call, leadId, livemode);
       let leadCreated = false;
       if (v.lead && leadId) {
-        leadCreated = (await this.leads.upsertForCall(m, orgId, leadId, existingLeadId !== null, v.lead, livemode)).created;
+        leadCreated = (await this.leads.upsertForCall(tx, orgId, leadId, existingLeadId !== null, v.lead, livemode)).created;
       } else if (existingLeadId) {
-        await this.leads.detachFromCall(m, orgId, call.callId);
+        await this.leads.detachFromCall(tx, orgId, call.callId);
       }
-      await this.transcripts.replace(m, orgId, call.callId, v.transcript);
-      await this.account.markCallReceived(m, orgId, call.startedAt);
+      await this.transcripts.replace(tx, orgId, call.callId, v.transcript);
+      await this.account.markCallReceived(tx, orgId, call.startedAt);
       let completedEvent = false;
       if (call.processingComplete && !before?.completedEventAt) {
-        await this.calls.markCompletedEvent(m, orgId, call.callId);
-        await this.events.record(m, {
+        await this.calls.markCompletedEvent(tx, orgId, call.callId);
+        await this.events.record(tx, {
           orgId,
           livemode,
           type: 'call.completed',

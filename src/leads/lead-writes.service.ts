@@ -4,10 +4,17 @@ import { AuditService } from '../audit/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
 import { beginChange } from '../database/change-stamp.js';
 import type { LEAD_CHANGED_BY_KINDS, LeadFromCall } from './lead-model.js';
-import type { LeadRow } from './leads.tables.js';
-import { alreadyApplied, applyPatch, changedFields, expectedStatusHolds, type FirmField, type LeadPatch } from './lead-patch-rules.js';
+import {
+  alreadyApplied,
+  applyPatch,
+  changedFields,
+  expectedStatusHolds,
+  type FirmField,
+  type FirmFields,
+  type LeadPatch,
+} from './lead-patch-rules.js';
 import { toLeadDto } from './lead.mapper.js';
-import { LeadsRepository } from './leads.repository.js';
+import { LeadsRepository, type LeadRow } from './leads.repository.js';
 
 export type LeadChangedBy = { kind: (typeof LEAD_CHANGED_BY_KINDS)[number]; id: string };
 
@@ -15,7 +22,7 @@ export type LeadChangedBy = { kind: (typeof LEAD_CHANGED_BY_KINDS)[number]; id: 
 export type LeadChange =
   | { kind: 'created'; orgId: string; lead: LeadRow }
   | { kind: 'updated'; orgId: string; before: LeadRow; after: LeadRow; changes: FirmField[]; by: LeadChangedBy };
-export type LeadChangeRecorder = (manager: Tx, change: LeadChange) => Promise<void>;
+export type LeadChangeRecorder = (tx: Tx, change: LeadChange) => Promise<void>;
 
 /** Every change to leads: the firm's PATCH (and the demo acting as a key), and the pipeline's lead of a call. */
 @Injectable()
@@ -33,9 +40,9 @@ export class LeadWritesService {
     this.recorder = recorder;
   }
 
-  private recordChange(manager: Tx, change: LeadChange): Promise<void> {
+  private recordChange(tx: Tx, change: LeadChange): Promise<void> {
     if (!this.recorder) throw new Error('No recorder of lead events is registered (the events module is not loaded).');
-    return this.recorder(manager, change);
+    return this.recorder(tx, change);
   }
 
   /**
@@ -52,51 +59,52 @@ export class LeadWritesService {
     patch: LeadPatch,
     changedBy: LeadChangedBy,
   ): Promise<{ row: LeadRow; changes: FirmField[] }> {
-    return this.db.transaction(async (m) => {
-      await beginChange(m);
-      const current = await this.repo.find(m, orgId, livemode, leadId);
+    return this.db.transaction(async (tx) => {
+      await beginChange(tx);
+      const current = await this.repo.find(tx, orgId, livemode, leadId);
       if (!current) throw new NotFoundError('The lead');
-      if (!expectedStatusHolds(patch, current)) {
+      if (!expectedStatusHolds(patch, firmFields(current))) {
         throw conflict(current, `The lead's status is ${current.status}, not ${patch.expected_status} as expected; nothing was changed.`);
       }
-      const next = applyPatch(patch, current);
-      const changes = changedFields(next, current);
+      const next = applyPatch(patch, firmFields(current));
+      const changes = changedFields(next, firmFields(current));
       if (changes.length === 0) return { row: current, changes };
-      const updated = await this.repo.updateFirmFields(m, orgId, leadId, current.version, next, next.status !== current.status);
-      if (!updated) return this.afterLostRace(m, orgId, livemode, leadId, patch);
-      await this.recordUpdate(m, orgId, current, updated, changes, changedBy);
+      const written = { status: next.status, externalId: next.external_id, statusReason: next.status_reason };
+      const updated = await this.repo.updateFirmFields(tx, orgId, leadId, current.version, written, next.status !== current.status);
+      if (!updated) return this.afterLostRace(tx, orgId, livemode, leadId, patch);
+      await this.recordUpdate(tx, orgId, current, updated, changes, changedBy);
       return { row: updated, changes };
     });
   }
 
   /** Someone else changed the lead after our read. */
-  private async afterLostRace(m: Tx, orgId: string, livemode: boolean, leadId: string, patch: LeadPatch) {
-    const now = await this.repo.find(m, orgId, livemode, leadId);
+  private async afterLostRace(tx: Tx, orgId: string, livemode: boolean, leadId: string, patch: LeadPatch) {
+    const now = await this.repo.find(tx, orgId, livemode, leadId);
     if (!now) throw new NotFoundError('The lead');
-    if (alreadyApplied(patch, now)) return { row: now, changes: [] as FirmField[] };
+    if (alreadyApplied(patch, firmFields(now))) return { row: now, changes: [] as FirmField[] };
     throw conflict(now, `The lead changed while this request was being handled; its status is now ${now.status}. Read it again and retry.`);
   }
 
-  private async recordUpdate(m: Tx, orgId: string, before: LeadRow, after: LeadRow, changes: FirmField[], by: LeadChangedBy) {
-    await this.recordChange(m, { kind: 'updated', orgId, before, after, changes, by });
+  private async recordUpdate(tx: Tx, orgId: string, before: LeadRow, after: LeadRow, changes: FirmField[], by: LeadChangedBy) {
+    await this.recordChange(tx, { kind: 'updated', orgId, before, after, changes, by });
     await this.audit.record(
       {
         orgId,
         actor: by.kind === 'api_key' ? { type: 'api_key', id: by.id } : { type: 'system', id: by.id },
         action: 'lead.updated',
         resourceType: 'lead',
-        resourceIds: [after.lead_id],
+        resourceIds: [after.leadId],
         details: { changes, previous_status: before.status, status: after.status },
       },
-      m,
+      tx,
     );
   }
 
   // ---- the ingestion port (inside the ingestion transaction, after beginChange) ----
 
   /** The lead id this call already has (attached or not), if any. */
-  findIdByCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
-    return this.repo.findIdByCall(manager, orgId, callId);
+  findIdByCall(tx: Tx, orgId: string, callId: string): Promise<string | null> {
+    return this.repo.findIdByCall(tx, orgId, callId);
   }
 
   /**
@@ -105,7 +113,7 @@ export class LeadWritesService {
    * status / external_id / status_reason kept, updated_at moved.
    */
   async upsertForCall(
-    manager: Tx,
+    tx: Tx,
     orgId: string,
     leadId: string,
     exists: boolean,
@@ -113,18 +121,23 @@ export class LeadWritesService {
     livemode: boolean,
   ): Promise<{ leadId: string; created: boolean }> {
     if (exists) {
-      await this.repo.updateFromCall(manager, orgId, leadId, input);
+      await this.repo.updateFromCall(tx, orgId, leadId, input);
       return { leadId, created: false };
     }
-    const row = await this.repo.insert(manager, orgId, leadId, input, livemode);
-    await this.recordChange(manager, { kind: 'created', orgId, lead: row });
-    return { leadId: row.lead_id, created: true };
+    const row = await this.repo.insert(tx, orgId, leadId, input, livemode);
+    await this.recordChange(tx, { kind: 'created', orgId, lead: row });
+    return { leadId: row.leadId, created: true };
   }
 
   /** Re-processing found no lead: the earlier lead (if any) stays readable, detached from the call; its updated_at moves. */
-  detachFromCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
-    return this.repo.touchForCall(manager, orgId, callId);
+  detachFromCall(tx: Tx, orgId: string, callId: string): Promise<string | null> {
+    return this.repo.touchForCall(tx, orgId, callId);
   }
+}
+
+/** The firm's fields as the PATCH rules name them (the API's names). */
+function firmFields(row: LeadRow): FirmFields {
+  return { status: row.status, external_id: row.externalId, status_reason: row.statusReason };
 }
 
 function conflict(current: LeadRow, detail: string): StatusConflictError {

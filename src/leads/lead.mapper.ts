@@ -1,26 +1,26 @@
 import type { LeadDto, LeadIntakeDto } from './dto/lead.dto.js';
 import { INTAKE_FIELDS, type LeadIntake } from './lead-model.js';
-import type { LeadRow } from './leads.tables.js';
+import type { LeadRow } from './leads.repository.js';
 
 /** Row to the spec's Lead, member by member. */
 export function toLeadDto(r: LeadRow): LeadDto {
   return {
-    lead_id: r.lead_id,
-    call_id: r.call_id,
-    captured_at: r.captured_at.toISOString(),
+    lead_id: r.leadId,
+    call_id: r.callId,
+    captured_at: r.capturedAt.toISOString(),
     status: r.status,
-    status_updated_at: r.status_updated_at ? r.status_updated_at.toISOString() : null,
-    updated_at: r.updated_at ? r.updated_at.toISOString() : null,
+    status_updated_at: r.statusUpdatedAt ? r.statusUpdatedAt.toISOString() : null,
+    updated_at: r.updatedAt ? r.updatedAt.toISOString() : null,
     category: r.category,
     urgency: r.urgency,
     language: r.language,
-    intake_completeness: r.intake_completeness,
+    intake_completeness: r.intakeCompleteness,
     phone: r.phone,
-    phone_extension: r.phone === null ? null : r.phone_extension,
+    phone_extension: r.phone === null ? null : r.phoneExtension,
     email: r.email,
-    external_id: r.external_id,
-    status_reason: r.status_reason,
-    untrusted: { name: r.untrusted_name, incident_date: r.untrusted_incident_date },
+    external_id: r.externalId,
+    status_reason: r.statusReason,
+    untrusted: { name: r.untrustedName, incident_date: r.untrustedIncidentDate },
   };
 }
 

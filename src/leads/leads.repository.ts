@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { PoolSql } from '../database/pool-sql.js';
-import type { Queryable, Tx } from '../database/sql.js';
-import type { LeadFromCall, LeadStatus } from './lead-model.js';
-import type { LeadRow, LeadsRow } from './leads.tables.js';
-import { SqlParams } from '../database/sql-params.js';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { readWithKeyStanding, type KeyCaller, type WithStanding } from '../auth/index.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
-import { KEY_STANDING_COLUMNS, KEY_STANDING_FROM, keyStandingWhere, type KeyStandingColumns } from '../auth/index.js';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { selectList, type RowOf } from '../database/select-list.js';
+import { SqlParams } from '../database/sql-params.js';
+import type { PreparingQueryable, Queryable, Tx } from '../database/sql.js';
+import { LeadEntity } from './entities/lead.entity.js';
+import type { LeadFromCall } from './lead-model.js';
 
 export interface LeadListFilters {
   status?: string;
@@ -18,14 +21,41 @@ export interface LeadListFilters {
 }
 
 /** The firm-owned fields a PATCH writes. */
-export interface LeadFirmFields {
-  status: LeadStatus;
-  external_id: string | null;
-  status_reason: string | null;
-}
+export type LeadFirmFields = Pick<LeadEntity, 'status' | 'externalId' | 'statusReason'>;
 
-const COLUMNS = `l.lead_id, l.call_id, l.status, l.status_updated_at, l.captured_at, l.updated_at, l.category, l.urgency, l.language,
-  l.intake_completeness, l.phone, l.phone_extension, l.email, l.external_id, l.status_reason, l.untrusted_name, l.untrusted_incident_date, l.version, l.livemode`;
+const PROPERTIES = [
+  'leadId',
+  'callId',
+  'status',
+  'statusUpdatedAt',
+  'capturedAt',
+  'updatedAt',
+  'category',
+  'urgency',
+  'language',
+  'intakeCompleteness',
+  'phone',
+  'phoneExtension',
+  'email',
+  'externalId',
+  'statusReason',
+  'untrustedName',
+  'untrustedIncidentDate',
+  'version',
+  'livemode',
+] as const;
+
+/** A lead as the list and the writes read it: every column but the firm, the search key and the intake. */
+const LEAD = selectList(LeadEntity, 'l', PROPERTIES);
+/** A lead with its intake (the detail). */
+const WITH_INTAKE = selectList(LeadEntity, 'l', [...PROPERTIES, 'intake']);
+/** The same columns, as RETURNING names them in an INSERT (no alias). */
+const INSERTED = selectList(LeadEntity, null, PROPERTIES);
+
+const LEAD_ID = selectList(LeadEntity, null, ['leadId']);
+
+export type LeadRow = RowOf<typeof LEAD>;
+export type LeadWithIntakeRow = RowOf<typeof WITH_INTAKE>;
 
 /** What the pipeline owns on a lead, in the column order of insert ($4...) and of updateFromCall ($3...). */
 const pipelineValues = (l: LeadFromCall): unknown[] => [
@@ -43,12 +73,30 @@ const pipelineValues = (l: LeadFromCall): unknown[] => [
   l.intake === null ? null : JSON.stringify(l.intake),
 ];
 
+const FILTERS: LeadListFilters = {
+  status: 'new',
+  from: '2026-01-01T00:00:00.000Z',
+  to: '2026-02-01T00:00:00.000Z',
+  updatedSince: '2026-01-01T00:00:00.000Z',
+  callId: DummyValue.TEXT,
+  phoneE164: '+13125550123',
+  externalId: DummyValue.TEXT,
+};
+const LEAD_FROM_CALL = { callId: DummyValue.TEXT, intake: null } as LeadFromCall;
+const FIRM_FIELDS: LeadFirmFields = { status: 'contacted', externalId: null, statusReason: null };
+
 /** Every query carries the firm's id. Writers have run beginChange (updated_at = clock_timestamp(), see change-stamp.ts). */
 @Injectable()
 export class LeadsRepository {
+  constructor(@InjectRepository(LeadEntity) private readonly leads: Repository<LeadEntity>) {}
+
   /** Keyset page, newest capture first, lead_id as tie-breaker (leads_org_captured_idx). */
+  @GenerateSql(
+    { name: 'first page', params: [SQL, DummyValue.UUID, true, {}, null, 100] },
+    { name: 'every filter, after a position', params: [SQL, DummyValue.UUID, true, FILTERS, { at: FILTERS.from, id: 'x' }, 100] },
+  )
   async listPage(
-    manager: Queryable,
+    db: Queryable,
     orgId: string,
     livemode: boolean,
     f: LeadListFilters,
@@ -65,67 +113,68 @@ export class LeadsRepository {
     if (f.phoneE164 !== undefined) where.push(`l.phone_e164 = ${q.add(f.phoneE164)}`);
     if (f.externalId !== undefined) where.push(`l.external_id = ${q.add(f.externalId)}`);
     if (after) where.push(`(l.captured_at, l.lead_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
-    return manager.query<LeadRow>(
-      `SELECT ${COLUMNS} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
+    return db.query(
+      LEAD,
+      `SELECT ${LEAD} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
       q.values,
     );
   }
 
   /**
-   * GET /v1/leads/{lead_id} in one statement: the calling key's standing and the
-   * firm's timezone (key-standing.ts), with the lead and its intake when the firm
-   * has it (lead_id null otherwise). No row: the key is gone or not the firm's. Prepared: lookups
-   * by unique keys, whose plan does not depend on the values.
+   * GET /v1/leads/{lead_id} in one statement: the calling key's standing and the firm's timezone (auth's
+   * readWithKeyStanding), with the lead and its intake when the firm has it in the key's mode.
    */
-  async findWithStanding(
-    sql: PoolSql,
-    caller: { keyId: string; orgId: string; livemode: boolean },
+  @GenerateSql({ params: [SQL, { keyId: DummyValue.UUID, orgId: DummyValue.UUID, livemode: true }, DummyValue.TEXT] })
+  findWithStanding(
+    db: PreparingQueryable,
+    caller: KeyCaller & { livemode: boolean },
     leadId: string,
-  ): Promise<(KeyStandingColumns & Partial<LeadRow>) | null> {
-    const rows = await sql.prepared<KeyStandingColumns & Partial<LeadRow>>(
-      'lead_with_standing',
-      `SELECT ${KEY_STANDING_COLUMNS}, ${COLUMNS}, l.intake
-         FROM ${KEY_STANDING_FROM}
-         LEFT JOIN leads l ON l.org_id = $2 AND l.lead_id = $3 AND l.livemode = $4
-        WHERE ${keyStandingWhere('$1', '$2')}`,
-      [caller.keyId, caller.orgId, leadId, caller.livemode],
-    );
-    return rows[0] ?? null;
+  ): Promise<WithStanding<LeadWithIntakeRow>> {
+    return readWithKeyStanding(db, caller, {
+      name: 'lead_with_standing',
+      columns: WITH_INTAKE,
+      join: 'leads l ON l.org_id = $2 AND l.lead_id = $3 AND l.livemode = $4',
+      params: [leadId, caller.livemode],
+      present: 'leadId',
+    });
   }
 
-  /** The firm's lead in this mode (another mode's answers like a missing one). */
-  async find(manager: Queryable, orgId: string, livemode: boolean, leadId: string, withIntake = false): Promise<LeadRow | null> {
-    const rows = await manager.query<LeadRow>(
-      `SELECT ${COLUMNS}${withIntake ? ', l.intake' : ''} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2 AND l.livemode = $3`,
-      [orgId, leadId, livemode],
-    );
-    return rows[0] ?? null;
-  }
-
-  async findIdByCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
-    const rows = await manager.query<Pick<LeadsRow, 'lead_id'>>('SELECT lead_id FROM leads WHERE org_id = $1 AND call_id = $2', [
+  /** The firm's lead in this mode (another mode's answers like a missing one), in the writing transaction. */
+  @GenerateSql({ params: [SQL, DummyValue.UUID, true, DummyValue.TEXT] })
+  async find(tx: Tx, orgId: string, livemode: boolean, leadId: string): Promise<LeadRow | null> {
+    const [row] = await tx.query(LEAD, `SELECT ${LEAD} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2 AND l.livemode = $3`, [
       orgId,
-      callId,
+      leadId,
+      livemode,
     ]);
-    return rows[0]?.lead_id ?? null;
+    return row ?? null;
+  }
+
+  /** The lead id this call already has, if any (ingestion's lookup). */
+  async findIdByCall(tx: Tx, orgId: string, callId: string): Promise<string | null> {
+    const row = await tx.getRepository(LeadEntity).findOne({ select: { leadId: true }, where: { orgId, callId } });
+    return row?.leadId ?? null;
   }
 
   /** A new lead of a call, in the call's mode. */
-  async insert(manager: Tx, orgId: string, leadId: string, l: LeadFromCall, livemode: boolean): Promise<LeadRow> {
-    const rows = await manager.query<LeadRow>(
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, LEAD_FROM_CALL, true] })
+  async insert(tx: Tx, orgId: string, leadId: string, l: LeadFromCall, livemode: boolean): Promise<LeadRow> {
+    const [row] = await tx.query(
+      INSERTED,
       `INSERT INTO leads (org_id, lead_id, call_id, status, status_updated_at, captured_at, created_at, updated_at, category, urgency, language,
                           intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake,
                           livemode)
        VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-       RETURNING ${COLUMNS.replace(/l\./g, '')}`,
+       RETURNING ${INSERTED}`,
       [orgId, leadId, l.callId, ...pipelineValues(l), livemode],
     );
-    return rows[0];
+    return row;
   }
 
   /** Re-processing: the pipeline's fields are replaced; status, external_id, status_reason and version are kept. */
-  async updateFromCall(manager: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<void> {
-    await manager.execute(
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, LEAD_FROM_CALL] })
+  async updateFromCall(tx: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<void> {
+    await tx.execute(
       `UPDATE leads SET captured_at = $3, category = $4, urgency = $5, language = $6, intake_completeness = $7, phone = $8, phone_e164 = $9,
                         phone_extension = $10, email = $11, untrusted_name = $12, untrusted_incident_date = $13, intake = $14, updated_at = clock_timestamp()
         WHERE org_id = $1 AND lead_id = $2`,
@@ -134,12 +183,14 @@ export class LeadsRepository {
   }
 
   /** The lead's call was re-processed without finding a lead: the lead stays, its updated_at moves. */
-  async touchForCall(manager: Tx, orgId: string, callId: string): Promise<string | null> {
-    const rows = await manager.query<Pick<LeadsRow, 'lead_id'>>(
-      'UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING lead_id',
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT] })
+  async touchForCall(tx: Tx, orgId: string, callId: string): Promise<string | null> {
+    const [row] = await tx.query(
+      LEAD_ID,
+      `UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING ${LEAD_ID}`,
       [orgId, callId],
     );
-    return rows[0]?.lead_id ?? null;
+    return row?.leadId ?? null;
   }
 
   /**
@@ -148,21 +199,23 @@ export class LeadsRepository {
    * or a no-op after re-reading). One stamp for both times: statement_timestamp(),
    * taken after beginChange gave the transaction its xid.
    */
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, 1, FIRM_FIELDS, true] })
   async updateFirmFields(
-    manager: Tx,
+    tx: Tx,
     orgId: string,
     leadId: string,
     version: number,
     next: LeadFirmFields,
     statusChanged: boolean,
   ): Promise<LeadRow | null> {
-    const rows = await manager.query<LeadRow>(
+    const [row] = await tx.query(
+      LEAD,
       `UPDATE leads l SET status = $4, external_id = $5, status_reason = $6, version = l.version + 1,
               updated_at = statement_timestamp(), status_updated_at = CASE WHEN $7 THEN statement_timestamp() ELSE l.status_updated_at END
         WHERE l.org_id = $1 AND l.lead_id = $2 AND l.version = $3
-        RETURNING ${COLUMNS}`,
-      [orgId, leadId, version, next.status, next.external_id, next.status_reason, statusChanged],
+        RETURNING ${LEAD}`,
+      [orgId, leadId, version, next.status, next.externalId, next.statusReason, statusChanged],
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 }

@@ -7,13 +7,12 @@ import { NotFoundError, StatusConflictError } from '../common/errors/problems.js
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
-import { PoolSql } from '../database/pool-sql.js';
+import { Database } from '../database/sql.js';
 import type { LeadListDto, LeadResponseDto, PatchLeadResponseDto } from './dto/lead.dto.js';
 import type { ListLeadsQuery } from './dto/list-leads.query.js';
 import type { PatchLeadDto } from './dto/patch-lead.dto.js';
 import { LeadWritesService } from './lead-writes.service.js';
 import { toIntakeDto, toLeadDto } from './lead.mapper.js';
-import type { LeadRow } from './leads.tables.js';
 import { LeadsRepository, type LeadListFilters } from './leads.repository.js';
 
 const CURSOR_KIND = 'leads';
@@ -22,7 +21,7 @@ const CURSOR_KIND = 'leads';
 @Injectable()
 export class LeadsService {
   constructor(
-    private readonly sql: PoolSql,
+    private readonly db: Database,
     private readonly repo: LeadsRepository,
     private readonly writes: LeadWritesService,
     private readonly account: AccountService,
@@ -47,8 +46,8 @@ export class LeadsService {
     const limit = q.limit ?? 20;
     const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: cursorScopeOf(principal) }, (r) => ({
-      at: r.captured_at.toISOString(),
-      id: r.lead_id,
+      at: r.capturedAt.toISOString(),
+      id: r.leadId,
     }));
     return {
       timezone,
@@ -64,23 +63,22 @@ export class LeadsService {
    */
   private async readPage(principal: ApiPrincipal, filters: LeadListFilters, after: KeysetPosition | null, limit: number) {
     const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.sql, principal.orgId, principal.livemode, filters, after, limit);
+    const rows = await this.repo.listPage(this.db, principal.orgId, principal.livemode, filters, after, limit);
     await this.auditRead(
       principal,
       'leads.listed',
-      rows.slice(0, limit).map((r) => r.lead_id),
+      rows.slice(0, limit).map((r) => r.leadId),
     );
     return { timezone, asOf, rows };
   }
 
   /** GET /v1/leads/{lead_id} with the intake: one statement (the key's standing, the timezone and the lead), then the audit entry. */
   async get(principal: ApiPrincipal, leadId: string): Promise<LeadResponseDto> {
-    const row = await this.repo.findWithStanding(this.sql, principal, leadId);
-    const timezone = this.standing.confirm(principal, row);
-    if (!row?.lead_id) throw new NotFoundError('The lead');
+    const { standing, row } = await this.repo.findWithStanding(this.db, principal, leadId);
+    const timezone = this.standing.confirm(principal, standing);
+    if (!row) throw new NotFoundError('The lead');
     await this.auditRead(principal, 'lead.read', [leadId]);
-    const lead = row as LeadRow;
-    return { timezone, lead: toLeadDto(lead), intake: toIntakeDto(lead.intake) };
+    return { timezone, lead: toLeadDto(row), intake: toIntakeDto(row.intake) };
   }
 
   private auditRead(principal: ApiPrincipal, action: string, ids: string[], details?: Record<string, unknown>): Promise<void> {

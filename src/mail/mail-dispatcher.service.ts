@@ -63,11 +63,11 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
       for (const m of batch) {
         try {
           if (this.transport) {
-            await this.transport.sendMail({ from: this.config.mailFrom, to: m.to, subject: m.subject, text: m.body });
+            await this.transport.sendMail({ from: this.config.mailFrom, to: m.toAddress, subject: m.subject, text: m.body });
             await this.mail.markDone(m.id, 'sent', this.clock.now());
           } else {
             this.logger.log(
-              { mail_id: m.id, kind: m.kind, to: m.to, subject: m.subject, body: m.body },
+              { mail_id: m.id, kind: m.kind, to: m.toAddress, subject: m.subject, body: m.body },
               'email (not sent: SMTP_URL is not set)',
             );
             await this.mail.markDone(m.id, 'logged', this.clock.now());

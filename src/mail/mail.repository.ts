@@ -1,36 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import { PoolSql } from '../database/pool-sql.js';
-import type { Tx } from '../database/sql.js';
-import type { MailOutboxRow } from './mail.tables.js';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { DummyValue, GenerateSql } from '../database/generate-sql.js';
+import { selectList, type RowOf } from '../database/select-list.js';
+import { Database, type Tx } from '../database/sql.js';
+import { MailOutboxEntity } from './entities/mail-outbox.entity.js';
 
-/** A claimed message (columns aliased to camelCase). */
-export interface OutgoingMail {
-  id: string;
-  kind: string;
-  to: string;
-  subject: string;
-  body: string;
-  attemptCount: number;
-}
+const CLAIMED = selectList(MailOutboxEntity, 'm', ['id', 'kind', 'toAddress', 'subject', 'body', 'attemptCount']);
 
+/** A claimed message: what sending it needs. */
+export type OutgoingMail = RowOf<typeof CLAIMED>;
+
+/**
+ * The `mail_outbox` table: the claim (`FOR UPDATE SKIP LOCKED`) written out; the rest through TypeORM's repository.
+ * Partitioned by day on `created_at`; a message is found by its id (mail is rare, and a day's partition is small).
+ */
 @Injectable()
 export class MailRepository {
-  constructor(private readonly sql: PoolSql) {}
+  constructor(
+    @InjectRepository(MailOutboxEntity) private readonly outbox: Repository<MailOutboxEntity>,
+    private readonly db: Database,
+  ) {}
 
-  async insert(
-    manager: Tx,
-    m: { orgId: string | null; kind: string; to: string; subject: string; body: string; now: Date },
-  ): Promise<string> {
-    const rows = await manager.query<Pick<MailOutboxRow, 'id'>>(
-      `INSERT INTO mail_outbox (org_id, kind, to_address, subject, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-      [m.orgId, m.kind, m.to, m.subject, m.body, m.now],
-    );
-    return rows[0].id;
+  async insert(tx: Tx, m: { orgId: string | null; kind: string; to: string; subject: string; body: string; now: Date }): Promise<string> {
+    const { identifiers } = await tx.getRepository(MailOutboxEntity).insert({
+      orgId: m.orgId,
+      kind: m.kind,
+      toAddress: m.to,
+      subject: m.subject,
+      body: m.body,
+      nextAttemptAt: m.now,
+      createdAt: m.now,
+    });
+    return (identifiers[0] as Pick<MailOutboxEntity, 'id'>).id;
   }
 
   /** Claims due mail for one sender: lease in database time, attempt counted at claim (ids as an array: a probe per day partition). */
+  @GenerateSql({ params: [DummyValue.DATE, 20, 60] })
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<OutgoingMail[]> {
-    return this.sql.query<OutgoingMail>(
+    return this.db.query(
+      CLAIMED,
       `UPDATE mail_outbox m SET locked_until = now() + make_interval(secs => $3), attempt_count = m.attempt_count + 1
         WHERE m.id = ANY(ARRAY(
           SELECT id FROM mail_outbox
@@ -38,24 +47,22 @@ export class MailRepository {
            ORDER BY next_attempt_at
            LIMIT $2
            FOR UPDATE SKIP LOCKED))
-        RETURNING m.id, m.kind, m.to_address AS "to", m.subject, m.body, m.attempt_count AS "attemptCount"`,
+        RETURNING ${CLAIMED}`,
       [now, limit, leaseSeconds],
     );
   }
 
   async markDone(id: string, status: 'sent' | 'logged', at: Date): Promise<void> {
-    await this.sql.execute(`UPDATE mail_outbox SET status = $2, sent_at = $3, locked_until = NULL, last_error = NULL WHERE id = $1`, [
-      id,
-      status,
-      at,
-    ]);
+    await this.outbox.update({ id }, { status, sentAt: at, lockedUntil: null, lastError: null });
   }
 
+  /** A failed attempt: due again at `nextAttemptAt`, or failed for good when that is null. */
   async markFailedAttempt(id: string, error: string, nextAttemptAt: Date | null): Promise<void> {
-    await this.sql.execute(
-      `UPDATE mail_outbox SET status = CASE WHEN $3::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
-              next_attempt_at = coalesce($3, next_attempt_at), locked_until = NULL, last_error = $2 WHERE id = $1`,
-      [id, error.slice(0, 500), nextAttemptAt],
+    await this.outbox.update(
+      { id },
+      nextAttemptAt === null
+        ? { status: 'failed', lockedUntil: null, lastError: error.slice(0, 500) }
+        : { status: 'pending', nextAttemptAt, lockedUntil: null, lastError: error.slice(0, 500) },
     );
   }
 }

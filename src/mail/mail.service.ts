@@ -25,7 +25,7 @@ export class MailService {
     private readonly clock: Clock,
   ) {}
 
-  async enqueue(manager: Tx, message: MailMessage): Promise<string> {
-    return this.mail.insert(manager, { ...message, now: this.clock.now() });
+  async enqueue(tx: Tx, message: MailMessage): Promise<string> {
+    return this.mail.insert(tx, { ...message, now: this.clock.now() });
   }
 }

@@ -5,7 +5,7 @@ import { declarationOf } from '../common/http/route-declaration.js';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
-import { PoolSql } from '../database/pool-sql.js';
+import { Database } from '../database/sql.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { WebhookMetrics } from '../webhooks/index.js';
 
@@ -30,7 +30,7 @@ export class MetricsService implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly config: AppConfig,
-    pool: PoolSql,
+    db: Database,
     webhooks: WebhookMetrics,
     signals: OpsSignals,
   ) {
@@ -41,7 +41,7 @@ export class MetricsService implements OnModuleInit {
       labelNames: ['state'],
       registers: [this.registry],
       collect() {
-        const stats = pool.poolStats();
+        const stats = db.poolStats();
         this.set({ state: 'max' }, stats.max);
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);

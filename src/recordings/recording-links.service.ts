@@ -47,12 +47,12 @@ export class RecordingLinksService {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const createdAt = this.clock.now();
     const expiresAt = new Date(createdAt.getTime() + LINK_LIFETIME_MS);
-    await this.db.transaction(async (manager) => {
-      await this.calls.requireCallIn(manager, principal.orgId, callId, principal.livemode);
-      const recording = await this.repo.lockForLink(manager, principal.orgId, callId);
+    await this.db.transaction(async (tx) => {
+      await this.calls.requireCallIn(tx, principal.orgId, callId, principal.livemode);
+      const recording = await this.repo.lockForLink(tx, principal.orgId, callId);
       if (!recording) throw new NotFoundError('The recording of this call');
-      await this.repo.deleteExpiredLinks(manager, principal.orgId, createdAt);
-      const linkId = await this.repo.insertLink(manager, {
+      await this.repo.deleteExpiredLinks(tx, principal.orgId, createdAt);
+      const linkId = await this.repo.insertLink(tx, {
         orgId: principal.orgId,
         recordingId: recording.id,
         callId,
@@ -70,7 +70,7 @@ export class RecordingLinksService {
           resourceIds: [linkId],
           details: { call_id: callId, expires_at: expiresAt.toISOString() },
         },
-        manager,
+        tx,
       );
     });
     return { callId, url: `${this.config.baseUrl}/v1/recordings/${token}`, expiresAt };

@@ -77,10 +77,10 @@ export class RecordingsService {
     const sha256 = intake.digest();
     let previousKey: string | null;
     try {
-      previousKey = await this.db.transaction(async (manager) => {
-        await this.calls.requireCallIn(manager, orgId, callId, null);
-        const row = await this.recordings.upsert(manager, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
-        await this.calls.setHasRecording(manager, orgId, callId, true);
+      previousKey = await this.db.transaction(async (tx) => {
+        await this.calls.requireCallIn(tx, orgId, callId, null);
+        const row = await this.recordings.upsert(tx, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
+        await this.calls.setHasRecording(tx, orgId, callId, true);
         await this.audit.record(
           {
             orgId,
@@ -90,7 +90,7 @@ export class RecordingsService {
             resourceIds: [callId],
             details: { size_bytes: sizeBytes, replaced: row.previousKey !== null },
           },
-          manager,
+          tx,
         );
         return row.previousKey;
       });
@@ -124,14 +124,14 @@ export class RecordingsService {
   /** Removes the call's recording: has_recording turns false and every link to it stops. Idempotent. */
   async remove(orgId: string, callId: string, via: RecordingSource): Promise<RemovedRecordingSummary> {
     await this.requireCall(orgId, callId);
-    const key = await this.db.transaction(async (manager) => {
-      await this.calls.requireCallIn(manager, orgId, callId, null);
-      const removedKey = await this.recordings.delete(manager, orgId, callId);
-      await this.calls.setHasRecording(manager, orgId, callId, false);
+    const key = await this.db.transaction(async (tx) => {
+      await this.calls.requireCallIn(tx, orgId, callId, null);
+      const removedKey = await this.recordings.delete(tx, orgId, callId);
+      await this.calls.setHasRecording(tx, orgId, callId, false);
       if (removedKey) {
         await this.audit.record(
           { orgId, actor: { type: 'system', id: via }, action: 'recording.removed', resourceType: 'call', resourceIds: [callId] },
-          manager,
+          tx,
         );
       }
       return removedKey;

@@ -1,6 +1,6 @@
 import type { JsonAnswerWriter } from '../common/http/json-answer.js';
 import type { TranscriptDto } from './dto/transcript.dto.js';
-import type { TranscriptTurn } from './transcript-model.js';
+import type { TurnRow } from './transcripts.repository.js';
 
 /** Turns read per statement: a primary-key range, serialised and dropped before the next one is read. */
 export const TURNS_PER_READ = 1000;
@@ -18,7 +18,7 @@ export type TranscriptHead = Omit<TranscriptDto, 'untrusted'>;
 export async function writeTurns(
   out: JsonAnswerWriter,
   wanted: number,
-  readPage: (written: number, count: number) => Promise<TranscriptTurn[]>,
+  readPage: (written: number, count: number) => Promise<TurnRow[]>,
 ): Promise<number> {
   let written = 0;
   while (written < wanted) {
@@ -32,8 +32,8 @@ export async function writeTurns(
 }
 
 /** One turn with its members in the document's order. */
-function turnJson(x: TranscriptTurn): string {
-  return JSON.stringify({ speaker: x.speaker, speaker_name: x.speaker_name, segment: x.segment, text: x.text, start_s: x.start_s });
+function turnJson(x: TurnRow): string {
+  return JSON.stringify({ speaker: x.speaker, speaker_name: x.speakerName, segment: x.segment, text: x.text, start_s: x.startS });
 }
 
 /** What surrounds the turns: the head's members, then `"untrusted":{"turns":[` ... `]}}`. */

@@ -1,38 +1,65 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from '../database/sql.js';
 import type { Segment } from '../calls/index.js';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { selectList, type RowOf } from '../database/select-list.js';
+import type { Tx } from '../database/sql.js';
+import { TranscriptTurnEntity } from './entities/transcript-turn.entity.js';
+import { TranscriptEntity } from './entities/transcript.entity.js';
 import type { PreparedTranscript, TranscriptTurn } from './transcript-model.js';
-import type { TranscriptTurnsRow, TranscriptsRow } from './transcripts.tables.js';
 
-export type TranscriptHeaderRow = Omit<TranscriptsRow, 'org_id' | 'call_id'>;
+const HEADER = selectList(TranscriptEntity, 't', [
+  'conversationStatus',
+  'connectedName',
+  'notice',
+  'covers',
+  'briefings',
+  'turnCount',
+  'intakeCount',
+  'briefingCount',
+  'conversationCount',
+]);
+const TURN = selectList(TranscriptTurnEntity, 'u', ['speaker', 'speakerName', 'segment', 'text', 'startS']);
 
+export type TranscriptHeaderRow = RowOf<typeof HEADER>;
+/** A turn as a page reads it. */
+export type TurnRow = RowOf<typeof TURN>;
+
+const TURNS: TranscriptTurn[] = [{ segment: 'intake', speaker: 'caller', speaker_name: null, text: DummyValue.TEXT, start_s: 0 }];
+
+/**
+ * A call's transcript: a header row and one row per turn, so a page is an index range. The header through TypeORM's
+ * repository; written out: the turns' one-statement insert (any number of turns, one statement) and the reads of a
+ * page, which run in one snapshot per answer.
+ */
 @Injectable()
 export class TranscriptsRepository {
-  async replace(manager: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
+  async replace(tx: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
     // Turns go with their header (ON DELETE CASCADE).
-    await manager.execute('DELETE FROM transcripts WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+    await tx.getRepository(TranscriptEntity).delete({ orgId, callId });
     if (!t) return;
-    await manager.execute(
-      `INSERT INTO transcripts (org_id, call_id, conversation_status, connected_name, notice, covers, briefings, turn_count, intake_count, briefing_count, conversation_count)
-       VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8, $9, $10, $11)`,
-      [
-        orgId,
-        callId,
-        t.conversationStatus,
-        t.connectedName,
-        t.notice,
-        t.covers,
-        JSON.stringify(t.briefings),
-        t.turns.length,
-        t.counts.intake,
-        t.counts.briefing,
-        t.counts.conversation,
-      ],
-    );
-    if (!t.turns.length) return;
+    await tx.getRepository(TranscriptEntity).insert({
+      orgId,
+      callId,
+      conversationStatus: t.conversationStatus,
+      connectedName: t.connectedName,
+      notice: t.notice,
+      covers: t.covers,
+      briefings: t.briefings,
+      turnCount: t.turns.length,
+      intakeCount: t.counts.intake,
+      briefingCount: t.counts.briefing,
+      conversationCount: t.counts.conversation,
+    });
+    await this.insertTurns(tx, orgId, callId, t.turns);
+  }
+
+  /** Every turn in one statement (unnest), however many: its bind parameters do not grow with the turns. */
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, TURNS] })
+  async insertTurns(tx: Tx, orgId: string, callId: string, turns: TranscriptTurn[]): Promise<void> {
+    if (!turns.length) return;
     const seen: Record<string, number> = { intake: 0, briefing: 0, conversation: 0 };
-    const segIdx = t.turns.map((turn) => seen[turn.segment]++);
-    await manager.execute(
+    const segIdx = turns.map((turn) => seen[turn.segment]++);
+    await tx.execute(
       `INSERT INTO transcript_turns (org_id, call_id, idx, segment, seg_idx, speaker, speaker_name, text, start_s)
        SELECT $1, $2, u.idx - 1, u.segment, u.seg_idx, u.speaker, u.speaker_name, u.text, u.start_s
          FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::float8[])
@@ -40,48 +67,49 @@ export class TranscriptsRepository {
       [
         orgId,
         callId,
-        t.turns.map((x) => x.segment),
+        turns.map((x) => x.segment),
         segIdx,
-        t.turns.map((x) => x.speaker),
-        t.turns.map((x) => x.speaker_name),
-        t.turns.map((x) => x.text),
-        t.turns.map((x) => x.start_s),
+        turns.map((x) => x.speaker),
+        turns.map((x) => x.speaker_name),
+        turns.map((x) => x.text),
+        turns.map((x) => x.start_s),
       ],
     );
   }
 
-  async header(manager: Tx, orgId: string, callId: string): Promise<TranscriptHeaderRow | null> {
-    const rows = await manager.query<TranscriptHeaderRow>(
-      `SELECT conversation_status, connected_name, notice, covers, briefings, turn_count, intake_count, briefing_count, conversation_count
-         FROM transcripts WHERE org_id = $1 AND call_id = $2`,
-      [orgId, callId],
-    );
-    return rows[0] ?? null;
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT] })
+  async header(tx: Tx, orgId: string, callId: string): Promise<TranscriptHeaderRow | null> {
+    const [row] = await tx.query(HEADER, `SELECT ${HEADER} FROM transcripts t WHERE t.org_id = $1 AND t.call_id = $2`, [orgId, callId]);
+    return row ?? null;
   }
 
   /** Turns by index range: the whole transcript's idx, or the segment's own seg_idx (primary key / segment index). */
+  @GenerateSql(
+    { name: 'whole transcript, to its end', params: [SQL, DummyValue.UUID, DummyValue.TEXT, undefined, 0, undefined] },
+    { name: 'one segment, a page', params: [SQL, DummyValue.UUID, DummyValue.TEXT, 'intake', 0, 100] },
+  )
   async turns(
-    manager: Tx,
+    tx: Tx,
     orgId: string,
     callId: string,
     segment: Segment | undefined,
     start: number,
     limit: number | undefined,
-  ): Promise<TranscriptTurn[]> {
+  ): Promise<TurnRow[]> {
     const params: unknown[] = [orgId, callId, start];
-    let sql: string;
+    let text: string;
     if (segment) {
       params.push(segment);
-      sql = `SELECT speaker, speaker_name, segment, text, start_s FROM transcript_turns
-              WHERE org_id = $1 AND call_id = $2 AND segment = $4 AND seg_idx >= $3 ORDER BY seg_idx`;
+      text = `SELECT ${TURN} FROM transcript_turns u
+               WHERE u.org_id = $1 AND u.call_id = $2 AND u.segment = $4 AND u.seg_idx >= $3 ORDER BY u.seg_idx`;
     } else {
-      sql = `SELECT speaker, speaker_name, segment, text, start_s FROM transcript_turns
-              WHERE org_id = $1 AND call_id = $2 AND idx >= $3 ORDER BY idx`;
+      text = `SELECT ${TURN} FROM transcript_turns u
+               WHERE u.org_id = $1 AND u.call_id = $2 AND u.idx >= $3 ORDER BY u.idx`;
     }
     if (limit !== undefined) {
       params.push(limit);
-      sql += ` LIMIT $${params.length}`;
+      text += ` LIMIT $${params.length}`;
     }
-    return manager.query<Pick<TranscriptTurnsRow, 'speaker' | 'speaker_name' | 'segment' | 'text' | 'start_s'>>(sql, params);
+    return tx.query(TURN, text, params);
   }
 }

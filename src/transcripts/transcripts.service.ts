@@ -101,8 +101,8 @@ export class TranscriptsService implements OnModuleInit {
   }
 
   /** Ingestion: the call's transcript becomes exactly this one (or none). */
-  replace(manager: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
-    return this.repo.replace(manager, orgId, callId, t);
+  replace(tx: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
+    return this.repo.replace(tx, orgId, callId, t);
   }
 
   /**
@@ -123,12 +123,12 @@ export class TranscriptsService implements OnModuleInit {
   private async answer(principal: ApiPrincipal, callId: string, q: TranscriptQuery, out: JsonAnswerWriter): Promise<StreamableFile> {
     const start = q.start_turn ?? 0;
     // One snapshot for the header and the turns, so a re-processing committing in between cannot mix two versions.
-    const { header, total, returned } = await this.db.transaction('REPEATABLE READ', async (m) => {
-      await this.calls.requireCallIn(m, principal.orgId, callId, principal.livemode);
-      const header = await this.repo.header(m, principal.orgId, callId);
-      const total: number = !header ? 0 : q.segment ? header[`${q.segment}_count`] : header.turn_count;
+    const { header, total, returned } = await this.db.transaction('REPEATABLE READ', async (tx) => {
+      await this.calls.requireCallIn(tx, principal.orgId, callId, principal.livemode);
+      const header = await this.repo.header(tx, principal.orgId, callId);
+      const total: number = !header ? 0 : q.segment ? header[`${q.segment}Count`] : header.turnCount;
       const wanted = header && start < total ? Math.min(q.limit ?? total, total - start) : 0;
-      const read = (written: number, count: number) => this.repo.turns(m, principal.orgId, callId, q.segment, start + written, count);
+      const read = (written: number, count: number) => this.repo.turns(tx, principal.orgId, callId, q.segment, start + written, count);
       return { header, total, returned: await writeTurns(out, wanted, read) };
     });
     await this.audit.recordRead({
@@ -147,8 +147,8 @@ export class TranscriptsService implements OnModuleInit {
       has_more: hasMore,
       next_start_turn: hasMore ? start + returned : null,
       covers: header ? [...header.covers] : [],
-      conversation_status: header?.conversation_status ?? null,
-      connected_name: header?.connected_name ?? null,
+      conversation_status: header?.conversationStatus ?? null,
+      connected_name: header?.connectedName ?? null,
       briefings: (header?.briefings ?? []).map((b) => ({
         attempt: b.attempt,
         name: b.name,

@@ -1,36 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { PoolSql } from '../database/pool-sql.js';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { computed, selectList, type RowOf } from '../database/select-list.js';
 import { Database, type Queryable, type Tx } from '../database/sql.js';
-import type { DeliveryAttempt, DeliveryStatus, DeliveryTrigger, WebhookDeliveriesRow } from './webhooks.tables.js';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import type { DeliveryAttempt, DeliveryStatus } from './webhook-model.js';
 
-/** A delivery leased to this worker, with what sending it needs (a named result of the claim's join). */
-export interface ClaimedDelivery {
-  id: string;
-  orgId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  attemptCount: number;
-  claimToken: string;
-  url: string;
-  secretEnc: string;
-  /** The secret replaced by a rotation, while it still signs alongside the new one. */
-  previousSecretEnc: string | null;
-  previousSecretExpiresAt: Date | null;
-  endpointStatus: string;
-  trigger: DeliveryTrigger;
-  /** When the delivery was made: with its event, for the event and test triggers. */
-  createdAt: Date;
-  /** `created_at` exactly, as PostgreSQL's text (a Date keeps milliseconds; the column may hold microseconds). */
-  createdKey: string;
-  /** The event's own columns (its id, firm and type are the delivery's), all null when it is no longer kept. */
+/**
+ * The event's columns a claim reads (events is the events context's table: named here, typed by the claim), all
+ * null when the event is no longer kept.
+ */
+const EVENT = computed<{
   eventOccurredAt: Date | null;
   eventTest: boolean | null;
   eventLivemode: boolean | null;
   eventData: Record<string, unknown> | null;
   /** The traceparent stored with the event (recorded while tracing was on). */
   traceContext: string | null;
-}
+}>('ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"');
+
+/** A delivery leased to this worker, with what sending it needs: the claim's join of the delivery, its endpoint and event. */
+const CLAIMED = selectList(WebhookDeliveryEntity, 'c', [
+  'id',
+  'orgId',
+  'endpointId',
+  'eventId',
+  'eventType',
+  'attemptCount',
+  'trigger',
+  'createdAt',
+])
+  // The token the claim's own UPDATE set (so never null here); `created_at` exactly, as PostgreSQL's text (a Date
+  // keeps milliseconds; the column may hold microseconds).
+  .and(computed<{ claimToken: string; createdKey: string }>('c.claim_token AS "claimToken", c.created_at::text AS "createdKey"'))
+  .and(selectList(WebhookEndpointEntity, 'e', ['url', 'secretEnc', 'previousSecretEnc', 'previousSecretExpiresAt']))
+  .and(selectList(WebhookEndpointEntity, 'e', ['status'], 'endpoint'))
+  .and(EVENT);
+
+export type ClaimedDelivery = RowOf<typeof CLAIMED>;
 
 /** The recorded result of one claimed delivery. */
 export interface DeliveryTransition {
@@ -45,11 +52,12 @@ export interface DeliveryTransition {
 }
 
 /** A due row, with its partition keys as PostgreSQL's text: exact to the microsecond, unlike a Date. */
-type Due = Pick<WebhookDeliveriesRow, 'id' | 'event_id'> & { created_key: string; event_key: string | null };
+const DUE = selectList(WebhookDeliveryEntity, null, ['id', 'eventId']).and(
+  computed<{ createdKey: string; eventKey: string | null }>(`created_at::text AS "createdKey", event_occurred_at::text AS "eventKey"`),
+);
+type Due = RowOf<typeof DUE>;
 
-/** The event's columns a claim reads, aliased as ClaimedDelivery names them. */
-const EVENT_COLUMNS = `ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData",
-  ev.trace_context AS "traceContext"`;
+const ID = selectList(WebhookDeliveryEntity, 'd', ['id']);
 
 const distinct = (keys: string[]): string[] => [...new Set(keys)];
 
@@ -62,10 +70,7 @@ const distinct = (keys: string[]): string[] => [...new Set(keys)];
  */
 @Injectable()
 export class DeliveryClaimsRepository {
-  constructor(
-    private readonly db: Database,
-    private readonly sql: PoolSql,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Claims due deliveries for one worker, in one short transaction: the due rows locked with SKIP LOCKED (so
@@ -74,6 +79,7 @@ export class DeliveryClaimsRepository {
    * needs: the endpoint, and the event (its envelope's columns and stored trace context; none when it is no
    * longer kept).
    */
+  @GenerateSql({ params: [DummyValue.DATE, 64, 60], rows: 'one' })
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return this.db.transaction(async (tx) => {
       const due = await this.lockDue(tx, now, limit);
@@ -88,9 +94,10 @@ export class DeliveryClaimsRepository {
    * over a month of partitions costs more than running it.
    */
   private lockDue(tx: Tx, now: Date, limit: number): Promise<Due[]> {
-    return tx.prepared<Due>(
+    return tx.prepared(
       'delivery_claim_due',
-      `SELECT id, created_at::text AS created_key, event_id, event_occurred_at::text AS event_key FROM webhook_deliveries
+      DUE,
+      `SELECT ${DUE} FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
         ORDER BY next_attempt_at
         LIMIT $2
@@ -100,28 +107,26 @@ export class DeliveryClaimsRepository {
   }
 
   private lease(tx: Tx, due: Due[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const withEvent = due.filter((d) => d.event_key !== null);
-    return tx.query<ClaimedDelivery>(
+    const withEvent = due.filter((d) => d.eventKey !== null);
+    return tx.query(
+      CLAIMED,
       `WITH claimed AS (
          UPDATE webhook_deliveries d
             SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
           WHERE d.id = ANY($1::uuid[]) AND d.created_at = ANY($2::timestamptz[])
          RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token, d.trigger, d.created_at,
                    d.event_occurred_at)
-       SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType",
-              c.attempt_count AS "attemptCount", c.claim_token AS "claimToken", e.url, e.secret_enc AS "secretEnc",
-              e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus",
-              c.trigger, c.created_at AS "createdAt", c.created_at::text AS "createdKey", ${EVENT_COLUMNS}
+       SELECT ${CLAIMED}
          FROM claimed c
          JOIN webhook_endpoints e ON e.id = c.endpoint_id
          LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
                             AND ev.id = ANY($4::text[]) AND ev.occurred_at = ANY($5::timestamptz[])`,
       [
         due.map((d) => d.id),
-        distinct(due.map((d) => d.created_key)),
+        distinct(due.map((d) => d.createdKey)),
         leaseSeconds,
-        withEvent.map((d) => d.event_id),
-        distinct(withEvent.map((d) => d.event_key!)),
+        withEvent.map((d) => d.eventId),
+        distinct(withEvent.map((d) => d.eventKey!)),
       ],
     );
   }
@@ -133,9 +138,8 @@ export class DeliveryClaimsRepository {
   private async withEventsById(tx: Queryable, claimed: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
     const ids = [...new Set(claimed.filter((c) => c.eventOccurredAt === null).map((c) => c.eventId))];
     if (ids.length === 0) return claimed;
-    const events = await tx.query<
-      Pick<ClaimedDelivery, 'eventId' | 'eventOccurredAt' | 'eventTest' | 'eventLivemode' | 'eventData' | 'traceContext'>
-    >(`SELECT ev.id AS "eventId", ${EVENT_COLUMNS} FROM events ev WHERE ev.id = ANY($1::text[])`, [ids]);
+    const columns = computed<{ eventId: string }>('ev.id AS "eventId"').and(EVENT);
+    const events = await tx.query(columns, `SELECT ${columns} FROM events ev WHERE ev.id = ANY($1::text[])`, [ids]);
     const byId = new Map(events.map((e) => [e.eventId, e]));
     return claimed.map((c) => (c.eventOccurredAt === null && byId.has(c.eventId) ? { ...c, ...byId.get(c.eventId)! } : c));
   }
@@ -145,7 +149,8 @@ export class DeliveryClaimsRepository {
    * claim are written (a lease that ran out belongs to another worker now);
    * returns the ids written.
    */
-  async applyTransitions(manager: Tx, items: DeliveryTransition[]): Promise<Set<string>> {
+  @GenerateSql({ params: [SQL, [{ id: DummyValue.UUID, createdKey: '2026-01-01 00:00:00+00', claimToken: DummyValue.UUID }]] })
+  async applyTransitions(tx: Tx, items: DeliveryTransition[]): Promise<Set<string>> {
     if (items.length === 0) return new Set();
     const payload = items.map((i) => ({
       id: i.id,
@@ -155,7 +160,8 @@ export class DeliveryClaimsRepository {
       next_attempt_at: i.nextAttemptAt?.toISOString() ?? null,
       completed_at: i.completedAt?.toISOString() ?? null,
     }));
-    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'id'>>(
+    const rows = await tx.query(
+      ID,
       `UPDATE webhook_deliveries d
           SET status = x.status,
               attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
@@ -167,16 +173,17 @@ export class DeliveryClaimsRepository {
          FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)
         WHERE d.id = x.id AND d.claim_token = x.claim_token AND d.status = 'pending'
           AND d.id = ANY($2::uuid[]) AND d.created_at = ANY($3::timestamptz[])
-        RETURNING d.id`,
+        RETURNING ${ID}`,
       [JSON.stringify(payload), items.map((i) => i.id), distinct(items.map((i) => i.createdKey))],
     );
     return new Set(rows.map((r) => r.id));
   }
 
   /** Gives leases back (shutdown): the rows are due again at once for any worker. */
+  @GenerateSql({ params: [[DummyValue.UUID]] })
   async release(claimTokens: string[]): Promise<number> {
     if (claimTokens.length === 0) return 0;
-    return this.sql.execute(
+    return this.db.execute(
       `UPDATE webhook_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[]) AND status = 'pending'`,
       [claimTokens],
     );

@@ -81,10 +81,10 @@ export class DeliveryRecorder {
       const isTest = f.claimed.eventType === 'webhook.test';
       return { ...f, isTest, decision: decideDelivery({ attemptsBefore: f.claimed.attemptCount, isTest, outcome: f.outcome, scheduleMs }) };
     });
-    const written = await this.db.transaction(async (manager) => {
+    const written = await this.db.transaction(async (tx) => {
       const now = this.clock.now();
       const endpointIds = [...new Set(decided.map((d) => d.claimed.endpointId))].sort();
-      const plans = (await this.endpoints.lockMany(manager, endpointIds)).map((e) =>
+      const plans = (await this.endpoints.lockMany(tx, endpointIds)).map((e) =>
         planEndpoint(
           e,
           decided.filter((d) => d.claimed.endpointId === e.id),
@@ -93,21 +93,21 @@ export class DeliveryRecorder {
       );
       closeWhereOff(decided, plans);
       const done = await this.claims.applyTransitions(
-        manager,
+        tx,
         decided.map((d) => ({ id: d.claimed.id, createdKey: d.claimed.createdKey, claimToken: d.claimed.claimToken, ...d.decision })),
       );
       await this.endpoints.setHealthMany(
-        manager,
+        tx,
         plans.flatMap((p) => (p.health ? [{ id: p.endpoint.id, health: p.health }] : [])),
       );
-      for (const plan of plans) await this.applyPlan(manager, plan, done, now);
+      for (const plan of plans) await this.applyPlan(tx, plan, done, now);
       return done.size;
     });
     const lost = decided.length - written;
     if (lost > 0) this.logger.warn({ lost }, 'results not recorded: their lease had run out and another worker holds them');
   }
 
-  private async applyPlan(manager: Tx, plan: EndpointPlan, written: Set<string>, now: Date): Promise<void> {
+  private async applyPlan(tx: Tx, plan: EndpointPlan, written: Set<string>, now: Date): Promise<void> {
     const { endpoint, disableFor } = plan;
     // A result another worker now owns is that worker's to report.
     const exhausted = plan.exhausted.filter((d) => written.has(d.claimed.id));
@@ -121,15 +121,15 @@ export class DeliveryRecorder {
     const emails: MailMessage[] = [];
     if (exhausted.length > 0 && to) emails.push(deliveryFailedNotice(to, endpoint, exhausted.map(failedDelivery)));
     if (disableFor) {
-      await this.endpoints.disable(manager, endpoint.id, disableFor, now);
-      const closed = await this.deliveries.closePending(manager, endpoint.id, now);
+      await this.endpoints.disable(tx, endpoint.id, disableFor, now);
+      const closed = await this.deliveries.closePending(tx, endpoint.id, now);
       this.logger.warn(
         { endpoint_id: endpoint.id, org_id: endpoint.orgId, reason: disableFor, closed_pending: closed },
         'webhook endpoint turned off',
       );
       if (to) emails.push(endpointDisabledNotice(to, endpoint, disableFor));
     }
-    for (const message of emails) await this.mail.enqueue(manager, message);
+    for (const message of emails) await this.mail.enqueue(tx, message);
   }
 
   /** The firm's owner email; a firm that is gone has none. Any other failure fails the batch, which is recorded again. */

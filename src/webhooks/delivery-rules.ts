@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, DeliveryStatus } from './webhooks.tables.js';
+import type { DeliveryAttempt, DeliveryStatus } from './webhook-model.js';
 
 /** No successful delivery for this long when a delivery runs out of attempts: the endpoint is turned off. */
 export const FAILING_DISABLE_AFTER_MS = 3 * 86_400_000;

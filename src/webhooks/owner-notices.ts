@@ -1,5 +1,5 @@
 import type { MailMessage } from '../mail/index.js';
-import type { DisabledReason } from './webhooks.tables.js';
+import type { DisabledReason } from './webhook-model.js';
 import { displayUrl } from './webhook.mapper.js';
 
 interface NoticeEndpoint {

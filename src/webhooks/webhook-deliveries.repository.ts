@@ -1,16 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { PoolSql } from '../database/pool-sql.js';
-import type { Tx } from '../database/sql.js';
-import type { Camelized } from '../database/tables.js';
-import type { DeliveryStatus, DeliveryTrigger, WebhookDeliveriesRow } from './webhooks.tables.js';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { selectList, type RowOf } from '../database/select-list.js';
+import { Database, type Tx } from '../database/sql.js';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import type { DeliveryStatus, DeliveryTrigger } from './webhook-model.js';
 
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
 
-const COLUMNS = `id, org_id AS "orgId", endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", trigger, status,
-  attempt_count AS "attemptCount", attempts, next_attempt_at AS "nextAttemptAt", completed_at AS "completedAt", created_at AS "createdAt"`;
+/** A delivery as listed and shown: every column but the lease and its event's partition key. */
+const DELIVERY = selectList(WebhookDeliveryEntity, 'd', [
+  'id',
+  'orgId',
+  'endpointId',
+  'eventId',
+  'eventType',
+  'trigger',
+  'status',
+  'attemptCount',
+  'attempts',
+  'nextAttemptAt',
+  'completedAt',
+  'createdAt',
+]);
+const STATUS = selectList(WebhookDeliveryEntity, null, ['status']);
+const CREATED = selectList(WebhookDeliveryEntity, 'd', ['createdAt']);
 
-/** A delivery as listed and shown: every column but the lease, aliased to camelCase. */
-export type DeliveryRow = Camelized<Omit<WebhookDeliveriesRow, 'locked_until' | 'claim_token'>>;
+export type DeliveryRow = RowOf<typeof DELIVERY>;
 
 export type { ClaimedDelivery, DeliveryTransition } from './delivery-claims.repository.js';
 
@@ -20,20 +35,36 @@ export interface DeliveryFilters {
   status?: DeliveryStatus;
 }
 
+const NEW_DELIVERY = {
+  orgId: DummyValue.UUID,
+  endpointId: DummyValue.UUID,
+  eventId: DummyValue.TEXT,
+  eventOccurredAt: DummyValue.DATE,
+  eventType: 'webhook.test',
+  trigger: 'test' as const,
+  now: DummyValue.DATE,
+};
+
+/**
+ * `webhook_deliveries`, written out: the table is partitioned by day on `created_at`, and each statement here is
+ * shaped for that (the fan-out's INSERT ... SELECT, keyset pages, reads bounded by the days kept).
+ */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(private readonly sql: PoolSql) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * One delivery per endpoint of the firm subscribed to the type, in the
    * caller's transaction: pending for an enabled endpoint; for one that is off,
    * already failed with no attempt (a disabled endpoint sends nothing), so the
    * log shows what it missed and it can be redelivered once it is back on.
-   * Returns how many are pending (to be sent).
+   * Returns how many are pending (to be sent). `at` is the event's `occurred_at`
+   * (its partition key): the delivery is made at that moment and keeps it.
    */
-  /** `at` is the event's `occurred_at` (its partition key): the delivery is made at that moment and keeps it. */
-  async fanOut(manager: Tx, e: { orgId: string; eventId: string; eventType: string; livemode: boolean; at: Date }): Promise<number> {
-    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'status'>>(
+  @GenerateSql({ params: [SQL, { orgId: DummyValue.UUID, eventId: DummyValue.TEXT, eventType: 'call.completed', livemode: true, at: DummyValue.DATE }] })
+  async fanOut(tx: Tx, e: { orgId: string; eventId: string; eventType: string; livemode: boolean; at: Date }): Promise<number> {
+    const rows = await tx.query(
+      STATUS,
       `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at,
                                        event_occurred_at)
        SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
@@ -43,14 +74,15 @@ export class WebhookDeliveriesRepository {
               $4, $4
          FROM webhook_endpoints
         WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
-       RETURNING status`,
+       RETURNING ${STATUS}`,
       [e.orgId, e.eventId, e.eventType, e.at, e.livemode],
     );
     return rows.filter((r) => r.status === 'pending').length;
   }
 
+  @GenerateSql({ params: [SQL, NEW_DELIVERY] })
   async insertOne(
-    manager: Tx,
+    tx: Tx,
     d: {
       orgId: string;
       endpointId: string;
@@ -62,20 +94,33 @@ export class WebhookDeliveriesRepository {
       now: Date;
     },
   ): Promise<DeliveryRow> {
-    const rows = await manager.query<DeliveryRow>(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7) RETURNING ${COLUMNS}`,
+    const [row] = await tx.query(
+      DELIVERY,
+      `INSERT INTO webhook_deliveries AS d (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7) RETURNING ${DELIVERY}`,
       [d.orgId, d.endpointId, d.eventId, d.eventType, d.trigger, d.now, d.eventOccurredAt],
     );
-    return rows[0];
+    return row;
   }
 
   /** Wakes every dispatcher when the transaction commits (collapsed to one per transaction). */
-  async notify(manager: Tx): Promise<void> {
-    await manager.execute(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
+  @GenerateSql({ params: [SQL] })
+  async notify(tx: Tx): Promise<void> {
+    await tx.execute(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
   }
 
   /** Newest first, keyset on (created_at, id); only deliveries to the firm's endpoints of this mode. */
+  @GenerateSql(
+    { name: 'first page', params: [DummyValue.UUID, true, { since: DummyValue.DATE, limit: 21 }] },
+    {
+      name: 'every filter, after a position',
+      params: [
+        DummyValue.UUID,
+        true,
+        { endpointId: DummyValue.UUID, eventId: DummyValue.TEXT, status: 'failed', since: DummyValue.DATE, before: { createdAt: DummyValue.DATE, id: DummyValue.UUID }, limit: 21 },
+      ],
+    },
+  )
   async list(
     orgId: string,
     livemode: boolean,
@@ -83,42 +128,49 @@ export class WebhookDeliveriesRepository {
   ): Promise<DeliveryRow[]> {
     const params: unknown[] = [orgId, f.since, f.limit, livemode];
     const where = [
-      'org_id = $1',
-      'created_at >= $2',
-      'endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4)',
+      'd.org_id = $1',
+      'd.created_at >= $2',
+      'd.endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4)',
     ];
     const add = (sql: string, value: unknown) => {
       params.push(value);
       where.push(sql.replace('?', `$${params.length}`));
     };
-    if (f.endpointId !== undefined) add('endpoint_id = ?', f.endpointId);
-    if (f.eventId !== undefined) add('event_id = ?', f.eventId);
-    if (f.status !== undefined) add('status = ?', f.status);
+    if (f.endpointId !== undefined) add('d.endpoint_id = ?', f.endpointId);
+    if (f.eventId !== undefined) add('d.event_id = ?', f.eventId);
+    if (f.status !== undefined) add('d.status = ?', f.status);
     if (f.before) {
       params.push(f.before.createdAt, f.before.id);
-      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length}::uuid)`);
+      where.push(`(d.created_at, d.id) < ($${params.length - 1}, $${params.length}::uuid)`);
     }
-    return this.sql.query<DeliveryRow>(
-      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $3`,
+    return this.db.query(
+      DELIVERY,
+      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
       params,
     );
   }
 
-  async findForOrg(manager: Tx, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
-    const rows = await manager.query<DeliveryRow>(
-      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND created_at >= $3`,
+  /** The firm's delivery, among the days kept (`created_at >= since` bounds the partitions read). */
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.UUID, DummyValue.DATE] })
+  async findForOrg(tx: Tx, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
+    const [row] = await tx.query(
+      DELIVERY,
+      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.id = $1 AND d.org_id = $2 AND d.created_at >= $3`,
       [id, orgId, since],
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   /** Creation times of the endpoint's most recent test/redeliver requests inside the window, newest first. */
-  async recentManual(manager: Tx, endpointId: string, since: Date, limit: number): Promise<Date[]> {
-    const rows = await manager.query<Pick<WebhookDeliveriesRow, 'created_at'>>(
-      `SELECT created_at FROM webhook_deliveries WHERE endpoint_id = $1 AND trigger <> 'event' AND created_at > $2 ORDER BY created_at DESC LIMIT $3`,
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.DATE, 5] })
+  async recentManual(tx: Tx, endpointId: string, since: Date, limit: number): Promise<Date[]> {
+    const rows = await tx.query(
+      CREATED,
+      `SELECT ${CREATED} FROM webhook_deliveries d
+        WHERE d.endpoint_id = $1 AND d.trigger <> 'event' AND d.created_at > $2 ORDER BY d.created_at DESC LIMIT $3`,
       [endpointId, since, limit],
     );
-    return rows.map((r) => r.created_at);
+    return rows.map((r) => r.createdAt);
   }
 
   /**
@@ -126,8 +178,9 @@ export class WebhookDeliveriesRepository {
    * closed as failed and will not be sent later. Held ones are closed by
    * their worker (see the dispatcher).
    */
-  async closePending(manager: Tx, endpointId: string, now: Date): Promise<number> {
-    return manager.execute(
+  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.DATE] })
+  closePending(tx: Tx, endpointId: string, now: Date): Promise<number> {
+    return tx.execute(
       `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
         WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`,
       [endpointId, now],
@@ -135,8 +188,9 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Pending deliveries whose time has come (in flight or not), and how long the oldest of them has waited. */
+  @GenerateSql({ params: [DummyValue.DATE], rows: 'one' })
   async dueStats(now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
-    const [row] = await this.sql.query<{ due: number; oldest: number }>(
+    const [row] = await this.db.query<{ due: number; oldest: number }>(
       `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest
          FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1`,
       [now],

@@ -6,7 +6,8 @@ import { KeysetCursors } from '../common/pagination/keyset.js';
 import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
 import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
-import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
+import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toDeliveryDto } from './webhook.mapper.js';
 import { isUuid } from '../common/ids.js';
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
@@ -63,19 +64,19 @@ export class WebhookDeliveriesService {
   async sendTest(scope: KeyScope, endpointIdParam: string): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
-    const sent = await this.db.transaction(async (manager) => {
-      const endpoint = await this.endpoints.lockForOrg(manager, orgId, livemode, endpointId);
+    const sent = await this.db.transaction(async (tx) => {
+      const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, endpointId);
       if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
-      await this.checkSendable(manager, endpoint, now);
-      const event = await this.events.record(manager, {
+      await this.checkSendable(tx, endpoint, now);
+      const event = await this.events.record(tx, {
         orgId,
         livemode: endpoint.livemode,
         type: 'webhook.test',
         test: true,
         data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE },
       });
-      const row = await this.deliveries.insertOne(manager, {
+      const row = await this.deliveries.insertOne(tx, {
         orgId,
         endpointId: endpoint.id,
         eventId: event.envelope.id,
@@ -84,7 +85,7 @@ export class WebhookDeliveriesService {
         trigger: 'test',
         now,
       });
-      await this.deliveries.notify(manager);
+      await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
     return this.queued(sent);
@@ -94,17 +95,17 @@ export class WebhookDeliveriesService {
   async redeliver(scope: KeyScope, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
-    const sent = await this.db.transaction(async (manager) => {
-      const original = await this.deliveries.findForOrg(manager, orgId, deliveryId, this.keptSince());
+    const sent = await this.db.transaction(async (tx) => {
+      const original = await this.deliveries.findForOrg(tx, orgId, deliveryId, this.keptSince());
       if (!original) throw new NotFoundError('The webhook delivery');
       // A delivery is of its endpoint's mode: another mode's answers like an unknown one.
-      const endpoint = await this.endpoints.lockForOrg(manager, orgId, livemode, original.endpointId);
+      const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, original.endpointId);
       if (!endpoint) throw new NotFoundError('The webhook delivery');
       const now = this.clock.now();
-      await this.checkSendable(manager, endpoint, now);
+      await this.checkSendable(tx, endpoint, now);
       const event = await this.events.findKept({ orgId, livemode: endpoint.livemode }, original.eventId);
       if (!event) throw new NotFoundError("The delivery's event (kept 30 days)");
-      const row = await this.deliveries.insertOne(manager, {
+      const row = await this.deliveries.insertOne(tx, {
         orgId,
         endpointId: endpoint.id,
         eventId: original.eventId,
@@ -113,7 +114,7 @@ export class WebhookDeliveriesService {
         trigger: 'redelivery',
         now,
       });
-      await this.deliveries.notify(manager);
+      await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
     return this.queued(sent);
@@ -131,7 +132,7 @@ export class WebhookDeliveriesService {
    * so the limit holds across any number of API processes. Retry-After is
    * when the oldest of those 5 leaves the window.
    */
-  private async checkSendable(manager: Tx, endpoint: EndpointRow, now: Date): Promise<void> {
+  private async checkSendable(tx: Tx, endpoint: WebhookEndpointEntity, now: Date): Promise<void> {
     if (endpoint.status !== 'enabled') {
       throw new EndpointDisabledError(
         `The webhook endpoint is turned off (${endpoint.disabledReason}); turn it back on in the dashboard first.`,
@@ -140,7 +141,7 @@ export class WebhookDeliveriesService {
         },
       );
     }
-    const recent = await this.deliveries.recentManual(manager, endpoint.id, new Date(now.getTime() - WINDOW_MS), MANUAL_SENDS_PER_MINUTE);
+    const recent = await this.deliveries.recentManual(tx, endpoint.id, new Date(now.getTime() - WINDOW_MS), MANUAL_SENDS_PER_MINUTE);
     if (recent.length >= MANUAL_SENDS_PER_MINUTE) {
       const freeAt = recent[MANUAL_SENDS_PER_MINUTE - 1].getTime() + WINDOW_MS;
       const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));

@@ -1,107 +1,90 @@
 import { Injectable } from '@nestjs/common';
-import { PoolSql } from '../database/pool-sql.js';
-import type { Tx } from '../database/sql.js';
-import type { DisabledReason, EndpointRow } from './webhooks.tables.js';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
+import { Database, type Tx } from '../database/sql.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import type { DisabledReason } from './webhook-model.js';
 
-const COLUMNS = `id, org_id AS "orgId", url, description, event_types AS "eventTypes", status, disabled_reason AS "disabledReason",
-  secret_enc AS "secretEnc", secret_last4 AS "secretLast4",
-  previous_secret_enc AS "previousSecretEnc", previous_secret_expires_at AS "previousSecretExpiresAt", last_success_at AS "lastSuccessAt", last_failure_at AS "lastFailureAt",
-  failing_since AS "failingSince", health_since AS "healthSince", created_at AS "createdAt", updated_at AS "updatedAt", livemode`;
+export type NewEndpoint = Omit<
+  WebhookEndpointEntity,
+  'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince' | 'previousSecretEnc' | 'previousSecretExpiresAt'
+>;
 
-export type { EndpointRow } from './webhooks.tables.js';
-
-export interface EndpointHealth {
-  lastSuccessAt: Date | null;
-  lastFailureAt: Date | null;
-  failingSince: Date | null;
-}
+export type EndpointHealth = Pick<WebhookEndpointEntity, 'lastSuccessAt' | 'lastFailureAt' | 'failingSince'>;
 
 /**
- * Endpoint rows. Writers that also touch deliveries lock the endpoint row
- * first (FOR NO KEY UPDATE, which leaves delivery inserts referencing it
- * unblocked), then the deliveries: one lock order everywhere, no deadlocks.
+ * Endpoint rows, through TypeORM's repository; the result batches' health update and the alerting aggregate written
+ * out. Writers that also touch deliveries lock the endpoint row first (FOR NO KEY UPDATE, which leaves delivery
+ * inserts referencing it unblocked), then the deliveries: one lock order everywhere, no deadlocks.
  */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly sql: PoolSql) {}
+  constructor(
+    @InjectRepository(WebhookEndpointEntity) private readonly endpoints: Repository<WebhookEndpointEntity>,
+    private readonly db: Database,
+  ) {}
 
-  async insert(
-    manager: Tx,
-    e: Omit<
-      EndpointRow,
-      'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince' | 'previousSecretEnc' | 'previousSecretExpiresAt'
-    >,
-  ): Promise<EndpointRow> {
-    const rows = await manager.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, status, disabled_reason, secret_enc, secret_last4, health_since, created_at, updated_at, livemode)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $10, $11) RETURNING ${COLUMNS}`,
-      [e.id, e.orgId, e.url, e.description, e.eventTypes, e.status, e.disabledReason, e.secretEnc, e.secretLast4, e.createdAt, e.livemode],
-    );
-    return rows[0];
+  /** A new endpoint, healthy from its creation. */
+  async insert(tx: Tx, e: NewEndpoint): Promise<WebhookEndpointEntity> {
+    const endpoints = tx.getRepository(WebhookEndpointEntity);
+    const row = endpoints.create({
+      ...e,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      failingSince: null,
+      healthSince: e.createdAt,
+      updatedAt: e.createdAt,
+      previousSecretEnc: null,
+      previousSecretExpiresAt: null,
+    });
+    await endpoints.insert(row);
+    return row;
   }
 
   /** The firm's endpoints of one mode: the limit counts live and test endpoints each on their own. */
-  async countForOrg(manager: Tx, orgId: string, livemode: boolean): Promise<number> {
-    const rows = await manager.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1 AND livemode = $2`,
-      [orgId, livemode],
-    );
-    return rows[0].n;
+  countForOrg(tx: Tx, orgId: string, livemode: boolean): Promise<number> {
+    return tx.getRepository(WebhookEndpointEntity).countBy({ orgId, livemode });
   }
 
   /** Newest first; of one mode, or of both (null: the owner's list). */
-  async listForOrg(orgId: string, livemode: boolean | null): Promise<EndpointRow[]> {
-    return this.sql.query<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE org_id = $1 AND ($2::boolean IS NULL OR livemode = $2) ORDER BY created_at DESC, id DESC`,
-      [orgId, livemode],
-    );
+  listForOrg(orgId: string, livemode: boolean | null): Promise<WebhookEndpointEntity[]> {
+    return this.endpoints.find({ where: livemode === null ? { orgId } : { orgId, livemode }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  async findById(id: string): Promise<EndpointRow | null> {
-    const rows = await this.sql.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
-    return rows[0] ?? null;
+  findById(id: string): Promise<WebhookEndpointEntity | null> {
+    return this.endpoints.findOneBy({ id });
   }
 
   /** The firm's endpoint of this mode, row-locked for the rest of the transaction (serialises test/redeliver rate checks). */
-  async lockForOrg(manager: Tx, orgId: string, livemode: boolean, id: string): Promise<EndpointRow | null> {
-    const rows = await manager.query<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND org_id = $2 AND livemode = $3 FOR NO KEY UPDATE`,
-      [id, orgId, livemode],
-    );
-    return rows[0] ?? null;
+  lockForOrg(tx: Tx, orgId: string, livemode: boolean, id: string): Promise<WebhookEndpointEntity | null> {
+    return tx.getRepository(WebhookEndpointEntity).findOne({ where: { id, orgId, livemode }, lock: { mode: 'for_no_key_update' } });
   }
 
-  async lockById(manager: Tx, id: string): Promise<EndpointRow | null> {
-    const rows = await manager.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`, [id]);
-    return rows[0] ?? null;
+  lockById(tx: Tx, id: string): Promise<WebhookEndpointEntity | null> {
+    return tx.getRepository(WebhookEndpointEntity).findOne({ where: { id }, lock: { mode: 'for_no_key_update' } });
   }
 
   /** Locks several endpoints in id order (the dispatcher's recording transaction). */
-  async lockMany(manager: Tx, ids: string[]): Promise<EndpointRow[]> {
+  async lockMany(tx: Tx, ids: string[]): Promise<WebhookEndpointEntity[]> {
     if (ids.length === 0) return [];
-    return manager.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [
-      ids,
-    ]);
+    return tx.getRepository(WebhookEndpointEntity).find({ where: { id: In(ids) }, order: { id: 'ASC' }, lock: { mode: 'for_no_key_update' } });
   }
 
-  async disable(manager: Tx, id: string, reason: DisabledReason, now: Date): Promise<void> {
-    await manager.execute(`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, updated_at = $3 WHERE id = $1`, [
-      id,
-      reason,
-      now,
-    ]);
+  async disable(tx: Tx, id: string, reason: DisabledReason, now: Date): Promise<void> {
+    await tx.getRepository(WebhookEndpointEntity).update({ id }, { status: 'disabled', disabledReason: reason, updatedAt: now });
   }
 
   /** Back on: the failing run and the 3-day rule start afresh. */
-  async enable(manager: Tx, id: string, now: Date): Promise<void> {
-    await manager.execute(
-      `UPDATE webhook_endpoints SET status = 'enabled', disabled_reason = NULL, failing_since = NULL, health_since = $2, updated_at = $2 WHERE id = $1`,
-      [id, now],
-    );
+  async enable(tx: Tx, id: string, now: Date): Promise<void> {
+    await tx
+      .getRepository(WebhookEndpointEntity)
+      .update({ id }, { status: 'enabled', disabledReason: null, failingSince: null, healthSince: now, updatedAt: now });
   }
 
   /** The health of several endpoints (already locked by the caller), one statement for all of them. */
-  async setHealthMany(manager: Tx, updates: { id: string; health: EndpointHealth }[]): Promise<void> {
+  @GenerateSql({ params: [SQL, [{ id: DummyValue.UUID, health: { lastSuccessAt: DummyValue.DATE, lastFailureAt: null, failingSince: null } }]] })
+  async setHealthMany(tx: Tx, updates: { id: string; health: EndpointHealth }[]): Promise<void> {
     if (updates.length === 0) return;
     const rows = updates.map(({ id, health: h }) => ({
       id,
@@ -109,7 +92,7 @@ export class WebhookEndpointsRepository {
       last_failure_at: h.lastFailureAt?.toISOString() ?? null,
       failing_since: h.failingSince?.toISOString() ?? null,
     }));
-    await manager.execute(
+    await tx.execute(
       `UPDATE webhook_endpoints e
           SET last_success_at = x.last_success_at, last_failure_at = x.last_failure_at, failing_since = x.failing_since
          FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, last_success_at timestamptz, last_failure_at timestamptz, failing_since timestamptz)
@@ -120,20 +103,26 @@ export class WebhookEndpointsRepository {
 
   /** A new current secret; the one it replaces signs too until `previousExpiresAt` (none when null). */
   async rotateSecret(
-    manager: Tx,
+    tx: Tx,
     id: string,
     s: { secretEnc: string; secretLast4: string; previousSecretEnc: string | null; previousExpiresAt: Date | null; now: Date },
   ): Promise<void> {
-    await manager.execute(
-      `UPDATE webhook_endpoints SET secret_enc = $2, secret_last4 = $3, previous_secret_enc = $4, previous_secret_expires_at = $5, updated_at = $6
-        WHERE id = $1`,
-      [id, s.secretEnc, s.secretLast4, s.previousSecretEnc, s.previousExpiresAt, s.now],
+    await tx.getRepository(WebhookEndpointEntity).update(
+      { id },
+      {
+        secretEnc: s.secretEnc,
+        secretLast4: s.secretLast4,
+        previousSecretEnc: s.previousSecretEnc,
+        previousSecretExpiresAt: s.previousExpiresAt,
+        updatedAt: s.now,
+      },
     );
   }
 
   /** Enabled endpoints in a run of failures, and how long the oldest run has lasted (0 when none): for the alert rules. */
+  @GenerateSql({ params: [DummyValue.DATE], rows: 'one' })
   async failingStats(now: Date): Promise<{ failing: number; oldestFailingSeconds: number }> {
-    const [row] = await this.sql.query<{ failing: number; oldest: number }>(
+    const [row] = await this.db.query<{ failing: number; oldest: number }>(
       `SELECT count(*)::int AS failing, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(failing_since))), 0)::float8 AS oldest
          FROM webhook_endpoints WHERE status = 'enabled' AND failing_since IS NOT NULL`,
       [now],
@@ -141,7 +130,7 @@ export class WebhookEndpointsRepository {
     return { failing: row.failing, oldestFailingSeconds: row.oldest };
   }
 
-  async delete(manager: Tx, id: string): Promise<void> {
-    await manager.execute(`DELETE FROM webhook_endpoints WHERE id = $1`, [id]);
+  async delete(tx: Tx, id: string): Promise<void> {
+    await tx.getRepository(WebhookEndpointEntity).delete({ id });
   }
 }

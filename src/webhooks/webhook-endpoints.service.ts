@@ -10,7 +10,8 @@ import type { WebhookEndpointDto } from './dto/webhook.dto.js';
 import { SecretBox, newSigningSecret } from './secret-box.js';
 import { isLoopbackName, literalAddressAllowed } from './safe-target.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
-import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository.js';
+import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toEndpointDto } from './webhook.mapper.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { NotFoundError } from '../common/errors/problems.js';
@@ -65,13 +66,13 @@ export class WebhookEndpointsService {
     const secret = newSigningSecret();
     const now = this.clock.now();
     const livemode = input.livemode ?? true;
-    const row = await this.db.transaction(async (manager) => {
-      await this.account.lockOrg(manager, input.orgId);
-      if ((await this.endpoints.countForOrg(manager, input.orgId, livemode)) >= MAX_ENDPOINTS_PER_FIRM) {
+    const row = await this.db.transaction(async (tx) => {
+      await this.account.lockOrg(tx, input.orgId);
+      if ((await this.endpoints.countForOrg(tx, input.orgId, livemode)) >= MAX_ENDPOINTS_PER_FIRM) {
         const which = livemode ? '' : ' test';
         throw new InvalidInputError(null, `this firm already has ${MAX_ENDPOINTS_PER_FIRM}${which} webhook endpoints; delete one first`);
       }
-      const created = await this.endpoints.insert(manager, {
+      const created = await this.endpoints.insert(tx, {
         id,
         orgId: input.orgId,
         url,
@@ -93,7 +94,7 @@ export class WebhookEndpointsService {
           resourceIds: [id],
           details: { event_types: eventTypes, mode: livemode ? 'live' : 'test' },
         },
-        manager,
+        tx,
       );
       return created;
     });
@@ -103,26 +104,26 @@ export class WebhookEndpointsService {
 
   /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. */
   async disable(id: string): Promise<WebhookEndpointDto> {
-    return this.change(id, 'webhook_endpoint.disabled', async (manager, e, now) => {
+    return this.change(id, 'webhook_endpoint.disabled', async (tx, e, now) => {
       if (e.status === 'disabled') return;
-      await this.endpoints.disable(manager, e.id, 'owner', now);
-      await this.deliveries.closePending(manager, e.id, now);
+      await this.endpoints.disable(tx, e.id, 'owner', now);
+      await this.deliveries.closePending(tx, e.id, now);
     });
   }
 
   async enable(id: string): Promise<WebhookEndpointDto> {
-    return this.change(id, 'webhook_endpoint.enabled', async (manager, e, now) => {
+    return this.change(id, 'webhook_endpoint.enabled', async (tx, e, now) => {
       if (e.status === 'enabled') return;
-      await this.endpoints.enable(manager, e.id, now);
+      await this.endpoints.enable(tx, e.id, now);
     });
   }
 
   /** Deletes the endpoint and its deliveries. */
   async delete(id: string): Promise<{ id: string; deleted: true }> {
-    await this.db.transaction(async (manager) => {
-      const e = await this.endpoints.lockById(manager, this.checkId(id));
+    await this.db.transaction(async (tx) => {
+      const e = await this.endpoints.lockById(tx, this.checkId(id));
       if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
-      await this.endpoints.delete(manager, e.id);
+      await this.endpoints.delete(tx, e.id);
       await this.audit.record(
         {
           orgId: e.orgId,
@@ -131,7 +132,7 @@ export class WebhookEndpointsService {
           resourceType: 'webhook_endpoint',
           resourceIds: [e.id],
         },
-        manager,
+        tx,
       );
     });
     return { id, deleted: true };
@@ -147,10 +148,10 @@ export class WebhookEndpointsService {
     const secret = newSigningSecret();
     const now = this.clock.now();
     const expiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
-    await this.db.transaction(async (manager) => {
-      const e = await this.endpoints.lockById(manager, this.checkId(id));
+    await this.db.transaction(async (tx) => {
+      const e = await this.endpoints.lockById(tx, this.checkId(id));
       if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
-      await this.endpoints.rotateSecret(manager, e.id, {
+      await this.endpoints.rotateSecret(tx, e.id, {
         secretEnc: this.secrets.seal(secret, e.id),
         secretLast4: secret.slice(-4),
         previousSecretEnc: expiresAt ? e.secretEnc : null,
@@ -166,7 +167,7 @@ export class WebhookEndpointsService {
           resourceIds: [e.id],
           details: { previous_secret_expires_at: expiresAt?.toISOString() ?? null },
         },
-        manager,
+        tx,
       );
     });
     this.logger.log({ endpoint_id: id }, 'webhook endpoint signing secret rotated');
@@ -181,16 +182,16 @@ export class WebhookEndpointsService {
   private async change(
     id: string,
     action: string,
-    apply: (manager: Tx, e: EndpointRow, now: Date) => Promise<void>,
+    apply: (tx: Tx, e: WebhookEndpointEntity, now: Date) => Promise<void>,
   ): Promise<WebhookEndpointDto> {
     const now = this.clock.now();
-    await this.db.transaction(async (manager) => {
-      const e = await this.endpoints.lockById(manager, this.checkId(id));
+    await this.db.transaction(async (tx) => {
+      const e = await this.endpoints.lockById(tx, this.checkId(id));
       if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
-      await apply(manager, e, now);
+      await apply(tx, e, now);
       await this.audit.record(
         { orgId: e.orgId, actor: { type: 'owner', id: null }, action, resourceType: 'webhook_endpoint', resourceIds: [e.id] },
-        manager,
+        tx,
       );
     });
     return toEndpointDto((await this.endpoints.findById(id))!);

@@ -19,18 +19,18 @@ export class WebhookFanOut implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.registerFanOut((manager, event) => this.fanOut(manager, event));
+    this.events.registerFanOut((tx, event) => this.fanOut(tx, event));
   }
 
-  async fanOut(manager: Tx, event: RecordedEvent): Promise<void> {
+  async fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
     if (event.envelope.type === 'webhook.test') return;
-    const pending = await this.deliveries.fanOut(manager, {
+    const pending = await this.deliveries.fanOut(tx, {
       orgId: event.orgId,
       eventId: event.envelope.id,
       eventType: event.envelope.type,
       livemode: event.envelope.livemode,
       at: new Date(event.envelope.timestamp),
     });
-    if (pending > 0) await this.deliveries.notify(manager);
+    if (pending > 0) await this.deliveries.notify(tx);
   }
 }

@@ -1,11 +1,11 @@
 import type { WebhookDeliveryDto, WebhookEndpointDto } from './dto/webhook.dto.js';
 import type { DeliveryRow } from './webhook-deliveries.repository.js';
-import type { EndpointRow } from './webhook-endpoints.repository.js';
+import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** The spec's Webhook endpoint, member by member; the secret never leaves. */
-export function toEndpointDto(e: EndpointRow): WebhookEndpointDto {
+export function toEndpointDto(e: WebhookEndpointEntity): WebhookEndpointDto {
   return {
     id: e.id,
     url: e.url,

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from 'node:http';
-import { PoolSql } from '../../src/database/pool-sql';
+import { Database } from '../../src/database/sql';
 
 interface QueryingClient {
   prototype: { query: (...args: unknown[]) => unknown };
@@ -36,7 +36,7 @@ export class StatementCounter {
       });
     }
     if (this.restore.length > 0) return;
-    const client = app.get(PoolSql).poolClientClass() as QueryingClient;
+    const client = app.get(Database).poolClientClass() as unknown as QueryingClient;
     const original = client.prototype.query;
     const { context, all, allWithValues } = this;
     client.prototype.query = function (this: unknown, ...args: unknown[]) {

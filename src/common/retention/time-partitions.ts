@@ -1,3 +1,5 @@
+import { DummyValue, GenerateSql } from '../../database/generate-sql.js';
+import type { SelectList } from '../../database/select-list.js';
 import type { Queryable } from '../../database/sql.js';
 
 export const DAY_MS = 86_400_000;
@@ -40,6 +42,7 @@ export class TimePartitions {
   constructor(private readonly inTransaction: InTransaction) {}
 
   /** Every partition of `table` with the end of its range. */
+  @GenerateSql({ params: ['events'] })
   async list(table: string): Promise<PartitionBounds[]> {
     return this.inTransaction((tx) =>
       tx.query<PartitionBounds>(
@@ -53,6 +56,7 @@ export class TimePartitions {
   }
 
   /** The partition key column of `table` (`RANGE (occurred_at)` → occurred_at). */
+  @GenerateSql({ params: ['events'], rows: { key: 'occurred_at' } })
   async keyOf(table: string): Promise<string> {
     const [row] = await this.inTransaction((tx) =>
       tx.query<{ key: string }>(`SELECT substring(pg_get_partkeydef($1::regclass) FROM '^RANGE \\((\\w+)\\)$') AS key`, [table]),
@@ -65,6 +69,7 @@ export class TimePartitions {
    * Creates the partition of `day` unless it exists; rows the DEFAULT partition holds for that day move into
    * it (so attaching never fails on them). Returns whether it was created.
    */
+  @GenerateSql({ params: ['events', DummyValue.DATE], rows: { key: 'occurred_at', exists: false, storage: 'fillfactor=80' } })
   async ensureDay(table: string, day: Date): Promise<boolean> {
     const name = dayPartitionName(table, day);
     const key = await this.keyOf(table);
@@ -97,6 +102,7 @@ export class TimePartitions {
    * audit row) would wait that long; TRUNCATE of the partition takes no lock on the parent, and the DROP of the
    * emptied table then commits in about a millisecond (docs/benchmarks.md, "Growth").
    */
+  @GenerateSql({ params: ['events', 'events_p20260101'], rows: { exists: true } })
   async drop(table: string, partition: string): Promise<void> {
     await this.withShortLock(table, async (tx) => {
       const [{ exists }] = await tx.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [partition]);
@@ -118,6 +124,7 @@ export class TimePartitions {
   }
 
   /** Whether any row of this partition matches `where` (a partition still holding rows that must stay is kept). */
+  @GenerateSql({ params: ['mail_outbox_p20260101', `status = 'pending'`], rows: 'one' })
   async holds(partition: string, where: string): Promise<boolean> {
     const [row] = await this.inTransaction((tx) =>
       tx.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${where}) AS held`),
@@ -126,6 +133,7 @@ export class TimePartitions {
   }
 
   /** One bounded DELETE of rows matching `where` in one partition (the DEFAULT one's strays, or a kept partition's finished rows). */
+  @GenerateSql({ params: ['events_default', 'occurred_at < $1', [DummyValue.DATE], 1000] })
   async deleteBatch(partition: string, where: string, params: unknown[], batchSize: number): Promise<number> {
     const limit = `$${params.length + 1}`;
     return this.inTransaction((tx) =>
@@ -167,7 +175,8 @@ export function pgTransactions(client: {
 }): InTransaction {
   const run = (text: string, params?: readonly unknown[]) => client.query<PgResult>(text, params as unknown[] | undefined);
   const tx: Queryable = {
-    query: async <R extends object>(text: string, params?: readonly unknown[]) => (await run(text, params)).rows as R[],
+    query: async <R extends object>(first: SelectList<R> | string, second?: string | readonly unknown[], third?: readonly unknown[]) =>
+      (typeof first === 'string' ? await run(first, second as readonly unknown[]) : await run(second as string, third)).rows as R[],
     execute: async (text: string, params?: readonly unknown[]) => (await run(text, params)).rowCount ?? 0,
   };
   return async (work) => {

@@ -49,7 +49,7 @@ function endWhenSettled(span: Span, result: unknown): unknown {
 
 /**
  * Each statement run on a pg client while a traced request or delivery is active becomes a child span of it
- * (TypeORM's query runners and PoolSql both check clients out of the one pool, so patching the pool's client
+ * (TypeORM's query runners and `Database` both check clients out of the one pool, so patching the pool's client
  * class covers both). Outside a traced flow, or in an app with tracing off, the patched query only checks an
  * AsyncLocalStorage and calls the original. Installed once per client class, and only when tracing is on.
  */

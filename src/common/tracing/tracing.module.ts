@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { TracingConfig } from '../../config/tracing-config.js';
-import { PoolSql } from '../../database/pool-sql.js';
+import { Database } from '../../database/sql.js';
 import { traceSqlStatements } from './sql-spans.js';
 import { startTracing } from './start-tracing.js';
 import { Tracing } from './tracing.js';
@@ -10,13 +10,12 @@ import { Tracing } from './tracing.js';
 class TracingLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(Tracing) private readonly tracing: Tracing,
-    private readonly pool: PoolSql,
+    private readonly db: Database,
   ) {}
 
   onModuleInit(): void {
     if (!this.tracing.enabled) return;
-    const clientClass = this.pool.poolClientClass() as Parameters<typeof traceSqlStatements>[0] | null;
-    if (clientClass) traceSqlStatements(clientClass);
+    traceSqlStatements(this.db.poolClientClass());
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -8,7 +8,7 @@ export class ReceptionistSettingsEntity {
   orgId: string;
 
   @Column('jsonb', { nullable: true })
-  published: Record<string, unknown> | null;
+  published: object | null;
 
   @Column('integer', { default: 0 })
   version: number;
@@ -17,7 +17,7 @@ export class ReceptionistSettingsEntity {
   publishedAt: Date | null;
 
   @Column('jsonb', { nullable: true })
-  draft: Record<string, unknown> | null;
+  draft: object | null;
 
   @Column('timestamptz', { name: 'draft_updated_at', nullable: true })
   draftUpdatedAt: Date | null;
