@@ -19,7 +19,10 @@ export function statementSources(src: string): string[] {
 /** The statements' lines without the indentation the code gives them. */
 function dedent(text: string): string {
   const lines = text.trim().split('\n');
-  const indents = lines.slice(1).filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim())
+    .map((l) => /^ */.exec(l)![0].length);
   const cut = indents.length ? Math.min(...indents) : 0;
   return [lines[0], ...lines.slice(1).map((l) => l.slice(cut).trimEnd())].join('\n');
 }

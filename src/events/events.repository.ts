@@ -61,17 +61,20 @@ export class EventsRepository {
 
   @GenerateSql({ params: [FEED, DummyValue.TEXT] })
   async position(feed: EventFeed, eventId: string): Promise<EventPosition | null> {
-    const [row] = await this.db.query(
-      POSITION,
-      `SELECT ${POSITION} FROM events e WHERE e.org_id = $1 AND e.id = $2 AND e.livemode = $3`,
-      [feed.orgId, eventId, feed.livemode],
-    );
+    const [row] = await this.db.query(POSITION, `SELECT ${POSITION} FROM events e WHERE e.org_id = $1 AND e.id = $2 AND e.livemode = $3`, [
+      feed.orgId,
+      eventId,
+      feed.livemode,
+    ]);
     return row ?? null;
   }
 
   @GenerateSql(
     { name: 'first page', params: [FEED, { after: null, since: DummyValue.DATE, limit: 101 }] },
-    { name: 'of one type, after a position', params: [FEED, { after: POSITIONED, type: 'call.completed', since: DummyValue.DATE, limit: 101 }] },
+    {
+      name: 'of one type, after a position',
+      params: [FEED, { after: POSITIONED, type: 'call.completed', since: DummyValue.DATE, limit: 101 }],
+    },
   )
   async page(feed: EventFeed, opts: { after: EventPosition | null; type?: string; since: Date; limit: number }): Promise<EventRow[]> {
     const { where, params } = feedWhere(feed, opts);

@@ -71,11 +71,7 @@ export class EventsService {
     });
   }
 
-  private async insertAndFanOut<T extends EventType>(
-    tx: Tx,
-    input: EventInput<T>,
-    traceContext: string | null,
-  ): Promise<RecordedEvent> {
+  private async insertAndFanOut<T extends EventType>(tx: Tx, input: EventInput<T>, traceContext: string | null): Promise<RecordedEvent> {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
       this.events.insert(tx, {

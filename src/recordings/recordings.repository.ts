@@ -56,7 +56,15 @@ export class RecordingsRepository {
       const inserted = await recordings
         .createQueryBuilder()
         .insert()
-        .values({ orgId: r.orgId, callId: r.callId, storageKey: r.storageKey, sizeBytes: String(r.sizeBytes), sha256: r.sha256, createdAt: r.now, updatedAt: r.now })
+        .values({
+          orgId: r.orgId,
+          callId: r.callId,
+          storageKey: r.storageKey,
+          sizeBytes: String(r.sizeBytes),
+          sha256: r.sha256,
+          createdAt: r.now,
+          updatedAt: r.now,
+        })
         .orIgnore()
         .execute();
       // Nothing inserted: another upload's first row won the race; its row is updated on the next turn.
@@ -69,7 +77,11 @@ export class RecordingsRepository {
   /** Deletes the call's recording (its links go with it, ON DELETE CASCADE); returns the stored object's key. */
   async delete(tx: Tx, orgId: string, callId: string): Promise<string | null> {
     const recordings = tx.getRepository(RecordingEntity);
-    const row = await recordings.findOne({ select: { id: true, storageKey: true }, where: { orgId, callId }, lock: { mode: 'pessimistic_write' } });
+    const row = await recordings.findOne({
+      select: { id: true, storageKey: true },
+      where: { orgId, callId },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!row) return null;
     await recordings.delete({ id: row.id });
     return row.storageKey;

@@ -17,7 +17,9 @@ const EVENT = computed<{
   eventData: Record<string, unknown> | null;
   /** The traceparent stored with the event (recorded while tracing was on). */
   traceContext: string | null;
-}>('ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"');
+}>(
+  'ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"',
+);
 
 /** A delivery leased to this worker, with what sending it needs: the claim's join of the delivery, its endpoint and event. */
 const CLAIMED = selectList(WebhookDeliveryEntity, 'c', [

@@ -68,7 +68,9 @@ export class WebhookEndpointsRepository {
   /** Locks several endpoints in id order (the dispatcher's recording transaction). */
   async lockMany(tx: Tx, ids: string[]): Promise<WebhookEndpointEntity[]> {
     if (ids.length === 0) return [];
-    return tx.getRepository(WebhookEndpointEntity).find({ where: { id: In(ids) }, order: { id: 'ASC' }, lock: { mode: 'for_no_key_update' } });
+    return tx
+      .getRepository(WebhookEndpointEntity)
+      .find({ where: { id: In(ids) }, order: { id: 'ASC' }, lock: { mode: 'for_no_key_update' } });
   }
 
   async disable(tx: Tx, id: string, reason: DisabledReason, now: Date): Promise<void> {
@@ -83,7 +85,9 @@ export class WebhookEndpointsRepository {
   }
 
   /** The health of several endpoints (already locked by the caller), one statement for all of them. */
-  @GenerateSql({ params: [SQL, [{ id: DummyValue.UUID, health: { lastSuccessAt: DummyValue.DATE, lastFailureAt: null, failingSince: null } }]] })
+  @GenerateSql({
+    params: [SQL, [{ id: DummyValue.UUID, health: { lastSuccessAt: DummyValue.DATE, lastFailureAt: null, failingSince: null } }]],
+  })
   async setHealthMany(tx: Tx, updates: { id: string; health: EndpointHealth }[]): Promise<void> {
     if (updates.length === 0) return;
     const rows = updates.map(({ id, health: h }) => ({
