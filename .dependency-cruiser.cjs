@@ -48,7 +48,13 @@ module.exports = {
         'mappers and the rest work with entity types and repositories, never with TypeORM itself.',
       from: {
         path: '^src/',
-        pathNot: ['^src/database/', '\\.entity\\.ts$', '\\.repository\\.ts$', '\\.module\\.ts$', '^src/(migration-check|sql-snapshots)\\.ts$'],
+        pathNot: [
+          '^src/database/',
+          '\\.entity\\.ts$',
+          '\\.repository\\.ts$',
+          '\\.module\\.ts$',
+          '^src/(migration-check|sql-snapshots)\\.ts$',
+        ],
       },
       to: { path: 'node_modules/(typeorm|@nestjs/typeorm)/' },
     },

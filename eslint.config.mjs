@@ -47,7 +47,8 @@ export default tseslint.config(
           message: 'Give the rows a type: query(LIST, text) with a select list, query<Row>(text) for computed columns, or execute(text).',
         },
         {
-          selector: 'CallExpression[callee.property.name="prepared"][typeArguments=undefined][arguments.1.type=/^(Literal|TemplateLiteral)$/]',
+          selector:
+            'CallExpression[callee.property.name="prepared"][typeArguments=undefined][arguments.1.type=/^(Literal|TemplateLiteral)$/]',
           message: 'Give the rows a type: prepared(name, LIST, text, values) with a select list, or prepared<Row>(name, text, values).',
         },
         {
