@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
+import { QueryTransform } from './query-transforms.js';
 
 /**
  * Query parameters arrive as strings. These decorators validate the string
@@ -17,7 +17,7 @@ export function QueryIntRange(name: string, min: number, max: number, dflt: numb
   return applyDecorators(
     ApiPropertyOptional({ type: 'integer', minimum: min, maximum: max, description, ...(dflt !== undefined ? { default: dflt } : {}) }),
     IsOptional(),
-    Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
+    QueryTransform((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
     IsInt({ message: `${name} must be an integer from ${min} to ${max}` }),
     Min(min, { message: `${name} must be an integer from ${min} to ${max}` }),
     Max(max, { message: `${name} must be an integer from ${min} to ${max}` }),
