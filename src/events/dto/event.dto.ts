@@ -4,7 +4,10 @@ import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/
 import { EVENT_DATA_MODELS, EVENT_TYPES } from '../event-catalogue.js';
 
 export class ListEventsQueryDto {
-  @QueryEventId('after', 'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event.')
+  @QueryEventId(
+    'after',
+    "Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id this log does not hold (another firm's, unknown, or older than 30 days) answers 400 naming after.",
+  )
   after?: string;
 
   @QueryEnum('type', EVENT_TYPES, 'Only events of this type.')
