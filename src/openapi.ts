@@ -5,6 +5,7 @@ import { documentResponseExamples } from './common/http/openapi-examples.js';
 import { documentResponseHeaders, RATE_LIMIT_TEXT } from './common/http/openapi-headers.js';
 import { EndpointDisabledProblem, Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
 import type { AppConfig } from './config/app-config.js';
+import { documentRequestBodies } from './common/validation/body-rules.js';
 import { EVENT_DATA_MODELS, eventWebhooks } from './events/index.js';
 
 const TAGS: [string, string][] = [
@@ -58,6 +59,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   const doc = SwaggerModule.createDocument(app, builder.build(), {
     extraModels: [Problem, ProblemFieldError, EndpointDisabledProblem, ...EVENT_DATA_MODELS],
   });
+  documentRequestBodies(doc);
   documentResponseHeaders(doc);
   documentResponseExamples(doc);
   // The webhooks section repeats the event envelope per type, from the one schema the DTO produced.
