@@ -6,7 +6,7 @@ import { documentResponseHeaders, RATE_LIMIT_TEXT } from './common/http/openapi-
 import { EndpointDisabledProblem, Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
 import type { AppConfig } from './config/app-config.js';
 import { documentRequestBodies } from './common/validation/body-rules.js';
-import { EVENT_DATA_MODELS, eventWebhooks } from './events/index.js';
+import { EVENT_DATA_MODELS, eventSchemas, eventWebhooks } from './events/index.js';
 
 const TAGS: [string, string][] = [
   ['Calls', 'Calls the receptionist answered, with their transcripts.'],
@@ -59,11 +59,12 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   const doc = SwaggerModule.createDocument(app, builder.build(), {
     extraModels: [Problem, ProblemFieldError, EndpointDisabledProblem, ...EVENT_DATA_MODELS],
   });
+  // One envelope per event type, from the one schema the DTO produced; EventDto becomes their union.
+  Object.assign(doc.components!.schemas!, eventSchemas(doc.components!.schemas!.EventDto as Parameters<typeof eventSchemas>[0]));
   documentRequestBodies(doc);
   documentResponseHeaders(doc);
   documentResponseExamples(doc);
-  // The webhooks section repeats the event envelope per type, from the one schema the DTO produced.
-  return { ...doc, webhooks: eventWebhooks(doc.components!.schemas!.EventDto as Parameters<typeof eventWebhooks>[0]) } as OpenAPIObject;
+  return { ...doc, webhooks: eventWebhooks() } as OpenAPIObject;
 }
 
 export function mountOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {
