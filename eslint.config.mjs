@@ -59,6 +59,37 @@ export default tseslint.config(
     },
   },
   {
+    // A package is used through its entry point, never a private path (its cjs/, types/, dist/ files); the
+    // database kernel keeps its own exception. Nested members are declared with @Nested (src/common/validation/nested.ts),
+    // which also records the nested class where the shape checks read it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^(?!node:)(@[^/]+/)?[^@./][^/]*/.+', message: "A package's private path: import its entry point." }],
+          paths: [
+            {
+              name: 'class-transformer',
+              importNames: ['Type'],
+              message: 'Declare a nested member with @Nested (common/validation/nested.ts).',
+            },
+            {
+              name: 'class-validator',
+              importNames: ['ValidateNested'],
+              message: 'Declare a nested member with @Nested (common/validation/nested.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/common/validation/nested.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     // Tests and benches read rows and documents loosely; src may not.
     files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**', 'migrations/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

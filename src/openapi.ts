@@ -5,7 +5,8 @@ import { documentResponseExamples } from './common/http/openapi-examples.js';
 import { documentResponseHeaders, RATE_LIMIT_TEXT } from './common/http/openapi-headers.js';
 import { EndpointDisabledProblem, Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
 import type { AppConfig } from './config/app-config.js';
-import { EVENT_DATA_MODELS, eventWebhooks } from './events/index.js';
+import { documentRequestBodies } from './common/validation/body-rules.js';
+import { EVENT_DATA_MODELS, eventSchemas, eventWebhooks } from './events/index.js';
 
 const TAGS: [string, string][] = [
   ['Calls', 'Calls the receptionist answered, with their transcripts.'],
@@ -32,6 +33,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
         "Test mode: a test key (`svc_test_...`) sees only the firm's test-mode data (calls, transcripts, recordings, leads, events, webhook endpoints and deliveries) and a live key never sees it; another mode's id answers 404 like an unknown one, and a cursor or `after` of one mode is refused in the other. Events carry `livemode`; `GET /v1/account` shows the key's as `api_key.livemode`.",
         'Test helpers (`POST /v1/test-helpers/calls`, `.../reprocess`) simulate calls in test mode through the same path as real ones; they take any test key and no scope, and answer a live key 403 `test_mode_only`.',
         'Every error is `application/problem+json` with a stable `code`.',
+        'Requests are checked as the document states them: each operation lists every query parameter it takes, and any other is refused with 400 `invalid_request` naming it (`foo is not a known parameter.`), so a misspelt filter never silently returns everything; send each parameter once. A parameter or body member must fit its schema (integers in decimal digits only, date-times as each one describes, patterns and lengths as given), and a JSON body has no members beyond its schema\u2019s. No text may hold a NUL or a lone UTF-16 surrogate. Refusals of values the schemas cannot state (a `cursor` not issued for the same filters, an `after` naming no kept event, a test call\u2019s number not in service) are described beside each one.',
         "Three answers come before any operation is matched, so no operation lists them: 400 for a request that is not valid HTTP, 408 when a request does not arrive within the server's time bound (`HTTP_REQUEST_TIMEOUT_MS`), 431 when the URL or headers are too large. Each is problem+json with code `invalid_request`, never echoes what was sent, and closes the connection.",
         `Rate limit: ${RATE_LIMIT_TEXT} Every keyed answer carries \`RateLimit-Policy\` and \`RateLimit\` headers; over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`,
         'Compression: JSON answers of 1 KiB or more are compressed when the request asks for it (`Accept-Encoding: br` or `gzip`) and then carry `Content-Encoding` (a streamed answer then has no `Content-Length`); every JSON answer carries `Vary: Accept-Encoding`. Audio is never compressed.',
@@ -57,10 +59,12 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   const doc = SwaggerModule.createDocument(app, builder.build(), {
     extraModels: [Problem, ProblemFieldError, EndpointDisabledProblem, ...EVENT_DATA_MODELS],
   });
+  // One envelope per event type, from the one schema the DTO produced; EventDto becomes their union.
+  Object.assign(doc.components!.schemas!, eventSchemas(doc.components!.schemas!.EventDto as Parameters<typeof eventSchemas>[0]));
+  documentRequestBodies(doc);
   documentResponseHeaders(doc);
   documentResponseExamples(doc);
-  // The webhooks section repeats the event envelope per type, from the one schema the DTO produced.
-  return { ...doc, webhooks: eventWebhooks(doc.components!.schemas!.EventDto as Parameters<typeof eventWebhooks>[0]) } as OpenAPIObject;
+  return { ...doc, webhooks: eventWebhooks() } as OpenAPIObject;
 }
 
 export function mountOpenApi(app: INestApplication, config: AppConfig): OpenAPIObject {

@@ -1,11 +1,19 @@
 /**
  * Compiled, never run: `npm run typecheck` (in `npm test`) proves that the
- * client's webhook payloads narrow on `type`. Each `@ts-expect-error` marks
+ * client's webhook payloads, and the entries of GET /v1/events once known to
+ * be of a known type, narrow on `type`. Each `@ts-expect-error` marks
  * code that must not compile; if it ever compiles (a payload type that no
  * longer narrows, a `data` that became a free map), the unused directive is
  * itself a type error and the typecheck fails.
  */
-import type { WebhookEvent, WebhookEventType, WebhookPayload } from '../clients/typescript/src/index';
+import {
+  isKnownEvent,
+  type EventLogEntry,
+  type OtherEventLogEntry,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookPayload,
+} from '../clients/typescript/src/index';
 
 /** What a receiver does with a verified body: branch on `type`, then use that event's fields only. */
 export function describeDelivery(e: WebhookEvent): string {
@@ -52,4 +60,42 @@ export function wrongPayload(e: WebhookPayload<'lead.created'>): void {
 export function modeOf(e: WebhookPayload<WebhookEventType>): 'live' | 'test' {
   const livemode: boolean = e.livemode;
   return livemode ? 'live' : 'test';
+}
+
+/**
+ * What a poller of GET /v1/events does with an entry: an event of a type added after the client was
+ * generated is skipped, then `type` tells which `data` it has, as the document's KnownEvent states.
+ */
+export function describeListed(e: EventLogEntry): string {
+  // @ts-expect-error before the check, data may be any event's: changes is a lead.updated field only
+  void e.data.changes;
+  if (!isKnownEvent(e)) {
+    const other: OtherEventLogEntry = e;
+    const data: Record<string, unknown> = other.data;
+    return `${other.type}: ${Object.keys(data).join(',')}`;
+  }
+  if (e.type === 'lead.updated') {
+    const changed: string[] = e.data.changes;
+    // @ts-expect-error has_recording is a call.completed field, not a lead.updated one
+    void e.data.has_recording;
+    return changed.join(',');
+  }
+  if (e.type === 'call.completed') {
+    const recorded: boolean = e.data.has_recording;
+    // @ts-expect-error status is a lead field, not a call.completed one
+    void e.data.status;
+    return `recorded=${recorded}`;
+  }
+  if (e.type === 'webhook.test') {
+    const test: true = e.test;
+    return `${e.data.endpoint_id} test=${test}`;
+  }
+  // Only lead.created is left once the others are handled.
+  const created: WebhookPayload<'lead.created'> = e;
+  return created.data.status;
+}
+
+/** An entry of the list and a delivery of the same type have the same shape. */
+export function sameShape(e: EventLogEntry): WebhookEvent | null {
+  return isKnownEvent(e) ? e : null;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA_FILE, generateTypes } from '../clients/typescript/generate.mjs';
-import { createReceptionistClient, iterateCalls, type EventLogEntry } from '../clients/typescript/src/index';
+import { createReceptionistClient, isKnownEvent, iterateCalls, type EventLogEntry } from '../clients/typescript/src/index';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { createFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -32,5 +32,8 @@ describe('typed client (clients/typescript)', () => {
     const { data } = await client.GET('/v1/events', { params: { query: {} } });
     const events: EventLogEntry[] = data!.events;
     expect(events.map((e) => e.type)).toContain('call.completed');
+    // Every entry the service sends today is of a known type; one of a type added later is not taken for one.
+    expect(events.filter((e) => !isKnownEvent(e))).toEqual([]);
+    expect(isKnownEvent({ ...events[0], type: 'call.transcribed', data: {} } as EventLogEntry)).toBe(false);
   });
 });

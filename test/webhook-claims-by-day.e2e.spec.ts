@@ -100,7 +100,10 @@ describe('webhook dispatch on day-partitioned tables', () => {
     await waitFor(async () => (await states()).filter((s) => s.status === 'succeeded').length === 2, 'both recorded as sent');
     await t.app.get(DeliveryDispatcher).idle();
     const bodies = rx.at('/by-day').map((r) => JSON.parse(r.body) as { id: string; data: unknown });
-    expect(Object.fromEntries(bodies.map((b) => [b.id, b.data]))).toEqual({ [legacyEvent]: { n: 1 }, [fresh.envelope.id]: { n: 2 } });
+    expect(Object.fromEntries(bodies.map((b) => [b.id, b.data]))).toEqual({
+      [legacyEvent]: { n: 1 },
+      [fresh.envelope.id]: expect.objectContaining({ n: 2 }),
+    });
 
     const leases = statements.allWithValues.filter((c) => /^\s*WITH claimed AS/.test(c.text));
     const results = statements.allWithValues.filter((c) => /^\s*UPDATE webhook_deliveries d\s+SET status/.test(c.text));

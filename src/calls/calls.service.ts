@@ -5,7 +5,7 @@ import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { exactInstant } from '../common/instant.js';
-import { phoneFilterValue } from '../common/phone.js';
+import { CALLER_NUMBER_MESSAGE, phoneFilterValue } from '../common/phone.js';
 import { AppConfig } from '../config/app-config.js';
 import { KeyStanding } from '../auth/index.js';
 import { beginChange } from '../database/change-stamp.js';
@@ -29,8 +29,8 @@ const CURSOR_KIND = 'calls';
 export const toInstant = (value: string | undefined, param: string): string | undefined => {
   if (value === undefined) return undefined;
   const at = exactInstant(value);
-  // The shared validator also lets week and ordinal dates (2026-W18-5, 2026-121) through.
-  if (at === null) throw new InvalidRequestError(`${param} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z.`, param);
+  // Only a value the query validator refused reads as null: a caller that skipped it still gets the same 400.
+  if (at === null) throw new InvalidRequestError(`${param} must be a date-time such as 2026-05-01T00:00:00Z.`, param);
   return at;
 };
 
@@ -173,10 +173,6 @@ function startedAt(r: CallListRow): Date {
  */
 export function parseCallerNumber(value: string): string {
   const e164 = phoneFilterValue(value);
-  if (!e164)
-    throw new InvalidRequestError(
-      'caller_number must be a phone number: E.164 such as +13125550123, or a 10-digit US number such as (312) 555-0123.',
-      'caller_number',
-    );
+  if (!e164) throw new InvalidRequestError(`${CALLER_NUMBER_MESSAGE}.`, 'caller_number');
   return e164;
 }

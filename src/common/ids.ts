@@ -21,7 +21,7 @@ export const newLeadId = (now?: Date): string => `lead_${sortableId(now)}`;
 export const newCallId = (now?: Date): string => `call_${sortableId(now)}`;
 
 /** Ids the service stores as uuid (firms, webhook endpoints and deliveries). */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Text ids a client or the pipeline may choose (call_id), and the ones the service makes (lead_...): 1 to 128 plain characters. */
 export const PLAIN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 export const EVENT_ID_PATTERN = /^evt_[0-9a-z]{1,64}$/;

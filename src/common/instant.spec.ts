@@ -22,11 +22,76 @@ describe('exactInstant', () => {
     ['2026-12-31T23:59:59.9999999Z', '2027-01-01T00:00:00.000Z'],
     ['2026-05-01', '2026-05-01T00:00:00.000Z'],
     ['9999-12-31T23:59:59.9999999-23:59', '10000-01-01T23:59:00.000Z'],
+    // The forms integrators send beside RFC 3339: no offset (UTC), a date alone, no seconds, t and z, a space.
+    ['2026-11-27T00:00:00', '2026-11-27T00:00:00.000Z'],
+    ['2026-11-27', '2026-11-27T00:00:00.000Z'],
+    ['2026-11-27T09:30Z', '2026-11-27T09:30:00.000Z'],
+    ['2026-11-27t09:30:00z', '2026-11-27T09:30:00.000Z'],
+    ['2026-11-27 09:30-0500', '2026-11-27T14:30:00.000Z'],
+    // Leap days only in leap years; PostgreSQL's year 0 is 1 BC.
+    ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+    ['2000-02-29T12:00:00Z', '2000-02-29T12:00:00.000Z'],
+    ['0001-01-01T00:00:00+01:00', '0001-12-31T23:00:00.000Z BC'],
+    ['0050-06-01', '0050-06-01T00:00:00.000Z'],
+    ['0004-02-29', '0004-02-29T00:00:00.000Z'],
+    ['0400-02-29', '0400-02-29T00:00:00.000Z'],
   ])('reads %j as %s', (text, instant) => {
     expect(exactInstant(text)).toBe(instant);
   });
 
-  it.each([['2026-W18-5'], ['2026-121'], ['2026-05-01T10'], ['yesterday']])('cannot read %j', (text) => {
+  it.each([
+    ['2026-W18-5'],
+    ['2026-121'],
+    ['2026-05-01T10'],
+    ['yesterday'],
+    ['2026'],
+    ['2026-05'],
+    ['+2026-05-01'],
+    ['-2026-05-01'],
+    ['20260501'],
+    ['2026-02-29'],
+    ['1900-02-29'],
+    ['2026-04-31'],
+    ['0000-01-01'],
+    ['0000-02-29'],
+    ['0100-02-29'],
+    ['2026-05-01T24:00'],
+    ['2026-05-01T23:59:60Z'],
+    ['2026-05-01T10:00:00+02'],
+    ['2026-05-01T10:00:00+24:00'],
+    ['2026-05-01Z'],
+    ['2026-05-01T10:00:00.Z'],
+  ])('cannot read %j', (text) => {
     expect(exactInstant(text)).toBeNull();
+  });
+
+  it('reads exactly the calendar dates that exist, in every year from 0001 to 9999', () => {
+    const daysIn = (year: number, month: number) => {
+      const d = new Date(0);
+      d.setUTCFullYear(year, month, 0);
+      return d.getUTCDate();
+    };
+    const days: [number, number][] = [
+      [1, 31],
+      [2, 28],
+      [2, 29],
+      [2, 30],
+      [4, 30],
+      [4, 31],
+      [12, 31],
+      [12, 32],
+      [13, 1],
+      [0, 1],
+      [1, 0],
+    ];
+    const wrong: string[] = [];
+    for (let year = 0; year <= 9999; year++) {
+      for (const [month, day] of days) {
+        const text = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+        const exists = year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+        if ((exactInstant(text) !== null) !== exists) wrong.push(text);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { maskPhone, normalizePhone, phoneFilterValue } from './phone';
+import { maskPhone, normalizePhone, PHONE_FORM_PATTERN, phoneFilterValue } from './phone';
 
 describe('phone numbers', () => {
   it.each([
@@ -48,8 +48,29 @@ describe('phone numbers', () => {
       ['+1234567890123456'],
       ['555-555-5555 call me'],
       ['1'.repeat(500)],
+      // libphonenumber reads these, but they are not of the form the document states.
+      ['tel:+1-312-555-0123'],
+      ['1-800-FLOWERS'],
+      ['\uFF13\uFF11\uFF12\uFF15\uFF15\uFF15\uFF10\uFF11\uFF12\uFF13'],
+      ['312/555-0123'],
+      ['(312) 555-0123 x12.'],
     ])('finds %j not of the form', (text) => {
       expect(phoneFilterValue(text)).toBeNull();
+    });
+
+    it('is of the form exactly when the pattern the document serves matches', () => {
+      const pattern = new RegExp(PHONE_FORM_PATTERN, 'u');
+      for (const text of ['+1 (312) 555-0123', '(312) 555-0123 ext. 5', 'abc', '+0123', '555-0123', '1-800-FLOWERS']) {
+        expect([text, pattern.test(text)]).toEqual([text, phoneFilterValue(text) !== null]);
+      }
+    });
+
+    it('refuses a long run of separators in linear time', () => {
+      const started = process.hrtime.bigint();
+      expect(phoneFilterValue(`+1 ${' '.repeat(16_000)}a`)).toBeNull();
+      expect(phoneFilterValue(`${'('.repeat(8_000)}312${' '.repeat(8_000)}`)).toBeNull();
+      // Backtracking over both runs would take seconds; a linear scan takes well under a millisecond.
+      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(250);
     });
   });
 

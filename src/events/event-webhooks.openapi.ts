@@ -43,17 +43,20 @@ const SIGNATURE_HEADERS = [
 
 type Schema = { properties?: Record<string, unknown>; required?: string[] };
 
+/** The component of one event type's envelope: CallCompletedData's event is CallCompletedEvent. */
+const envelopeName = (type: EventType) => EVENT_CATALOGUE[type].data.name.replace(/Data$/, 'Event');
+
 /**
  * The envelope schema of one event type: the members of EventDto (the one
  * declaration of the envelope), with `type`, `test` and `data` narrowed to this
  * type's. Written out rather than an allOf over EventDto, so a generated client
  * gets one object per event type whose `data` is this type's alone, and can
- * narrow a payload on `type`.
+ * narrow an event on `type`.
  */
 function envelopeSchema(type: EventType, envelope: Schema) {
   return {
     type: 'object',
-    description: `The ${type} event as POSTed to an endpoint.`,
+    description: `A ${type} event: ${EVENT_CATALOGUE[type].summary}`,
     required: envelope.required ?? [],
     properties: {
       ...envelope.properties,
@@ -70,11 +73,62 @@ function envelopeSchema(type: EventType, envelope: Schema) {
 }
 
 /**
- * The OpenAPI 3.1 `webhooks` section: one POST per event type with its typed
- * payload and the Standard Webhooks signature headers, so generated clients
- * can type a receiver. `envelope` is EventDto's schema in the built document.
+ * An event of a type this document does not list: the spec lets new types
+ * appear and receivers ignore them. Its `type` is any other string (so a known
+ * type always meets its own schema, never this one) and its `data` any object.
  */
-export function eventWebhooks(envelope: Schema): Record<string, unknown> {
+function otherTypeSchema(envelope: Schema) {
+  return {
+    type: 'object',
+    description: 'An event of a type added after this document was written: ignore it (or read it as the types you know are read).',
+    required: envelope.required ?? [],
+    properties: {
+      ...envelope.properties,
+      type: {
+        type: 'string',
+        not: { enum: [...EVENT_TYPES] },
+        description: `A type other than ${EVENT_TYPES.join(', ')}.`,
+        example: 'call.transcribed',
+      },
+      test: { type: 'boolean', const: false, description: 'True only on webhook.test, so false here.', example: false },
+      data: { type: 'object', additionalProperties: true, description: 'Its members; ignore what you do not know.', example: {} },
+    },
+  };
+}
+
+/**
+ * The event schemas of the document: one envelope per known type (its `data`
+ * tied to its type), KnownEvent, their union discriminated on `type`,
+ * OtherEvent, an event of any other type (types are open), and EventDto, what
+ * GET /v1/events and /v1/events/{event_id} answer: one of the two. The
+ * discriminator sits on the known types alone, since a discriminator value
+ * names one schema and the other types are not one value. `envelope` is
+ * EventDto's schema as Nest built it from the class, which it replaces.
+ */
+export function eventSchemas(envelope: Schema & { description?: string }): Record<string, unknown> {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const envelopes = Object.fromEntries(EVENT_TYPES.map((type) => [envelopeName(type), envelopeSchema(type, envelope)]));
+  return {
+    ...envelopes,
+    KnownEvent: {
+      description: `An event of a type this document describes (${EVENT_TYPES.join(', ')}): its \`type\` says which schema, and so which \`data\`, it has.`,
+      oneOf: EVENT_TYPES.map((type) => ref(envelopeName(type))),
+      discriminator: { propertyName: 'type', mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, ref(envelopeName(type)).$ref])) },
+    },
+    OtherEvent: otherTypeSchema(envelope),
+    EventDto: {
+      description: `${envelope.description ?? ''} A known type's event has that type's schema (KnownEvent); an event of a type added later has free-form \`data\` (OtherEvent): ignore it.`,
+      oneOf: [ref('KnownEvent'), ref('OtherEvent')],
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one POST per event type with its typed
+ * payload (the same envelope component the events list uses) and the Standard
+ * Webhooks signature headers, so generated clients can type a receiver.
+ */
+export function eventWebhooks(): Record<string, unknown> {
   return Object.fromEntries(
     EVENT_TYPES.map((type) => [
       type,
@@ -86,7 +140,11 @@ export function eventWebhooks(envelope: Schema): Record<string, unknown> {
           tags: ['Webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: envelopeSchema(type, envelope) } } },
+          requestBody: {
+            required: true,
+            description: `The ${type} event as POSTed to an endpoint.`,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${envelopeName(type)}` } } },
+          },
           responses: {
             '200': { description: 'Received (any 2xx counts).' },
             '410': { description: 'Gone: the endpoint is turned off at once.' },

@@ -4,7 +4,7 @@ export type { EventFanOut, EventInput } from './events.service.js';
 export { EVENT_DATA_MODELS, EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './event-catalogue.js';
 export type { EventData, EventType, SubscribableEventType } from './event-catalogue.js';
 export type { EventEnvelope, RecordedEvent } from './event-types.js';
-export { eventWebhooks } from './event-webhooks.openapi.js';
+export { eventSchemas, eventWebhooks } from './event-webhooks.openapi.js';
 export { EventWaits } from './event-waits.js';
 export { EVENTS_CHANNEL, feedKeyOf } from './events-listener.js';
 export type { EventFeed } from './events-listener.js';

@@ -20,9 +20,15 @@ export class HealthController {
     method: 'GET',
     path: 'v1/health',
     access: PUBLIC,
-    // Extra parameters are tolerated (cache busters), but a target that is not a valid URL (raw non-ASCII bytes) is refused before any route runs.
-    query: 'any',
-    op: { id: 'getHealth', summary: 'Check that the API is serving', description: 'Needs no key and reads no firm data.' },
+    // No parameters, so any is refused like on every other route; probes that add their own use /health/ready.
+    op: {
+      id: 'getHealth',
+      summary: 'Check that the API is serving',
+      description:
+        'Needs no key and reads no firm data. Takes no parameters: like every operation, it refuses one it does not list (400). ' +
+        "A load balancer's or monitor's probe that adds its own parameters (cache busters) can use `GET /health/ready` instead, " +
+        'which ignores them and also answers 503 while the database cannot be reached.',
+    },
     ok: { type: HealthDto, description: 'The API is serving.' },
     // 503 while the process drains on SIGTERM (a request that still reaches it): retry on a new connection.
     problems: [400, 503],

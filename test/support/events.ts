@@ -28,6 +28,49 @@ export async function firmEventsListable(t: Pick<TestApp, 'sql'>, ...orgIds: str
   );
 }
 
+/**
+ * A complete `data` of each type (the catalogue's classes hold the compiler to every member): what an
+ * event a test records carries beneath the members it cares about, so every answer that lists it still
+ * matches the document, where each known type's `data` has its own schema.
+ */
+const SAMPLE_DATA: { [T in EventType]: EventData<T> } = {
+  'call.completed': {
+    call_id: 'call_sample',
+    occurred_at: '2026-05-01T14:03:12.000Z',
+    answered: true,
+    duration_s: 184,
+    category: 'new_injury_lead',
+    urgency: 'normal',
+    outcome: 'connected',
+    lead_id: null,
+    has_recording: false,
+    url: 'http://api.test/v1/calls/call_sample',
+    dashboard_url: null,
+  },
+  'lead.created': {
+    lead_id: 'lead_sample',
+    call_id: 'call_sample',
+    status: 'new',
+    category: 'new_injury_lead',
+    urgency: 'normal',
+    url: 'http://api.test/v1/leads/lead_sample',
+  },
+  'lead.updated': {
+    lead_id: 'lead_sample',
+    call_id: 'call_sample',
+    status: 'contacted',
+    previous_status: 'new',
+    changes: ['status'],
+    changed_by: { kind: 'api_key', id: 'key_sample' },
+    url: 'http://api.test/v1/leads/lead_sample',
+  },
+  'webhook.test': { endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40', message: 'A test.' },
+};
+
+/** `data` of a known type: a complete sample with the test's own members over it; another type's as given. */
+export const eventData = (type: string, own: Record<string, unknown> = {}): Record<string, unknown> =>
+  type in SAMPLE_DATA ? { ...SAMPLE_DATA[type as EventType], ...own } : own;
+
 /** Inserts an event row the way EventsService.record does, through a given client (tests hold transactions open with it). */
 export async function insertEvent(
   client: pg.ClientBase | pg.Pool,
@@ -41,7 +84,7 @@ export async function insertEvent(
     orgId,
     opts.type ?? 'lead.created',
     at,
-    JSON.stringify(opts.data ?? { lead_id: `lead_${id.slice(4)}` }),
+    JSON.stringify(eventData(opts.type ?? 'lead.created', opts.data ?? { lead_id: `lead_${id.slice(4)}` })),
   ]);
   return id;
 }
@@ -52,8 +95,8 @@ export async function restrictKey(t: TestApp, keyId: string, scopes: string[]): 
 }
 
 /**
- * Records an event whose `data` is a test's own shape, through the real outbox
- * (fan-out included). The outbox stores `data` as given; these tests are about
+ * Records an event through the real outbox (fan-out included) with the test's
+ * own members over a complete sample `data` (eventData): these tests are about
  * ordering, delivery and retention, not payloads, whose types are checked where
  * the service builds them (see test/event-catalogue-types.ts).
  */
@@ -62,7 +105,8 @@ export function recordEvent(
   manager: Tx,
   input: { orgId: string; type: EventType; data: Record<string, unknown>; test?: boolean; livemode?: boolean },
 ): Promise<RecordedEvent> {
-  return events.record(manager, { ...input, livemode: input.livemode ?? true, data: input.data as unknown as EventData<EventType> });
+  const data = eventData(input.type, input.data) as unknown as EventData<EventType>;
+  return events.record(manager, { ...input, livemode: input.livemode ?? true, data });
 }
 
 /**

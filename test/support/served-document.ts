@@ -14,6 +14,8 @@ export interface ServedDocument {
   doc: Json;
   /** Problems of `value` against the schema at `pointer` (`#/...`); empty when it fits. */
   validateAt(pointer: string, value: unknown): string[];
+  /** The same against the document exactly as served (objects open unless it closes them): what a client's validator sees. */
+  validateAsServed(pointer: string, value: unknown): string[];
   /** Every operation of the paths section: its JSON pointer, `METHOD /path`, and the operation. */
   operations(): { at: string; label: string; op: Json }[];
 }
@@ -22,17 +24,21 @@ export const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\
 
 export async function servedDocument(t: TestApp): Promise<ServedDocument> {
   const doc = (await t.get<Json>('/v1/openapi.json')).body;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  (addFormats as unknown as (a: unknown) => void)(ajv);
-  ajv.addFormat('binary', true);
-  ajv.addSchema(closedSchemas(doc), 'doc');
-  return {
-    doc,
-    validateAt: (pointer, value) => {
+  const validatorOf = (schema: Json) => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (a: unknown) => void)(ajv);
+    ajv.addFormat('binary', true);
+    ajv.addSchema(schema, 'doc');
+    return (pointer: string, value: unknown) => {
       const validate = ajv.getSchema(`doc${pointer}`);
       if (!validate) return [`${pointer}: no schema`];
       return validate(value) ? [] : (validate.errors ?? []).map((e) => `${pointer} ${e.instancePath} ${e.message}`);
-    },
+    };
+  };
+  return {
+    doc,
+    validateAt: validatorOf(closedSchemas(doc)),
+    validateAsServed: validatorOf(structuredClone(doc)),
     operations: () =>
       Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
         Object.entries<Json>(item).map(([method, op]) => ({

@@ -4,7 +4,8 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.js';
 
 export type { paths, components } from './schema.js';
-export type { EventLogEntry, WebhookEvent, WebhookEventType, WebhookPayload } from './webhooks.js';
+export type { EventLogEntry, KnownEventLogEntry, OtherEventLogEntry, WebhookEvent, WebhookEventType, WebhookPayload } from './webhooks.js';
+export { isKnownEvent, KNOWN_EVENT_TYPES } from './webhooks.js';
 
 export type ReceptionistClient = Client<paths>;
 /** The JSON body of a path's 200 answer. */

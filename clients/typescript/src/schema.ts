@@ -190,7 +190,7 @@ export interface paths {
         };
         /**
          * Check that the API is serving
-         * @description Needs no key and reads no firm data.
+         * @description Needs no key and reads no firm data. Takes no parameters: like every operation, it refuses one it does not list (400). A load balancer's or monitor's probe that adds its own parameters (cache busters) can use `GET /health/ready` instead, which ignores them and also answers 503 while the database cannot be reached.
          */
         get: operations["getHealth"];
         put?: never;
@@ -800,6 +800,39 @@ export interface components {
              */
             url: string;
         };
+        /** @description A call.completed event: A call has ended and processing has finished (sent for every call, answered or not). */
+        CallCompletedEvent: {
+            data: components["schemas"]["CallCompletedData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "call.completed";
+        };
         /** @description A call with the detail-only fields. */
         CallDetailDto: {
             /**
@@ -1316,47 +1349,8 @@ export interface components {
              */
             type: string;
         };
-        /** @description An event, exactly as listed by GET /v1/events and sent to webhook endpoints. `data` depends on `type`. */
-        EventDto: {
-            /**
-             * @description Shape depends on type (see the webhooks section); ignore unknown members and unknown types.
-             * @example {
-             *       "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-             *       "message": "This is a test event sent from the API. It refers to no call or lead."
-             *     }
-             */
-            data: components["schemas"]["CallCompletedData"] | components["schemas"]["LeadCreatedData"] | components["schemas"]["LeadUpdatedData"] | components["schemas"]["WebhookTestData"] | {
-                [key: string]: unknown;
-            };
-            /**
-             * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
-             */
-            id: string;
-            /**
-             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
-             * @example true
-             */
-            livemode: boolean;
-            /** @description The firm. */
-            org: components["schemas"]["EventOrgDto"];
-            /**
-             * @description True only for webhook.test; never treat a test as a real call.
-             * @example false
-             */
-            test: boolean;
-            /**
-             * Format: date-time
-             * @description When it happened, ISO 8601 UTC.
-             * @example 2026-05-01T14:06:40Z
-             */
-            timestamp: string;
-            /**
-             * @description What happened. New types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook.test; more may be added.
-             * @example call.completed
-             */
-            type: string;
-        };
+        /** @description An event, exactly as listed by GET /v1/events and sent to webhook endpoints. `data` depends on `type`. A known type's event has that type's schema (KnownEvent); an event of a type added later has free-form `data` (OtherEvent): ignore it. */
+        EventDto: components["schemas"]["KnownEvent"] | components["schemas"]["OtherEvent"];
         /** @description One page of events, oldest first. */
         EventListDto: {
             /** @description The events of this page. */
@@ -1635,6 +1629,8 @@ export interface components {
              */
             treatment: string | null;
         };
+        /** @description An event of a type this document describes (call.completed, lead.created, lead.updated, webhook.test): its `type` says which schema, and so which `data`, it has. */
+        KnownEvent: components["schemas"]["CallCompletedEvent"] | components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description Per-language transfer chains; null keeps the default chain. */
         LanguageOverridesDto: {
             /** @description Chain for English-speaking callers; null keeps the default. */
@@ -1752,6 +1748,39 @@ export interface components {
              * @example https://api.example.com/v1/leads/lead_01jd5x8m3q7k2w9n4b6c8d0f2h
              */
             url: string;
+        };
+        /** @description A lead.created event: A call produced a lead. */
+        LeadCreatedEvent: {
+            data: components["schemas"]["LeadCreatedData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "lead.created";
         };
         /** @description A lead: a prospective client captured on a call. */
         LeadDto: {
@@ -1959,7 +1988,79 @@ export interface components {
              */
             url: string;
         };
-        /** @description The changes to a lead: at least one of status, external_id, status_reason; no other members. */
+        /** @description A lead.updated event: A lead's status, external_id or status_reason changed. */
+        LeadUpdatedEvent: {
+            data: components["schemas"]["LeadUpdatedData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "lead.updated";
+        };
+        /** @description An event of a type added after this document was written: ignore it (or read it as the types you know are read). */
+        OtherEvent: {
+            /**
+             * @description Its members; ignore what you do not know.
+             * @example {}
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test, so false here.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description A type other than call.completed, lead.created, lead.updated, webhook.test.
+             * @example call.transcribed
+             */
+            type: string;
+        };
+        /** @description The changes to a lead: at least one of status, external_id, status_reason (expected_status alone changes nothing and is refused); no other members. */
         PatchLeadDto: {
             /**
              * @description Applies only when status is sent: 409 status_conflict unless the lead is at this status (or already at the requested one).
@@ -1968,7 +2069,7 @@ export interface components {
              */
             expected_status?: "new" | "contacted" | "signed" | "rejected";
             /**
-             * @description The lead's id in your own system. One line. null clears; omitted keeps.
+             * @description The lead's id in your own system: 1 to 200 characters on one line. null clears; omitted keeps.
              * @example CRM-1042
              */
             external_id?: string | null;
@@ -1979,11 +2080,11 @@ export interface components {
              */
             status?: "contacted" | "signed" | "rejected";
             /**
-             * @description Why the status is what it is. null clears; omitted keeps.
+             * @description Why the status is what it is: 1 to 500 characters. null clears; omitted keeps.
              * @example Signed retainer on May 2.
              */
             status_reason?: string | null;
-        };
+        } & (unknown | unknown | unknown);
         /** @description The lead after a PATCH. */
         PatchLeadResponseDto: {
             /**
@@ -2235,7 +2336,7 @@ export interface components {
              */
             outcome: string;
         };
-        /** @description What the simulated call should be; each member optional (omitted: the default it describes), none null. The body itself may be omitted. */
+        /** @description What the simulated call should be; each member optional (omitted: the default it describes), none null. The body itself may be omitted. An unanswered call (answered false) has no category, outcome not_attempted and no lead. */
         SimulateCallDto: {
             /**
              * @description False: the caller hung up before the receptionist spoke. Default true.
@@ -2243,25 +2344,27 @@ export interface components {
              */
             answered?: boolean;
             /**
-             * @description The caller id: E.164, or a US number in a common format. Default: a fictional 555-01xx Chicago number.
+             * @description The caller id: E.164 (+, then 2 to 15 digits, the first not 0), or a 10-digit US number, optionally after 1 (no + means US); spaces, dots, hyphens and parentheses anywhere, and an extension at the end (x12, ext. 12), are ignored. It must also be a number in service in its country's numbering plan (libphonenumber's metadata; an unassigned area code such as 555 answers 400). Default: a fictional 555-01xx Chicago number.
              * @example +13125550142
              */
             caller_number?: string;
             /**
-             * @description What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false. Known values: new_injury_lead, existing_client, judge_court, process_server, opposing_counsel, referring_attorney, insurance_adjuster, medical_provider, litigation_funding, out_of_practice, sales, wrong_number, other; more may be added.
+             * @description What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false.
              * @example new_injury_lead
+             * @enum {string}
              */
-            category?: string;
+            category?: "new_injury_lead" | "existing_client" | "judge_court" | "process_server" | "opposing_counsel" | "referring_attorney" | "insurance_adjuster" | "medical_provider" | "litigation_funding" | "out_of_practice" | "sales" | "wrong_number" | "other";
             /**
              * @description Whether the call yields a lead (lead.created). Default: true for an answered new_injury_lead or referring_attorney call, else false. An unanswered call yields none.
              * @example true
              */
             lead?: boolean;
             /**
-             * @description The transfer outcome. Default connected on an answered call (put through: briefing and conversation turns), not_attempted on an unanswered one, which can have no other. Known values: connected, declined, caller_gone, no_answer, not_attempted; more may be added.
+             * @description The transfer outcome. Default connected on an answered call (put through: briefing and conversation turns), not_attempted on an unanswered one, which can have no other.
              * @example connected
+             * @enum {string}
              */
-            outcome?: string;
+            outcome?: "connected" | "declined" | "caller_gone" | "no_answer" | "not_attempted";
             /**
              * @description Whether the call has a playable Ogg Opus recording. Default: true on an answered call, false on an unanswered one.
              * @example true
@@ -2619,6 +2722,39 @@ export interface components {
              */
             message: string;
         };
+        /** @description A webhook.test event: A test was requested; sent to that one endpoint only, attempted once. */
+        WebhookTestEvent: {
+            data: components["schemas"]["WebhookTestData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example true
+             * @constant
+             */
+            test: true;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook.test";
+        };
     };
     responses: never;
     parameters: never;
@@ -2760,7 +2896,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -3009,25 +3145,25 @@ export interface operations {
             query?: {
                 /** @description false selects calls where the caller hung up before the receptionist spoke. */
                 answered?: "true" | "false";
-                /** @description Matches the call's `from`: E.164, or a 10-digit US number in common formats (no + means US). */
+                /** @description Matches the call's `from`: E.164 (+, then 2 to 15 digits, the first not 0), or a 10-digit US number, optionally after 1 (no + means US); spaces, dots, hyphens and parentheses anywhere, and an extension at the end (x12, ext. 12), are ignored. */
                 caller_number?: string;
                 /** @description Caller category the receptionist chose. */
                 category?: "new_injury_lead" | "existing_client" | "judge_court" | "process_server" | "opposing_counsel" | "referring_attorney" | "insurance_adjuster" | "medical_provider" | "litigation_funding" | "out_of_practice" | "sales" | "wrong_number" | "other";
-                /** @description next_cursor from the previous page, with the same filters. */
+                /** @description next_cursor from the previous page, with the same filters. Opaque: pass it exactly as received; any other value answers 400 naming cursor. */
                 cursor?: string;
-                /** @description Calls that started at or after it. */
+                /** @description Calls that started at or after it. Takes an RFC 3339 date-time (2026-05-01T09:30:00Z, 2026-05-01T09:30:00.5-05:00); without a UTC offset it is read as UTC, and a date alone (2026-05-01) is its midnight UTC. Also read: no seconds (09:30Z), a space or t for T, z for Z, a comma before the fraction, an offset without its colon (-0500). */
                 from?: string;
-                /** @description Up to 50 call_ids, comma-separated; ids matching no call are left out. */
+                /** @description Up to 50 call_ids, comma-separated (spaces around each are ignored); ids matching no call are left out. */
                 ids?: string;
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Transfer outcome. */
                 outcome?: "connected" | "declined" | "caller_gone" | "no_answer" | "not_attempted";
                 /** @description Matches a reference's key (letters and digits, case-insensitive). */
                 reference?: string;
-                /** @description Calls that started before it. */
+                /** @description Calls that started before it. Takes an RFC 3339 date-time (2026-05-01T09:30:00Z, 2026-05-01T09:30:00.5-05:00); without a UTC offset it is read as UTC, and a date alone (2026-05-01) is its midnight UTC. Also read: no seconds (09:30Z), a space or t for T, z for Z, a comma before the fraction, an offset without its colon (-0500). */
                 to?: string;
-                /** @description Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of. */
+                /** @description Calls whose updated_at is at or after it. Poll from the previous run's first-page as_of. Takes an RFC 3339 date-time (2026-05-01T09:30:00Z, 2026-05-01T09:30:00.5-05:00); without a UTC offset it is read as UTC, and a date alone (2026-05-01) is its midnight UTC. Also read: no seconds (09:30Z), a space or t for T, z for Z, a comma before the fraction, an offset without its colon (-0500). */
                 updated_since?: string;
             };
             header?: never;
@@ -3115,7 +3251,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -3478,7 +3614,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -3795,7 +3931,7 @@ export interface operations {
                     "audio/ogg": string;
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -4051,7 +4187,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -4224,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecordingLinkDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -4551,11 +4687,11 @@ export interface operations {
     getCallTranscript: {
         parameters: {
             query?: {
-                /** @description Turns per page, 1 to 500; unset returns every remaining turn. */
+                /** @description Turns per page, 1 to 500; unset returns every remaining turn. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Only this part; turn_count, start_turn and next_start_turn then count its turns. */
                 segment?: "intake" | "briefing" | "conversation";
-                /** @description Index of the first turn, counting from 0 (within the segment when segment is set). */
+                /** @description Index of the first turn, counting from 0 (within the segment when segment is set). Decimal digits only (no sign, point or exponent). */
                 start_turn?: number;
             };
             header?: {
@@ -4638,7 +4774,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -4885,13 +5021,13 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. */
+                /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id this log does not hold (another firm's, unknown, or older than 30 days) answers 400 naming after. */
                 after?: string;
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Only events of this type. */
                 type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test";
-                /** @description Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` (or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once. */
+                /** @description Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` (or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once. Decimal digits only (no sign, point or exponent). */
                 wait?: number;
             };
             header?: never;
@@ -4949,7 +5085,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -5224,7 +5360,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -5498,7 +5634,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -5573,21 +5709,21 @@ export interface operations {
             query?: {
                 /** @description The lead captured on that call (one lead or none). */
                 call_id?: string;
-                /** @description Leads whose phone equals it: E.164, or a 10-digit US number in common formats (no + means US). */
+                /** @description Leads whose phone equals it, compared as a number: E.164 (+, then 2 to 15 digits, the first not 0), or a 10-digit US number, optionally after 1 (no + means US); spaces, dots, hyphens and parentheses anywhere, and an extension at the end (x12, ext. 12), are ignored. */
                 caller_number?: string;
-                /** @description next_cursor from the previous page, same filters. */
+                /** @description next_cursor from the previous page, same filters. Opaque: pass it exactly as received; any other value answers 400 naming cursor. */
                 cursor?: string;
                 /** @description Exact match, including case and spacing. */
                 external_id?: string;
-                /** @description Captured at or after. */
+                /** @description Captured at or after. Takes an RFC 3339 date-time (2026-05-01T09:30:00Z, 2026-05-01T09:30:00.5-05:00); without a UTC offset it is read as UTC, and a date alone (2026-05-01) is its midnight UTC. Also read: no seconds (09:30Z), a space or t for T, z for Z, a comma before the fraction, an offset without its colon (-0500). */
                 from?: string;
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Only leads with this status. */
                 status?: "new" | "contacted" | "signed" | "rejected";
-                /** @description Captured before. */
+                /** @description Captured before. Takes an RFC 3339 date-time (2026-05-01T09:30:00Z, 2026-05-01T09:30:00.5-05:00); without a UTC offset it is read as UTC, and a date alone (2026-05-01) is its midnight UTC. Also read: no seconds (09:30Z), a space or t for T, z for Z, a comma before the fraction, an offset without its colon (-0500). */
                 to?: string;
-                /** @description Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of. */
+                /** @description Leads whose updated_at is at or after it. Poll from the previous run's first-page as_of. Takes an RFC 3339 date-time (2026-05-01T09:30:00Z, 2026-05-01T09:30:00.5-05:00); without a UTC offset it is read as UTC, and a date alone (2026-05-01) is its midnight UTC. Also read: no seconds (09:30Z), a space or t for T, z for Z, a comma before the fraction, an offset without its colon (-0500). */
                 updated_since?: string;
             };
             header?: never;
@@ -5648,7 +5784,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -5953,7 +6089,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -6261,7 +6397,7 @@ export interface operations {
                     "application/json": components["schemas"]["PatchLeadResponseDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -6745,7 +6881,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -7068,7 +7204,7 @@ export interface operations {
                     "audio/ogg": string;
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -7180,7 +7316,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -7349,7 +7485,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulatedCallDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -7673,7 +7809,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulatedCallDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -7999,13 +8135,13 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description next_cursor from the previous page, with the same filters. */
+                /** @description next_cursor from the previous page, with the same filters. Opaque: pass it exactly as received; any other value answers 400 naming cursor. */
                 cursor?: string;
-                /** @description Only deliveries to this webhook endpoint. */
+                /** @description Only deliveries to this webhook endpoint (its uuid, any letter case). */
                 endpoint_id?: string;
                 /** @description evt_ id. */
                 event_id?: string;
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Only deliveries with this status. */
                 status?: "pending" | "succeeded" | "failed";
@@ -8063,7 +8199,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -8322,7 +8458,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAcceptedDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -8737,7 +8873,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -8996,7 +9132,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAcceptedDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
             400: {
                 headers: {
                     /**
@@ -9375,41 +9511,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The call.completed event as POSTed to an endpoint. */
         requestBody: {
             content: {
-                "application/json": {
-                    data: components["schemas"]["CallCompletedData"];
-                    /**
-                     * @description evt_ id; also the webhook-id header of its deliveries.
-                     * @example evt_01jd5x8m3q0000000000000000
-                     */
-                    id: string;
-                    /**
-                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
-                     * @example true
-                     */
-                    livemode: boolean;
-                    /** @description The firm. */
-                    org: components["schemas"]["EventOrgDto"];
-                    /**
-                     * @description True only on webhook.test.
-                     * @example false
-                     * @constant
-                     */
-                    test: false;
-                    /**
-                     * Format: date-time
-                     * @description When it happened, ISO 8601 UTC.
-                     * @example 2026-05-01T14:06:40Z
-                     */
-                    timestamp: string;
-                    /**
-                     * @description The event type.
-                     * @example call.completed
-                     * @constant
-                     */
-                    type: "call.completed";
-                };
+                "application/json": components["schemas"]["CallCompletedEvent"];
             };
         };
         responses: {
@@ -9443,41 +9548,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The lead.created event as POSTed to an endpoint. */
         requestBody: {
             content: {
-                "application/json": {
-                    data: components["schemas"]["LeadCreatedData"];
-                    /**
-                     * @description evt_ id; also the webhook-id header of its deliveries.
-                     * @example evt_01jd5x8m3q0000000000000000
-                     */
-                    id: string;
-                    /**
-                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
-                     * @example true
-                     */
-                    livemode: boolean;
-                    /** @description The firm. */
-                    org: components["schemas"]["EventOrgDto"];
-                    /**
-                     * @description True only on webhook.test.
-                     * @example false
-                     * @constant
-                     */
-                    test: false;
-                    /**
-                     * Format: date-time
-                     * @description When it happened, ISO 8601 UTC.
-                     * @example 2026-05-01T14:06:40Z
-                     */
-                    timestamp: string;
-                    /**
-                     * @description The event type.
-                     * @example lead.created
-                     * @constant
-                     */
-                    type: "lead.created";
-                };
+                "application/json": components["schemas"]["LeadCreatedEvent"];
             };
         };
         responses: {
@@ -9511,41 +9585,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The lead.updated event as POSTed to an endpoint. */
         requestBody: {
             content: {
-                "application/json": {
-                    data: components["schemas"]["LeadUpdatedData"];
-                    /**
-                     * @description evt_ id; also the webhook-id header of its deliveries.
-                     * @example evt_01jd5x8m3q0000000000000000
-                     */
-                    id: string;
-                    /**
-                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
-                     * @example true
-                     */
-                    livemode: boolean;
-                    /** @description The firm. */
-                    org: components["schemas"]["EventOrgDto"];
-                    /**
-                     * @description True only on webhook.test.
-                     * @example false
-                     * @constant
-                     */
-                    test: false;
-                    /**
-                     * Format: date-time
-                     * @description When it happened, ISO 8601 UTC.
-                     * @example 2026-05-01T14:06:40Z
-                     */
-                    timestamp: string;
-                    /**
-                     * @description The event type.
-                     * @example lead.updated
-                     * @constant
-                     */
-                    type: "lead.updated";
-                };
+                "application/json": components["schemas"]["LeadUpdatedEvent"];
             };
         };
         responses: {
@@ -9579,41 +9622,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The webhook.test event as POSTed to an endpoint. */
         requestBody: {
             content: {
-                "application/json": {
-                    data: components["schemas"]["WebhookTestData"];
-                    /**
-                     * @description evt_ id; also the webhook-id header of its deliveries.
-                     * @example evt_01jd5x8m3q0000000000000000
-                     */
-                    id: string;
-                    /**
-                     * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
-                     * @example true
-                     */
-                    livemode: boolean;
-                    /** @description The firm. */
-                    org: components["schemas"]["EventOrgDto"];
-                    /**
-                     * @description True only on webhook.test.
-                     * @example true
-                     * @constant
-                     */
-                    test: true;
-                    /**
-                     * Format: date-time
-                     * @description When it happened, ISO 8601 UTC.
-                     * @example 2026-05-01T14:06:40Z
-                     */
-                    timestamp: string;
-                    /**
-                     * @description The event type.
-                     * @example webhook.test
-                     * @constant
-                     */
-                    type: "webhook.test";
-                };
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

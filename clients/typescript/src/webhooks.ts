@@ -14,5 +14,24 @@ export type WebhookPayload<T extends WebhookEventType> = webhooks[T]['post']['re
  */
 export type WebhookEvent = { [T in WebhookEventType]: WebhookPayload<T> }[WebhookEventType];
 
-/** An entry of GET /v1/events: the same envelope, with `type` open and `data` any of the known shapes or a newer one. */
+/**
+ * An entry of GET /v1/events (and /v1/events/{event_id}): an event of a known type, with that type's
+ * `data`, or an event of a type added later, with free-form `data`. TypeScript cannot narrow such an
+ * open union on `type` (the other types' `type` is any string), so check `isKnownEvent(e)` first.
+ */
 export type EventLogEntry = paths['/v1/events']['get']['responses'][200]['content']['application/json']['events'][number];
+
+/** An entry of a known type: a union discriminated on `type`, as WebhookEvent is. */
+export type KnownEventLogEntry = Extract<EventLogEntry, { type: WebhookEventType }>;
+
+/** An entry of a type this client was generated without: ignore it (the spec lets new types appear). */
+export type OtherEventLogEntry = Exclude<EventLogEntry, { type: WebhookEventType }>;
+
+/** Every known type, once: adding a type to the document fails the build until it is listed here. */
+const KNOWN: Record<WebhookEventType, true> = { 'call.completed': true, 'lead.created': true, 'lead.updated': true, 'webhook.test': true };
+export const KNOWN_EVENT_TYPES = Object.keys(KNOWN) as WebhookEventType[];
+
+/** Whether the entry is of a type this client knows; from there `e.type` narrows `e.data`. */
+export function isKnownEvent(e: EventLogEntry): e is KnownEventLogEntry {
+  return Object.hasOwn(KNOWN, e.type);
+}

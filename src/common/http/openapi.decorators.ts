@@ -6,7 +6,7 @@ import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EX
 export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid parameters or body (`invalid_request`); `param` names the first offending one and `errors` lists each problem once.',
+  400: 'Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once.',
   401: 'Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`.',
   403: 'The key lacks the required scope (`insufficient_scope`); `required_scope` names it.',
   404: "Not found (`not_found`); another firm's ids answer the same way.",

@@ -1,7 +1,12 @@
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+// @Type on purpose: a DTO class-transformer reads its own way gets no compiled check.
+// eslint-disable-next-line no-restricted-imports
+import { Expose, plainToInstance, Transform, Type } from 'class-transformer';
+import { IsOptional, IsString, validateSync } from 'class-validator';
 import { ListCallsQuery } from '../../calls/dto/list-calls.query';
 import { ListLeadsQuery } from '../../leads/dto/list-leads.query';
+import { ListEventsQueryDto } from '../../events/dto/event.dto';
+import { TranscriptQuery } from '../../transcripts/dto/transcript.dto';
+import { ListDeliveriesQueryDto } from '../../webhooks/dto/webhook.dto';
 import { compiledQueryCheck } from './compiled-query';
 import { NoQueryDto } from './no-query.dto';
 
@@ -66,5 +71,31 @@ describe('compiledQueryCheck', () => {
     expect(calls?.({ updatedSince: '2026-05-01T00:00:00Z' })).toBeUndefined();
     expect(compiledQueryCheck(NoQueryDto)?.({})).toBeInstanceOf(NoQueryDto);
     expect(compiledQueryCheck(NoQueryDto)?.({ x: '1' })).toBeUndefined();
+  });
+});
+
+class TypedQuery {
+  @IsOptional() @Type(() => Number) limit?: number;
+}
+class RenamedQuery {
+  @IsOptional() @IsString() @Expose({ name: 'page_size' }) size?: string;
+}
+class HandTransformedQuery {
+  @IsOptional() @Transform(({ value }) => String(value).trim()) @IsString() name?: string;
+}
+
+describe("compiledQueryCheck of the service's own query DTOs", () => {
+  it.each(
+    [ListCallsQuery, ListLeadsQuery, TranscriptQuery, ListEventsQueryDto, ListDeliveriesQueryDto, NoQueryDto].map((m) => [m.name, m]),
+  )('%s has one (its valid queries skip the full path)', (_name, metatype) => expect(compiledQueryCheck(metatype)).not.toBeNull());
+});
+
+describe('compiledQueryCheck, where class-transformer would read the query otherwise', () => {
+  it.each([
+    ['@Type', TypedQuery],
+    ['@Expose', RenamedQuery],
+    ['a @Transform not declared with QueryTransform', HandTransformedQuery],
+  ])('gives no compiled check to a DTO using %s (the full path decides)', (_what, metatype) => {
+    expect(compiledQueryCheck(metatype)).toBeNull();
   });
 });

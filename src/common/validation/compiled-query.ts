@@ -1,16 +1,14 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata.js';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, ValidationTypes, type MetadataStorage, type ValidationArguments } from 'class-validator';
+import { queryTransformsOf, type QueryValueTransform } from './query-transforms.js';
 
 type Metatype = new (...args: never[]) => unknown;
 type Instance = Record<string, unknown>;
-
-/** TransformationType.PLAIN_TO_CLASS (class-transformer's enum, not exported from its entry point). */
-const PLAIN_TO_CLASS = 0;
+type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 interface MemberCheck {
-  /** The member's @Transform functions, in declaration order (PLAIN_TO_CLASS only). */
-  transforms: ((params: { value: unknown; key: string; obj: unknown; type: number; options: object }) => unknown)[];
+  /** The member's transforms (QueryTransform), in declaration order. */
+  transforms: QueryValueTransform[];
   /** @IsOptional() and any other condition: all true, or the member's checks are skipped. */
   conditions: ((object: object, value: unknown) => boolean)[];
   /** The constraints class-validator would run, with their arguments. */
@@ -25,12 +23,15 @@ const checkByClass = new WeakMap<Metatype, QueryCheck | null>();
 /**
  * The query DTO's decorators read once into a plain function: the same
  * constraint instances class-validator runs (so the same values pass), the
- * same @Transform functions, but none of class-transformer's and
- * class-validator's per-request walking, error objects and promises. It only
- * ever accepts: on the first failed check it answers undefined and the
- * validation pipe runs class-transformer + class-validator, which word the
- * 400 as before. A DTO using anything else (groups, `each`, nested, async,
- * @Expose/@Exclude/@Type) gets no compiled check (null).
+ * same transforms, but none of class-transformer's and class-validator's
+ * per-request walking, error objects and promises. It only ever accepts: on
+ * the first failed check it answers undefined and the validation pipe runs
+ * class-transformer + class-validator, which word the 400 as before. A DTO
+ * using anything else (groups, `each`, nesting, async) gets no compiled check
+ * (null), and so does one class-transformer reads differently (a @Type,
+ * @Expose or @Exclude, a @Transform not declared with QueryTransform): the
+ * compiled check is tried once against plainToInstance, the public way to
+ * ask class-transformer, and dropped on any difference.
  */
 export function compiledQueryCheck(metatype: Metatype): QueryCheck | null {
   let check = checkByClass.get(metatype);
@@ -45,16 +46,22 @@ function compile(metatype: Metatype): QueryCheck | null {
   const members = readMembers(metatype);
   if (!members) return null;
   const targetName = metatype.name;
-  return (query) => {
+  const build = (query: Record<string, unknown>): Instance | undefined => {
     const instance = new metatype() as Instance;
     for (const key of Object.keys(query)) {
       const raw = query[key];
       const member = members.get(key);
       if (typeof raw !== 'string' || !member) return undefined;
       let value: unknown = raw;
-      for (const transform of member.transforms) value = transform({ value, key, obj: query, type: PLAIN_TO_CLASS, options: {} });
+      for (const transform of member.transforms) value = transform(value);
       instance[key] = value;
     }
+    return instance;
+  };
+  if (!readsLikeClassTransformer(metatype, [...members.keys()], build)) return null;
+  return (query) => {
+    const instance = build(query);
+    if (!instance) return undefined;
     for (const [property, member] of members) {
       const value = instance[property];
       if (!member.conditions.every((condition) => condition(instance, value))) continue;
@@ -67,22 +74,30 @@ function compile(metatype: Metatype): QueryCheck | null {
   };
 }
 
+/** Texts every member is sent as, once each: a transform that changes none of them changes no query either. */
+const PROBES = ['7', ' Ab ', 'true', '', '2026-05-01T00:00:00Z'];
+
+/** The instance built here must equal class-transformer's for every probe. */
+function readsLikeClassTransformer(metatype: Metatype, names: string[], build: (q: Record<string, unknown>) => Instance | undefined) {
+  return PROBES.every((text) => {
+    const probe = Object.fromEntries(names.map((name) => [name, text]));
+    const ours = build(probe);
+    const theirs = plainToInstance(metatype, probe) as Instance;
+    const keys = new Set([...Object.keys(ours ?? {}), ...Object.keys(theirs)]);
+    return ours !== undefined && [...keys].every((k) => Object.is(ours[k], theirs[k]));
+  });
+}
+
 /** Each declared member's transforms, conditions and constraints; null when the DTO uses anything this does not reproduce. */
 function readMembers(metatype: Metatype): Map<string, MemberCheck> | null {
-  if (defaultMetadataStorage.getExposedMetadatas(metatype).length || defaultMetadataStorage.getExcludedMetadatas(metatype).length)
-    return null;
   const storage = getMetadataStorage();
   const members = new Map<string, MemberCheck>();
   for (const metadata of storage.getTargetValidationMetadatas(metatype, '', false, false)) {
     if (metadata.each || metadata.groups?.length || metadata.always || metadata.validateIf) return null;
     const name = metadata.propertyName;
-    if (defaultMetadataStorage.findTypeMetadata(metatype, name)) return null;
     let member = members.get(name);
     if (!member) {
-      const transforms = defaultMetadataStorage
-        .findTransformMetadatas(metatype, name, PLAIN_TO_CLASS)
-        .map((t) => t.transformFn as MemberCheck['transforms'][number]);
-      member = { transforms, conditions: [], constraints: [] };
+      member = { transforms: queryTransformsOf(metatype, name), conditions: [], constraints: [] };
       members.set(name, member);
     }
     if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {

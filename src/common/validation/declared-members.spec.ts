@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsString, ValidateNested } from 'class-validator';
+import { IsString } from 'class-validator';
+import { Nested } from './nested';
 import { undeclaredMembers } from './declared-members';
 
 class Leaf {
@@ -13,8 +13,8 @@ class Documented {
 
 class Root {
   @IsString() title: string;
-  @ValidateNested() @Type(() => Leaf) leaf: Leaf;
-  @ValidateNested({ each: true }) @Type(() => Leaf) leaves: Leaf[];
+  @Nested(() => Leaf) leaf: Leaf;
+  @Nested(() => Leaf, { each: true }) leaves: Leaf[];
   @ApiProperty({ type: () => Documented }) documented: Documented;
   @ApiProperty({ type: [Number] }) numbers: number[];
 }

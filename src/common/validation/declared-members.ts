@@ -1,11 +1,12 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
+import { DECORATORS } from '@nestjs/swagger';
 import { bodyMembers } from './body-rules.js';
+import { nestedTypeOf } from './nested.js';
 
 type Metatype = new (...args: never[]) => unknown;
 
-/** Where @nestjs/swagger keeps what the OpenAPI document shows of a class (its DECORATORS constants). */
-const SWAGGER_PROPERTIES = 'swagger/apiModelPropertiesArray';
-const SWAGGER_PROPERTY = 'swagger/apiModelProperties';
+/** Where @nestjs/swagger keeps what the OpenAPI document shows of a class (the metadata keys it exports). */
+const SWAGGER_PROPERTIES = DECORATORS.API_MODEL_PROPERTIES_ARRAY;
+const SWAGGER_PROPERTY = DECORATORS.API_MODEL_PROPERTIES;
 const NOT_A_DTO = new Set<unknown>([String, Number, Boolean, Object, Array, Date, Buffer, BigInt, Symbol, Function]);
 
 /** Decorators run once, when a class is defined, so what a class declares is read once, not on every request. */
@@ -22,9 +23,9 @@ export function declaredMembers(metatype: Metatype): Set<string> {
   return declared;
 }
 
-/** A class declared for a member (by @Type, or as the documented type, possibly lazy `() => Dto`) that itself declares members. */
+/** A class declared for a member (by @Nested, or as the documented type, possibly lazy `() => Dto`) that itself declares members. */
 function memberClass(metatype: Metatype, name: string): Metatype | undefined {
-  const transformed = defaultMetadataStorage.findTypeMetadata(metatype, name)?.typeFunction();
+  const transformed = nestedTypeOf(metatype, name);
   let documented = (Reflect.getMetadata(SWAGGER_PROPERTY, metatype.prototype as object, name) as { type?: unknown } | undefined)?.type;
   if (typeof documented === 'function' && documented.prototype === undefined) documented = (documented as () => unknown)();
   for (const candidate of [transformed, documented]) {

@@ -1,8 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
+import { isQueryDateTime, QUERY_DATE_TIME_FORMS, QUERY_DATE_TIME_PATTERN } from '../instant.js';
+import { QueryTransform } from './query-transforms.js';
+import { TEXT_PATTERN } from './string-safety.js';
 
 /**
  * Query parameters arrive as strings. These decorators validate the string
@@ -15,20 +17,37 @@ import { EVENT_ID_PATTERN, eventIdMessage, isEventId } from '../ids.js';
  */
 export function QueryIntRange(name: string, min: number, max: number, dflt: number | undefined, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: max, description, ...(dflt !== undefined ? { default: dflt } : {}) }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: min,
+      maximum: max,
+      description: `${description} Decimal digits only (no sign, point or exponent).`,
+      ...(dflt !== undefined ? { default: dflt } : {}),
+    }),
     IsOptional(),
-    Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
+    QueryTransform((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value)),
     IsInt({ message: `${name} must be an integer from ${min} to ${max}` }),
     Min(min, { message: `${name} must be an integer from ${min} to ${max}` }),
     Max(max, { message: `${name} must be an integer from ${min} to ${max}` }),
   );
 }
 
+/**
+ * A date-time filter: the pattern the document serves is the check the
+ * validator runs (instant.ts), so both accept exactly the same texts.
+ */
 export function QueryDateTime(name: string, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'string', format: 'date-time', description }),
+    ApiPropertyOptional({
+      type: 'string',
+      pattern: QUERY_DATE_TIME_PATTERN,
+      description: `${description} Takes ${QUERY_DATE_TIME_FORMS}.`,
+    }),
     IsOptional(),
-    IsISO8601({ strict: true }, { message: `${name} must be an ISO 8601 date-time such as 2026-05-01T00:00:00Z` }),
+    ValidateBy({
+      name: 'isQueryDateTime',
+      validator: { validate: isQueryDateTime, defaultMessage: () => `${name} must be a date-time such as 2026-05-01T00:00:00Z` },
+    }),
   );
 }
 
@@ -48,9 +67,18 @@ export function QueryBoolean(name: string, description: string) {
   );
 }
 
-/** `cursor`: next_cursor from the previous page, with the same filters. */
+/**
+ * `cursor`: next_cursor from the previous page, with the same filters. Opaque, so the document gives no
+ * form: any other value (or one issued for other filters) is refused by the service that issued it.
+ */
 export function QueryCursor(description = 'next_cursor from the previous page, with the same filters.') {
-  return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString({ message: 'cursor must be a string' }));
+  return applyDecorators(
+    ApiPropertyOptional({
+      description: `${description} Opaque: pass it exactly as received; any other value answers 400 naming cursor.`,
+    }),
+    IsOptional(),
+    IsString({ message: 'cursor must be a string' }),
+  );
 }
 
 /** An optional query parameter holding an event id (ids.ts isEventId), documented from the same declaration. */
@@ -67,5 +95,18 @@ export function QueryEventId(name: string, description: string) {
  * anything stored simply matches nothing (an empty list, not a 400).
  */
 export function QueryFilterText(name: string, description: string, message = `${name} must be a string`) {
-  return applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString({ message }));
+  return applyDecorators(ApiPropertyOptional({ description, pattern: TEXT_PATTERN }), IsOptional(), IsString({ message }));
+}
+
+/** A filter of a stated form: the pattern the document serves is the check the validator runs. */
+export function QueryPattern(name: string, pattern: string, description: string, message: string, format?: string) {
+  const form = new RegExp(pattern);
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'string', ...(format ? { format } : {}), pattern, description }),
+    IsOptional(),
+    ValidateBy({
+      name: `${name}Form`,
+      validator: { validate: (v: unknown) => typeof v === 'string' && form.test(v), defaultMessage: () => message },
+    }),
+  );
 }

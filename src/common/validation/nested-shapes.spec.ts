@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsArray, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { Nested } from './nested';
 import { nestedMembers, shapeProblems } from './nested-shapes';
 
 class Leaf {
@@ -8,10 +8,10 @@ class Leaf {
 }
 
 class Root {
-  @ValidateNested() @Type(() => Leaf) leaf: Leaf;
-  @IsOptional() @ValidateNested() @Type(() => Leaf) maybe: Leaf | null = null;
-  @ValidateIf((_o: object, v: unknown) => v !== undefined) @ValidateNested() @Type(() => Leaf) omittable: Leaf = new Leaf();
-  @IsArray() @ValidateNested({ each: true }) @Type(() => Leaf) leaves: Leaf[] = [];
+  @Nested(() => Leaf) leaf: Leaf;
+  @IsOptional() @Nested(() => Leaf) maybe: Leaf | null = null;
+  @ValidateIf((_o: object, v: unknown) => v !== undefined) @Nested(() => Leaf) omittable: Leaf = new Leaf();
+  @IsArray() @Nested(() => Leaf, { each: true }) leaves: Leaf[] = [];
   @IsArray() @IsString({ each: true }) words: string[] = [];
 }
 

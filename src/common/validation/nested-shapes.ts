@@ -1,9 +1,9 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, IS_OPTIONAL, ValidationTypes } from 'class-validator';
+import { nestedTypeOf } from './nested.js';
 
 type Metatype = new (...args: never[]) => unknown;
 
-/** A member a DTO declares as one nested object (`@ValidateNested()`) or a list of them (`@ValidateNested({ each: true })`). */
+/** A member a DTO declares as one nested object (`@Nested(() => Dto)`) or a list of them (`@Nested(() => Dto, { each: true })`). */
 export interface NestedMember {
   name: string;
   /** A list of objects rather than one object. */
@@ -24,7 +24,7 @@ export function nestedMembers(metatype: Metatype): NestedMember[] {
     members = metadata
       .filter((m) => m.type === ValidationTypes.NESTED_VALIDATION)
       .flatMap((m) => {
-        const type = defaultMetadataStorage.findTypeMetadata(metatype, m.propertyName)?.typeFunction() as Metatype | undefined;
+        const type = nestedTypeOf(metatype, m.propertyName);
         return type ? [{ name: m.propertyName, list: m.each === true, nullable: optional.has(m.propertyName), type }] : [];
       });
     nestedByClass.set(metatype, members);

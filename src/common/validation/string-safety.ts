@@ -4,6 +4,13 @@
  * surrogate (not Unicode text; it would be stored as U+FFFD, silently
  * changing what the client sent).
  */
+/**
+ * How the OpenAPI document states the rule on a text: no NUL (a pattern of ECMA-262 without flags, which
+ * every validator reads alike). A lone surrogate is stated in words only: a pattern for it needs Unicode
+ * mode, and a validator without it would refuse every emoji instead.
+ */
+export const TEXT_PATTERN = '^[^\\u0000]*$';
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export interface UnsafeString {

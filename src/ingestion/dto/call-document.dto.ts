@@ -1,5 +1,4 @@
 import { applyDecorators } from '@nestjs/common';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -16,8 +15,8 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
+import { Nested } from '../../common/validation/nested.js';
 import { CATEGORIES, CONVERSATION_STATUSES, LANGUAGES, OUTCOMES, SEGMENTS, SPEAKERS, URGENCIES } from '../../calls/index.js';
 import { PLAIN_ID_PATTERN } from '../../common/ids.js';
 import { IsCheckablePhone, IsDateTimeWithOffset, Omittable } from './document-decorators.js';
@@ -61,12 +60,12 @@ export class ReferenceDoc {
 }
 
 export class DetailsDoc {
-  @IsArray() @atMost(8) @ValidateNested({ each: true }) @Type(() => AboutDoc) about: AboutDoc[] = [];
+  @IsArray() @atMost(8) @Nested(() => AboutDoc, { each: true }) about: AboutDoc[] = [];
   @NullableString(200) caller_organization: string | null = null;
   @NullableString(200) asked_for: string | null = null;
   @NullableString(200) message_for: string | null = null;
   @NullableString(500) best_time: string | null = null;
-  @IsArray() @atMost(8) @ValidateNested({ each: true }) @Type(() => ReferenceDoc) references: ReferenceDoc[] = [];
+  @IsArray() @atMost(8) @Nested(() => ReferenceDoc, { each: true }) references: ReferenceDoc[] = [];
   @IsDefined() @IsDateTimeWithOffset() generated_at: string;
 }
 
@@ -86,16 +85,16 @@ export class ConversationSummaryDoc {
   @NullableString(8000) summary: string | null = null;
   @IsString() @MaxLength(4000) outcome: string = '';
   @IsArray() @atMost(8) @IsString({ each: true }) @MaxLength(2000, { each: true }) key_points: string[] = [];
-  @IsArray() @atMost(8) @ValidateNested({ each: true }) @Type(() => ConfirmedDetailDoc) confirmed_details: ConfirmedDetailDoc[] = [];
+  @IsArray() @atMost(8) @Nested(() => ConfirmedDetailDoc, { each: true }) confirmed_details: ConfirmedDetailDoc[] = [];
   @IsArray() @atMost(8) @IsString({ each: true }) @MaxLength(2000, { each: true }) next_steps: string[] = [];
   @IsDefined() @IsDateTimeWithOffset() generated_at: string;
 }
 
 export class UntrustedCallDoc {
-  @Omittable() @ValidateNested() @Type(() => SummaryDoc) summary: SummaryDoc = new SummaryDoc();
+  @Omittable() @Nested(() => SummaryDoc) summary: SummaryDoc = new SummaryDoc();
   @NullableString(200) caller_name: string | null = null;
-  @IsOptional() @ValidateNested() @Type(() => DetailsDoc) details: DetailsDoc | null = null;
-  @IsOptional() @ValidateNested() @Type(() => ConversationSummaryDoc) conversation_summary: ConversationSummaryDoc | null = null;
+  @IsOptional() @Nested(() => DetailsDoc) details: DetailsDoc | null = null;
+  @IsOptional() @Nested(() => ConversationSummaryDoc) conversation_summary: ConversationSummaryDoc | null = null;
 }
 
 export class RungDoc {
@@ -117,7 +116,7 @@ export class HandlingDoc {
   @NullableString(200) requested_person_name: string | null = null;
   @NullableString(64) gate: string | null = null;
   @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(200, { each: true }) chain: string[] | null = null;
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => RungDoc) rung: RungDoc[] | null = null;
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @Nested(() => RungDoc, { each: true }) rung: RungDoc[] | null = null;
   @NullableBoolean() connected: boolean | null = null;
   @NullableString(64) transfer_reason: string | null = null;
 }
@@ -143,9 +142,9 @@ export const MAX_TURNS = 10_000;
 export class TranscriptDoc {
   @IsOptional() @oneOf(CONVERSATION_STATUSES) conversation_status: string | null = null;
   @NullableString(200) connected_name: string | null = null;
-  @IsArray() @atMost(20) @ValidateNested({ each: true }) @Type(() => BriefingDoc) briefings: BriefingDoc[] = [];
+  @IsArray() @atMost(20) @Nested(() => BriefingDoc, { each: true }) briefings: BriefingDoc[] = [];
   @NullableString(2000) notice: string | null = null;
-  @IsArray() @atMost(MAX_TURNS) @ValidateNested({ each: true }) @Type(() => TurnDoc) turns: TurnDoc[] = [];
+  @IsArray() @atMost(MAX_TURNS) @Nested(() => TurnDoc, { each: true }) turns: TurnDoc[] = [];
 }
 
 export class LeadUntrustedDoc {
@@ -183,7 +182,7 @@ export class IntakeUntrustedDoc {
 export class IntakeDoc {
   @IsOptional() @IsDateTimeWithOffset() extracted_at: string | null = null;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) completeness: number | null = null;
-  @Omittable() @ValidateNested() @Type(() => IntakeUntrustedDoc) untrusted: IntakeUntrustedDoc = new IntakeUntrustedDoc();
+  @Omittable() @Nested(() => IntakeUntrustedDoc) untrusted: IntakeUntrustedDoc = new IntakeUntrustedDoc();
 }
 
 export class LeadDoc {
@@ -192,8 +191,8 @@ export class LeadDoc {
   @IsOptional() @Matches(/^\d{1,10}$/, { message: '$property must be 1 to 10 digits' }) phone_extension: string | null = null;
   @NullableString(320) @IsEmail({}, { message: '$property must be a valid email address' }) email: string | null = null;
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) intake_completeness: number | null = null;
-  @Omittable() @ValidateNested() @Type(() => LeadUntrustedDoc) untrusted: LeadUntrustedDoc = new LeadUntrustedDoc();
-  @IsOptional() @ValidateNested() @Type(() => IntakeDoc) intake: IntakeDoc | null = null;
+  @Omittable() @Nested(() => LeadUntrustedDoc) untrusted: LeadUntrustedDoc = new LeadUntrustedDoc();
+  @IsOptional() @Nested(() => IntakeDoc) intake: IntakeDoc | null = null;
 }
 
 export class CallDocument {
@@ -212,8 +211,8 @@ export class CallDocument {
   @IsOptional() @Matches(/^\d{1,10}$/, { message: '$property must be 1 to 10 digits' }) callback_extension: string | null = null;
   @IsDefined() @IsBoolean() processing_complete: boolean;
   @IsOptional() @IsInt() @Min(0) config_version: number | null = null;
-  @Omittable() @ValidateNested() @Type(() => UntrustedCallDoc) untrusted: UntrustedCallDoc = new UntrustedCallDoc();
-  @IsOptional() @ValidateNested() @Type(() => HandlingDoc) handling: HandlingDoc | null = null;
-  @IsOptional() @ValidateNested() @Type(() => TranscriptDoc) transcript: TranscriptDoc | null = null;
-  @IsOptional() @ValidateNested() @Type(() => LeadDoc) lead: LeadDoc | null = null;
+  @Omittable() @Nested(() => UntrustedCallDoc) untrusted: UntrustedCallDoc = new UntrustedCallDoc();
+  @IsOptional() @Nested(() => HandlingDoc) handling: HandlingDoc | null = null;
+  @IsOptional() @Nested(() => TranscriptDoc) transcript: TranscriptDoc | null = null;
+  @IsOptional() @Nested(() => LeadDoc) lead: LeadDoc | null = null;
 }

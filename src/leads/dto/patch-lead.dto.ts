@@ -1,9 +1,14 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
 import { RequireOneOf } from '../../common/validation/body-rules.js';
+import { TEXT_PATTERN } from '../../common/validation/string-safety.js';
 import { LEAD_STATUSES, SETTABLE_STATUSES, type LeadStatus } from '../lead-model.js';
 
-const LINE_BREAKS = new Set(['\r', '\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029']);
+const BREAKS = ['\r', '\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
+const LINE_BREAKS = new Set(BREAKS);
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** The document's statement of a one-line text: no line break (the set above) and no NUL. */
+const ONE_LINE_PATTERN = `^[^${['\u0000', ...BREAKS].map(escaped).join('')}]*$`;
 /** Lengths count characters (code points), as a person would. */
 const length = (s: string) => [...s].length;
 
@@ -41,7 +46,10 @@ const WhenSent = () => ValidateIf((_o, v) => v !== undefined);
  * instance exactly when it was sent.
  */
 @RequireOneOf('status', 'external_id', 'status_reason')
-@ApiSchema({ description: 'The changes to a lead: at least one of status, external_id, status_reason; no other members.' })
+@ApiSchema({
+  description:
+    'The changes to a lead: at least one of status, external_id, status_reason (expected_status alone changes nothing and is refused); no other members.',
+})
 export class PatchLeadDto {
   @ApiPropertyOptional({ enum: SETTABLE_STATUSES, description: 'The new status. Cannot be new.', example: 'contacted' })
   @WhenSent()
@@ -53,7 +61,8 @@ export class PatchLeadDto {
     nullable: true,
     minLength: 1,
     maxLength: 200,
-    description: "The lead's id in your own system. One line. null clears; omitted keeps.",
+    pattern: ONE_LINE_PATTERN,
+    description: "The lead's id in your own system: 1 to 200 characters on one line. null clears; omitted keeps.",
     example: 'CRM-1042',
   })
   @IsOptional()
@@ -65,7 +74,8 @@ export class PatchLeadDto {
     nullable: true,
     minLength: 1,
     maxLength: 500,
-    description: 'Why the status is what it is. null clears; omitted keeps.',
+    pattern: TEXT_PATTERN,
+    description: 'Why the status is what it is: 1 to 500 characters. null clears; omitted keeps.',
     example: 'Signed retainer on May 2.',
   })
   @IsOptional()

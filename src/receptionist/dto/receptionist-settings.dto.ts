@@ -1,5 +1,4 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -16,8 +15,8 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
+import { Nested } from '../../common/validation/nested.js';
 import { NullableDateTime, NullableString } from '../../common/http/schema.decorators.js';
 
 /**
@@ -98,13 +97,11 @@ export class ChainOverrideDto {
 export class LanguageOverridesDto {
   @ApiProperty({ type: ChainOverrideDto, nullable: true, description: 'Chain for English-speaking callers; null keeps the default.' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ChainOverrideDto)
+  @Nested(() => ChainOverrideDto)
   en: ChainOverrideDto | null = null;
   @ApiProperty({ type: ChainOverrideDto, nullable: true, description: 'Chain for Spanish-speaking callers; null keeps the default.' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ChainOverrideDto)
+  @Nested(() => ChainOverrideDto)
   es: ChainOverrideDto | null = null;
 }
 
@@ -123,8 +120,7 @@ export class RoutingRuleDto {
   always_transfer: boolean;
   @ApiProperty({ type: LanguageOverridesDto, description: 'Chains used instead of in_hours_chain for a caller language.' })
   @IsDefined({ message: 'is required: an object with en and es, each null or {in_hours_chain}' })
-  @ValidateNested()
-  @Type(() => LanguageOverridesDto)
+  @Nested(() => LanguageOverridesDto)
   language_overrides: LanguageOverridesDto;
 }
 
@@ -146,15 +142,13 @@ export class ReceptionistSettingsDto {
   @MaxLength(60)
   agent_name: string;
   @ApiProperty({ type: ProfileDto, description: "The firm's public profile." })
-  @ValidateNested()
-  @Type(() => ProfileDto)
+  @Nested(() => ProfileDto)
   profile: ProfileDto;
-  @ApiProperty({ type: HoursDto, description: 'Office hours.' }) @ValidateNested() @Type(() => HoursDto) hours: HoursDto;
+  @ApiProperty({ type: HoursDto, description: 'Office hours.' }) @Nested(() => HoursDto) hours: HoursDto;
   @ApiProperty({ type: [TeamMemberDto], description: 'Team members the receptionist can transfer to.' })
   @IsArray()
   @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => TeamMemberDto)
+  @Nested(() => TeamMemberDto, { each: true })
   team: TeamMemberDto[];
   @ApiProperty({
     type: 'object',
@@ -172,8 +166,7 @@ export class ReceptionistSettingsDto {
   capture_email: string;
   @ApiProperty({ type: [FactDto], description: 'Facts read to callers who ask, in order.' })
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => FactDto)
+  @Nested(() => FactDto, { each: true })
   facts: FactDto[];
   @ApiProperty({
     type: [String],

@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsIn, ValidateBy, ValidateIf } from 'class-validator';
 import { CATEGORIES, OUTCOMES, type Category } from '../../calls/index.js';
-import { BodyMayBeOmitted } from '../../common/validation/body-rules.js';
-import { normalizePhone } from '../../common/phone.js';
+import { BodyMayBeOmitted, BodySchemaRules } from '../../common/validation/body-rules.js';
+import { CALLER_NUMBER_FORM, isPhoneForm, normalizePhone, PHONE_FORM_PATTERN } from '../../common/phone.js';
 
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -13,25 +13,23 @@ const OneOf = (name: string, values: readonly string[]) =>
   IsIn(values as string[], { message: `${name} must be one of ${values.join(', ')}` });
 
 /**
- * A member taking one of the spec's open enumerations (the same `x-extensible-enum` as wherever it appears): a value
- * the service does not know yet is refused (400), a value added later is taken from then on.
+ * A member taking one of the spec's open enumerations: in a response the value list is open, but here a
+ * value the service does not know yet is refused (400), so the document lists the values it takes (`enum`);
+ * a value added later is listed, and taken, from then on.
  */
-function OpenEnumMember(values: readonly string[], description: string) {
-  const options = {
-    type: 'string',
-    description: `${description} Known values: ${values.join(', ')}; more may be added.`,
-    example: values[0],
-    'x-extensible-enum': [...values],
-  };
-  return ApiPropertyOptional(options as ApiPropertyOptions);
+function EnumMember(values: readonly string[], description: string) {
+  return ApiPropertyOptional({ enum: [...values], description, example: values[0] });
 }
 
-/** A phone number as every other one the service reads (src/common/phone.ts, libphonenumber-js). */
+/**
+ * A phone number of the form the document states (src/common/phone.ts, the caller_number filters' form)
+ * that libphonenumber-js also finds in service: the second part no pattern can state.
+ */
 function IsPhoneNumber(name: string) {
   return ValidateBy({
     name: 'isPhoneNumber',
     validator: {
-      validate: (v: unknown) => typeof v === 'string' && normalizePhone(v) !== null,
+      validate: (v: unknown) => isPhoneForm(v) && normalizePhone(v) !== null,
       defaultMessage: () => `${name} must be a valid phone number: E.164 such as +13125550123, or a US number such as (312) 555-0123`,
     },
   });
@@ -41,13 +39,16 @@ function IsPhoneNumber(name: string) {
 @BodyMayBeOmitted()
 @ApiSchema({
   description:
-    'What the simulated call should be; each member optional (omitted: the default it describes), none null. The body itself may be omitted.',
+    'What the simulated call should be; each member optional (omitted: the default it describes), none null. The body itself may be omitted. ' +
+    'An unanswered call (answered false) has no category, outcome not_attempted and no lead.',
+})
+// The refusals of planSimulatedCall and of ingestion's rules for an unanswered call, stated in the schema.
+@BodySchemaRules({
+  if: { required: ['answered'], properties: { answered: { const: false } } },
+  then: { properties: { category: false, outcome: { const: 'not_attempted' }, lead: { const: false } } },
 })
 export class SimulateCallDto {
-  @OpenEnumMember(
-    CATEGORIES,
-    'What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false.',
-  )
+  @EnumMember(CATEGORIES, 'What the call is about. Default new_injury_lead on an answered call; must be omitted when answered is false.')
   @WhenSent()
   @OneOf('category', CATEGORIES)
   category?: Category;
@@ -61,7 +62,7 @@ export class SimulateCallDto {
   @Flag('answered')
   answered?: boolean;
 
-  @OpenEnumMember(
+  @EnumMember(
     OUTCOMES,
     'The transfer outcome. Default connected on an answered call (put through: briefing and conversation turns), not_attempted on an unanswered one, which can have no other.',
   )
@@ -81,7 +82,8 @@ export class SimulateCallDto {
 
   @ApiPropertyOptional({
     type: 'string',
-    description: 'The caller id: E.164, or a US number in a common format. Default: a fictional 555-01xx Chicago number.',
+    pattern: PHONE_FORM_PATTERN,
+    description: `The caller id: ${CALLER_NUMBER_FORM} It must also be a number in service in its country's numbering plan (libphonenumber's metadata; an unassigned area code such as 555 answers 400). Default: a fictional 555-01xx Chicago number.`,
     example: '+13125550142',
   })
   @WhenSent()

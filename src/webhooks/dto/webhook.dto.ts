@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { OpenEnum, OpenEnumList } from '../../common/http/schema.decorators.js';
-import { IsOptional, IsString, IsUUID } from 'class-validator';
-import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
+import { UUID_PATTERN } from '../../common/ids.js';
+import { QueryCursor, QueryEnum, QueryEventId, QueryIntRange, QueryPattern } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -120,12 +120,13 @@ export class WebhookDeliveryAcceptedDto {
 }
 
 export class ListDeliveriesQueryDto {
-  @ApiPropertyOptional({
-    format: 'uuid',
-    description: 'Only deliveries to this webhook endpoint.',
-  })
-  @IsOptional()
-  @IsUUID('all', { message: 'endpoint_id must be a webhook endpoint id (uuid)' })
+  @QueryPattern(
+    'endpoint_id',
+    UUID_PATTERN.source,
+    'Only deliveries to this webhook endpoint (its uuid, any letter case).',
+    'endpoint_id must be a webhook endpoint id (uuid)',
+    'uuid',
+  )
   endpoint_id?: string;
 
   @QueryEventId('event_id', 'evt_ id.')
@@ -137,8 +138,6 @@ export class ListDeliveriesQueryDto {
   @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.')
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor from the previous page, with the same filters.' })
-  @IsOptional()
-  @IsString({ message: 'cursor must be a string' })
+  @QueryCursor()
   cursor?: string;
 }

@@ -1,0 +1,108 @@
+import { EVENT_TYPES } from '../src/events';
+import { internalEnv } from './support/call-documents';
+import { firmEventsListable } from './support/events';
+import { createFirmWithData, type FirmWithData } from './support/firm-data';
+import { Receiver } from './support/receiver';
+import { tempDataDir } from './support/recordings';
+import { servedDocument, type ServedDocument } from './support/served-document';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * Events typed by type: in the served document the events list, the single
+ * event and the webhooks section tie each known `type` to its own `data`
+ * (KnownEvent, a union discriminated on `type`), while an event of a type
+ * added later still validates (OtherEvent: any other type, any data). Judged
+ * by ajv on the document as served, with real events of every known type.
+ */
+type Json = Record<string, any>;
+
+let t: TestApp;
+let rx: Receiver;
+let served: ServedDocument;
+let firm: FirmWithData;
+let events: Json[];
+const data = tempDataDir();
+const EVENT = '#/components/schemas/EventDto';
+const schemas = () => served.doc.components.schemas;
+const envelopeOf = (type: string) => schemas().KnownEvent.discriminator.mapping[type] as string;
+
+beforeAll(async () => {
+  rx = await Receiver.start();
+  t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  served = await servedDocument(t);
+  firm = await createFirmWithData(t, rx.url('/hook'));
+  const key = firm.keys['read-update-leads'];
+  const test = await t.request('POST', `/v1/webhook-endpoints/${firm.endpointId}/test`, { key });
+  expect(test.status).toBe(202);
+  await firmEventsListable(t, firm.orgId);
+  events = (await t.get('/v1/events', { key, query: { limit: 100 } })).body.events;
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  await rx.close();
+  data.cleanup();
+});
+
+describe('events typed by type in the served document', () => {
+  it('the list, the single event and every webhook name the same per-type envelopes', () => {
+    const paths = served.doc.paths;
+    expect(paths['/v1/events'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/EventListDto');
+    expect(schemas().EventListDto.properties.events.items.$ref).toBe(EVENT);
+    expect(paths['/v1/events/{event_id}'].get.responses['200'].content['application/json'].schema.$ref).toBe(EVENT);
+    expect(schemas().EventDto.oneOf).toEqual([{ $ref: '#/components/schemas/KnownEvent' }, { $ref: '#/components/schemas/OtherEvent' }]);
+    // The discriminator covers the four known types, each mapped to an envelope whose type is that one and whose data is its own.
+    const { discriminator, oneOf } = schemas().KnownEvent;
+    expect(discriminator.propertyName).toBe('type');
+    expect(Object.keys(discriminator.mapping).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(oneOf.map((m: Json) => m.$ref).sort()).toEqual(Object.values(discriminator.mapping).sort());
+    const dataOf = new Set<string>();
+    for (const type of EVENT_TYPES) {
+      const envelope = schemas()[envelopeOf(type).split('/').pop()!];
+      expect(envelope.properties.type.const).toBe(type);
+      dataOf.add(envelope.properties.data.$ref);
+      expect(served.doc.webhooks[type].post.requestBody.content['application/json'].schema.$ref).toBe(envelopeOf(type));
+    }
+    expect(dataOf.size).toBe(EVENT_TYPES.length);
+  });
+
+  it('every real event validates as its own type, and as an event', () => {
+    expect([...new Set(events.map((e) => e.type))].sort()).toEqual([...EVENT_TYPES].sort());
+    for (const e of events) {
+      expect([e.type, served.validateAsServed(envelopeOf(e.type), e)]).toEqual([e.type, []]);
+      expect([e.type, served.validateAsServed(EVENT, e)]).toEqual([e.type, []]);
+    }
+  });
+
+  it("a known type carrying another type's data, or missing a member of its own, is no event", () => {
+    const byType = Object.fromEntries(events.map((e) => [e.type, e]));
+    for (const type of EVENT_TYPES) {
+      for (const other of EVENT_TYPES.filter((o) => o !== type)) {
+        expect([type, other, served.validateAsServed(EVENT, { ...byType[type], data: byType[other].data })]).toEqual([
+          type,
+          other,
+          expect.arrayContaining([expect.any(String)]),
+        ]);
+      }
+      const [first] = Object.keys(byType[type].data);
+      const { [first]: _dropped, ...missing } = byType[type].data;
+      expect(served.validateAsServed(EVENT, { ...byType[type], data: missing })).not.toEqual([]);
+    }
+  });
+
+  it('an event of a type added later validates, whatever its data, and is never taken for a known one', () => {
+    const base = events.find((e) => e.type === 'call.completed')!;
+    const later: Json = {
+      ...base,
+      type: 'call.transcribed',
+      data: { call_id: base.data.call_id, words: 1200, anything: { nested: true } },
+    };
+    expect(served.validateAsServed(EVENT, later)).toEqual([]);
+    expect(served.validateAsServed('#/components/schemas/OtherEvent', later)).toEqual([]);
+    expect(served.validateAsServed('#/components/schemas/KnownEvent', later)).not.toEqual([]);
+    // Only webhook.test is a test, so a later type's event is not one.
+    expect(served.validateAsServed(EVENT, { ...later, test: true })).not.toEqual([]);
+    // Known members stay required on it.
+    const { timestamp: _t, ...noTimestamp } = later;
+    expect(served.validateAsServed(EVENT, noTimestamp)).not.toEqual([]);
+  });
+});
