@@ -4423,7 +4423,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -6522,7 +6522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -7507,7 +7507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -7871,7 +7871,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -8562,7 +8562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -9236,7 +9236,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
