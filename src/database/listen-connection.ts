@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { runInBackground } from '../common/background.js';
 
 /** What one LISTEN connection is for: its channel, how it names itself, and what it does with what it hears. */
 export interface ListenOptions {
@@ -42,10 +43,11 @@ export class ListenConnection {
     return this.client !== null;
   }
 
+  /** Connects outside the caller's async context: the first waiting request starts it, and it outlives that request. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    void this.connect();
+    runInBackground(() => void this.connect());
   }
 
   stop(): void {
