@@ -81,7 +81,7 @@ describe('application log lines written while handling a request', () => {
     );
     expect(dropped).toBe(true);
     const warning = await waitFor(
-      () => lines.find((l) => l.msg === 'events LISTEN connection failed; reconnecting'),
+      () => lines.find((l) => l.msg === 'events LISTEN connection lost; reconnecting'),
       'the listener to log the lost connection',
     );
     expect(warning.reqId).toBeUndefined();
