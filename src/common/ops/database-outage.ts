@@ -112,7 +112,7 @@ export class DatabaseOutage implements OnModuleDestroy {
       return;
     }
     const outage = this.current;
-    if (!outage) return;
+    if (!outage || this.stopped) return;
     this.current = null;
     this.unreachable.set(0);
     this.logger.log(
