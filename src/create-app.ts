@@ -9,6 +9,7 @@ import { ApiKeyService, installEarlyAuth } from './auth/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
+import { DatabaseOutage } from './common/ops/database-outage.js';
 import { installStrictJsonParser } from './common/validation/json-body.js';
 import { registerAccessLog } from './common/logging/access-log.js';
 import { ROOT_LOGGER } from './common/logging/logger.module.js';
@@ -96,7 +97,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
   closeOnUnreadBodies(adapter.getInstance());
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
-  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalFilters(new ProblemFilter(app.get(DatabaseOutage)));
   app.useGlobalPipes(apiValidationPipe());
   applyRequestDeadline(app.getHttpServer(), opts.config.httpRequestTimeoutMs);
   declareRoutesOf(adapter.getInstance(), DOCUMENT_FILES, () => mountOpenApi(app, opts.config));

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { Database } from '../src/database/sql';
@@ -6,7 +7,7 @@ import { EventsService } from '../src/events';
 import { eventsListable, recordEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { freePort } from './support/net';
-import { behaviours, Receiver, waitFor } from './support/receiver';
+import { behaviours, Receiver, waitFor, type Behaviour } from './support/receiver';
 import { keepChildLog } from './support/run-log';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -17,6 +18,8 @@ interface Listening {
   /** stdout, one parsed JSON object per line (every line must be one); with `text`, the lines as they are. */
   lines: any[];
   stderr: () => string;
+  /** stdout as written. */
+  stdout: () => string;
   exited: Promise<number | null>;
 }
 
@@ -26,7 +29,9 @@ function listen(args: string[], text = false): Listening {
   const lines: any[] = [];
   let pending = '';
   let stderr = '';
+  let stdout = '';
   child.stdout!.on('data', (d) => {
+    stdout += d;
     pending += d;
     const parts = pending.split('\n');
     pending = parts.pop()!;
@@ -41,7 +46,7 @@ function listen(args: string[], text = false): Listening {
       done(code);
     }),
   );
-  return { child, lines, stderr: () => stderr, exited };
+  return { child, lines, stderr: () => stderr, stdout: () => stdout, exited };
 }
 
 describe('listen: the events feed forwarded to a local receiver, signed', () => {
@@ -166,5 +171,180 @@ describe('listen: the events feed forwarded to a local receiver, signed', () => 
     const l = listen(['--api-url', t.baseUrl]);
     expect(await l.exited).toBe(2);
     expect(l.stderr()).toMatch(/--key is required/);
+  });
+});
+
+/**
+ * The command against an API that is hostile or broken (a fake one here): it must not follow the API elsewhere,
+ * poll it in a hot loop, crash on what it answers, or let its text drive the terminal.
+ */
+describe('listen: safe against the API it polls', () => {
+  const KEY = `svc_test_${'h'.repeat(43)}`;
+  let api: Receiver;
+  let elsewhere: Receiver;
+  let receiver: Receiver;
+  const running: Listening[] = [];
+  /** Requests the fake API got, with their query (the Receiver keeps paths only). */
+  let urls: string[] = [];
+
+  const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const EMPTY = { events: [], has_more: false, next_after: null };
+  /** Answers /v1/events: the first page (no `wait`) by `first`, the waiting ones by `waiting`. */
+  const eventsApi = (first: Behaviour, waiting: Behaviour = (_q, res) => json(res, EMPTY)) =>
+    api.on('/v1/events', (req, res, body) => {
+      urls.push(req.url ?? '');
+      (/[?&]wait=/.test(req.url ?? '') ? waiting : first)(req, res, body);
+    });
+  const start = (extra: string[] = [], text = false) => {
+    const l = listen(
+      ['--api-url', api.url(''), '--key', KEY, '--forward-to', receiver.url('/hook'), ...(text ? [] : ['--json']), ...extra],
+      text,
+    );
+    running.push(l);
+    return l;
+  };
+  /** Exit 1 with the error as the last line on stderr: every line is one of the command's own, no stack trace. */
+  const expectOneLineError = async (l: Listening, pattern: RegExp) => {
+    expect(await waitFor(() => l.exited.then((code) => ({ code })), 'the command to exit', 15_000)).toEqual({ code: 1 });
+    const lines = l.stderr().trimEnd().split('\n');
+    expect(lines.filter((line) => !line.startsWith('listen: '))).toEqual([]);
+    expect(lines.at(-1)).toMatch(pattern);
+  };
+  /** Stops a command that is still running and expects a clean exit. */
+  const stopped = async (l: Listening) => {
+    expect(l.child.exitCode).toBeNull();
+    l.child.kill('SIGTERM');
+    expect(await l.exited).toBe(0);
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** The characters of `text` a terminal would act on or that reorder it. */
+  const unsafeIn = (text: string) =>
+    [...text].filter((c) => {
+      const n = c.codePointAt(0)!;
+      return n < 0x20 || (n >= 0x7f && n <= 0x9f) || n === 0x202e;
+    });
+
+  beforeEach(async () => {
+    [api, elsewhere, receiver] = await Promise.all([Receiver.start(), Receiver.start(), Receiver.start()]);
+    urls = [];
+  });
+  afterEach(async () => {
+    for (const l of running.splice(0)) l.child.kill('SIGKILL');
+    await Promise.all([api.close(), elsewhere.close(), receiver.close()]);
+  });
+
+  it('a redirect to another host is not followed: one error naming the Location, exit 1', async () => {
+    elsewhere.on('/v1/events', (_req, res) => json(res, EMPTY));
+    const location = elsewhere.url('/v1/events?limit=100');
+    eventsApi((_req, res) => json(res, '', 302, { location }));
+    const l = start();
+    await expectOneLineError(l, /302 redirecting to http:\/\/127\.0\.0\.1:\d+\/v1\/events\?limit=100/);
+    expect(l.stderr()).toContain(location);
+    expect(elsewhere.received).toHaveLength(0);
+    expect(urls).toHaveLength(1);
+  });
+
+  it('a redirect on the same host, while waiting, is not followed either', async () => {
+    eventsApi(
+      (_req, res) => json(res, EMPTY),
+      (_req, res) => json(res, '', 307, { location: '/v1/events?wait=25&moved=1' }),
+    );
+    const l = start();
+    await expectOneLineError(l, /307 redirecting to \/v1\/events\?wait=25&moved=1/);
+    expect(urls.filter((u) => u.includes('moved'))).toEqual([]);
+  });
+
+  it.each([['-1'], ['0'], ['soon'], ['']])('503 with Retry-After %j: backs off from 0.5 s, no hot loop', async (retryAfter) => {
+    eventsApi((_req, res) => json(res, { code: 'service_unavailable' }, 503, retryAfter ? { 'retry-after': retryAfter } : {}));
+    const l = start();
+    await waitFor(() => urls.length > 0, 'the first request');
+    await sleep(3000);
+    // 0.5 s, 1 s, 2 s apart: 3 requests in the 3 s after the first, 4 at most (a hot loop made hundreds).
+    expect(urls.length).toBeGreaterThanOrEqual(2);
+    expect(urls.length).toBeLessThanOrEqual(4);
+    await stopped(l);
+    expect(l.stderr()).not.toContain('TimeoutOverflowWarning');
+  });
+
+  it('429 with Retry-After 9999999: waits the 5-minute maximum, with no timer overflow', async () => {
+    eventsApi((_req, res) => json(res, { code: 'rate_limited' }, 429, { 'retry-after': '9999999' }));
+    const l = start();
+    await waitFor(() => l.stderr().includes('retrying in'), 'the retry line');
+    await sleep(1500);
+    expect(urls).toHaveLength(1);
+    expect(l.stderr()).toContain('the API answered 429; retrying in 300.0 s');
+    await stopped(l);
+    expect(l.stderr()).not.toContain('TimeoutOverflowWarning');
+  });
+
+  it('an API that answers empty pages at once instead of waiting is polled at most once a second', async () => {
+    eventsApi((_req, res) => json(res, EMPTY));
+    const l = start();
+    await waitFor(() => l.lines[0], 'the ready line');
+    const from = urls.length;
+    await sleep(3000);
+    expect(urls.length - from).toBeLessThanOrEqual(4);
+    await stopped(l);
+  });
+
+  it('paging that never advances is an error, not a loop', async () => {
+    eventsApi((_req, res) => json(res, { events: [], has_more: true, next_after: 'evt_same' }));
+    await expectOneLineError(start(), /has_more but no next page/);
+    expect(urls.length).toBeLessThanOrEqual(2);
+  });
+
+  it.each([
+    ['{}', '{}'],
+    ['events not a list', '{"events":"x","has_more":false,"next_after":null}'],
+    ['an event id that is a number', '{"events":[{"id":1,"type":"x"}],"has_more":false,"next_after":null}'],
+    ['an event without a type', '{"events":[{"id":"evt_1"}],"has_more":false,"next_after":null}'],
+    ['has_more not a boolean', '{"events":[],"has_more":"no","next_after":null}'],
+    ['a list', '[]'],
+    ['null', 'null'],
+    ['HTML', '<html>maintenance</html>'],
+  ])('a malformed first page (%s): one line, exit 1', async (_name, page) => {
+    eventsApi((_req, res) => json(res, page));
+    await expectOneLineError(start(), /GET \/v1\/events/);
+  });
+
+  it.each([
+    ['{}', '{}'],
+    ['events not a list', '{"events":{}}'],
+    ['an event that is a string', '{"events":["evt_1"]}'],
+  ])('a malformed page while waiting (%s): one line, exit 1', async (_name, page) => {
+    eventsApi(
+      (_req, res) => json(res, EMPTY),
+      (_req, res) => json(res, page),
+    );
+    await expectOneLineError(start(), /malformed page/);
+  });
+
+  it("text mode escapes control characters in an event's type and id; --json keeps the value and escapes them too", async () => {
+    const id = 'evt_\u001b[2J1';
+    const type = 'lead.\u001b[31mred\u001b]0;owned\u0007\u009b6n\u202eexe';
+    let served = 0;
+    eventsApi(
+      (_req, res) => json(res, EMPTY),
+      (_req, res) => json(res, served++ === 0 ? { events: [{ id, type }], has_more: false, next_after: id } : EMPTY),
+    );
+    api.on(`/v1/events/${encodeURIComponent(id)}`, (_req, res) => json(res, { id, type, data: {} }));
+    const text = start([], true);
+    await waitFor(() => text.lines.length > 0, 'the forwarded line', 15_000);
+    await stopped(text);
+    const line = text.lines[0] as string;
+    expect(unsafeIn(line)).toEqual([]);
+    expect(line).toContain('lead.\\x1b[31mred\\x1b]0;owned\\x07\\x9b6n\\u202eexe');
+    expect(line).toContain('evt_\\x1b[2J1');
+
+    served = 0;
+    const asJson = start();
+    await waitFor(() => asJson.lines.some((x) => x.kind === 'forwarded'), 'the forwarded JSON line', 15_000);
+    await stopped(asJson);
+    // The id cannot be a webhook-id header (fetch refuses it): reported as a failed forward, the values kept.
+    expect(asJson.lines.find((x) => x.kind === 'forwarded')).toMatchObject({ event_id: id, type, ok: false });
+    expect(unsafeIn(asJson.stdout())).toEqual(['\n', '\n']);
   });
 });

@@ -18,6 +18,8 @@ const encodeOne = (token: string) => {
 };
 /** Every `_` and `-` percent-encoded (`%5F`, `%2D`). */
 const encodeMarks = (text: string) => text.replace(/[_-]/g, hex);
+/** A webhook signing secret's shape (none the app issued: a header must not be logged whatever it holds). */
+const SIGNING_SECRET = `whsec_${Buffer.alloc(24, 5).toString('base64')}`;
 /** Every %XX escape decoded (the log line is JSON text; no escape it holds is left for a secret to hide behind). */
 const decodeEscapes = (line: string) => line.replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
@@ -78,6 +80,27 @@ describe('no secret in any log line, even when the request carries it in odd pla
       () => t.get(`/v1/calls?${encodeMarks(firm.keys.read)}=1`, { key: firm.keys.read }),
     ],
     [
+      'an API key, a signing secret and a link token in the User-Agent',
+      () =>
+        t.get('/v1/account', {
+          key: firm.keys.read,
+          headers: { 'user-agent': `client/1.0 key=${firm.keys.read} secret=${SIGNING_SECRET} link=${firm.linkToken}` },
+        }),
+    ],
+    [
+      'a Bearer credential and a percent-encoded key in the User-Agent',
+      () =>
+        t.get('/v1/account', {
+          key: firm.keys.read,
+          headers: { 'user-agent': `proxy/2 (Bearer ${firm.keys.read}) fwd=${encodeMarks(firm.keys.read)}` },
+        }),
+    ],
+    [
+      'a real API key as the x-request-id',
+      () => t.get('/v1/account', { key: firm.keys.read, headers: { 'x-request-id': firm.keys.read } }),
+    ],
+    ['a link token as the x-request-id of a refused request', () => t.get('/v1/calls', { headers: { 'x-request-id': firm.linkToken } })],
+    [
       'a webhook test delivery (signed with the whsec_ secret)',
       () => t.request('POST', `/v1/webhook-endpoints/${firm.endpointId}/test`, { key: firm.keys.read }),
     ],
@@ -87,7 +110,24 @@ describe('no secret in any log line, even when the request carries it in odd pla
     // Percent-encoded, a secret has none of the shapes above: the decoded lines must not hold it either.
     const decoded = written.map(decodeEscapes);
     expect(secretsIn(decoded)).toEqual([]);
-    for (const secret of [firm.linkToken, firm.keys.read]) expect(decoded.filter((line) => line.includes(secret))).toEqual([]);
+    for (const secret of [firm.linkToken, firm.keys.read, SIGNING_SECRET])
+      expect(decoded.filter((line) => line.includes(secret))).toEqual([]);
+  });
+
+  it('an x-request-id shaped like a credential is not echoed: the answer, its body and its log lines carry a fresh id', async () => {
+    for (const sent of [firm.keys.read, firm.keys.read.replace('svc_live_', 'svc_test_'), firm.linkToken, SIGNING_SECRET]) {
+      const r = await t.get('/v1/calls', { headers: { 'x-request-id': sent } });
+      expect(r.status).toBe(401);
+      const id = r.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(r.body.request_id).toBe(id);
+      expect(r.text).not.toContain(sent);
+      await waitFor(() => lines.some((l) => l.includes(`"${id}"`)), 'the access line under the fresh id');
+    }
+    // A plain id is still kept.
+    expect((await t.get('/v1/calls', { headers: { 'x-request-id': 'support-case-42' } })).headers.get('x-request-id')).toBe(
+      'support-case-42',
+    );
   });
 
   it('a percent-encoded link token still plays (so the log line above is about a working credential)', async () => {

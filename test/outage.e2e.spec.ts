@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PassThrough } from 'node:stream';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, internalEnv, nextCallId, putCall } from './support/call-documents';
 import { createTestDatabase } from './support/database';
@@ -19,6 +20,7 @@ import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type TestApp } from
 const STATEMENT_TIMEOUT_MS = 2000;
 const ANSWER_CEILING_MS = 8000;
 const RECOVERY_MS = 10_000;
+const METRICS_TOKEN = 'metrics-token-0123456789';
 
 describe('database outage on a PostgreSQL of its own', () => {
   let db: OwnPostgres;
@@ -30,6 +32,8 @@ describe('database outage on a PostgreSQL of its own', () => {
   /** Assertions' own connections, which expect the server to go away (t.sql's pool does not). */
   let pool: pg.Pool;
   const sql = async (text: string, params?: unknown[]) => (await pool.query(text, params)).rows;
+  /** The app's log lines, parsed. */
+  const logged: Record<string, any>[] = [];
 
   beforeAll(async () => {
     db = await OwnPostgres.start();
@@ -40,13 +44,25 @@ describe('database outage on a PostgreSQL of its own', () => {
       res.writeHead(failing ? 500 : 200);
       res.end();
     });
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) =>
+      logged.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, any>),
+      ),
+    );
     t = await startTestApp({
       databaseUrl: db.url,
+      logStream,
       env: {
         ...internalEnv,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         WEBHOOK_RETRY_SCHEDULE: Array(20).fill('1s').join(','),
         DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
+        METRICS_TOKEN: METRICS_TOKEN,
       },
     });
     firm = await createFirm(t.app);
@@ -89,6 +105,50 @@ describe('database outage on a PostgreSQL of its own', () => {
     expect(Date.now() - since).toBeLessThan(RECOVERY_MS);
   };
 
+  const scrape = async () => (await t.get('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+  const sample = (text: string, name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.slice(name.length + 1),
+    );
+
+  /**
+   * From now on, an outage: one warning when it starts and one line when the database is back (with how long it was
+   * away and how many requests were answered 503), whatever the number of requests refused meanwhile or the
+   * background loops (dispatcher, mail outbox) that failed; the metrics count the outage and the 503s.
+   */
+  const outageLog = async () => {
+    const from = logged.length;
+    const before = await scrape();
+    const since = Date.now();
+    return {
+      loggedOnce: async (answered503: number) => {
+        const back = await waitFor(
+          () => logged.slice(from).find((l) => l.msg === 'database reachable again'),
+          'the line saying it is back',
+          RECOVERY_MS,
+        );
+        const lines = logged.slice(from);
+        const unreachable = lines.filter((l) => /^database unreachable/.test(l.msg));
+        expect(unreachable).toHaveLength(1);
+        expect(unreachable[0]).toMatchObject({ level: 40, error: { message: expect.any(String) }, noticed_by: expect.any(String) });
+        expect(lines.filter((l) => l.msg === 'database reachable again')).toHaveLength(1);
+        // Nothing else at warning level or above: no line per request, per poll or per reconnect attempt.
+        expect(lines.filter((l) => l.level >= 40 && l !== unreachable[0]).map((l) => l.msg)).toEqual([]);
+        expect(back.answered_503).toBeGreaterThanOrEqual(answered503);
+        expect(back.outage_ms).toBeGreaterThan(0);
+        expect(back.outage_ms).toBeLessThanOrEqual(Date.now() - since);
+        expect(back.reqId).toBeUndefined();
+        const after = await scrape();
+        expect(sample(after, 'db_outages_total') - sample(before, 'db_outages_total')).toBe(1);
+        expect(sample(after, 'db_unavailable_answers_total') - sample(before, 'db_unavailable_answers_total')).toBe(back.answered_503);
+        expect(sample(after, 'db_unreachable')).toBe(0);
+      },
+    };
+  };
+
   /** Calls ingested (and acknowledged) while the receiver fails: pending deliveries with attempts left. */
   const pendingDeliveries = async (n: number): Promise<string[]> => {
     failing = true;
@@ -126,9 +186,12 @@ describe('database outage on a PostgreSQL of its own', () => {
 
   it('PostgreSQL stopped: 503 with Retry-After, readiness 503, liveness 200, nothing lost, back by itself', async () => {
     const eventIds = await pendingDeliveries(3);
+    const outage = await outageLog();
     await db.stopServer();
     const refused = nextCallId('call_out');
     await expectUnavailable([account, () => t.get('/v1/calls', { key: firm.keys.read }), () => ingest(refused)]);
+    // Many more refused requests while it is away: still one warning for the outage.
+    await expectUnavailable(Array.from({ length: 20 }, () => account));
     expect((await t.get('/health/ready')).status).toBe(503);
     const live = await t.get('/v1/health');
     expect({ status: live.status, body: live.body }).toEqual({ status: 200, body: { ok: true } });
@@ -138,6 +201,7 @@ describe('database outage on a PostgreSQL of its own', () => {
     await db.startServer();
     const back = Date.now();
     await expectRecovered(back);
+    await outage.loggedOnce(23);
     await expectAllDelivered(eventIds);
     // The 503 wrote nothing; the pipeline's retry of the same call succeeds and its event is delivered too.
     const retried = await ingest(refused);
@@ -153,9 +217,11 @@ describe('database outage on a PostgreSQL of its own', () => {
     const eventIds = await pendingDeliveries(3);
     // Warm connections in the pool: their statements are what would hang without a client-side timeout.
     for (let i = 0; i < 3; i++) expect((await account()).status).toBe(200);
+    const outage = await outageLog();
     db.freeze();
     try {
       await expectUnavailable([account, account, account, () => t.get('/v1/calls', { key: firm.keys.read })]);
+      await expectUnavailable([account, account, account, account]);
       const ready = await timed(() => t.get('/health/ready'));
       expect(ready.r.status).toBe(503);
       expect(ready.ms).toBeLessThan(ANSWER_CEILING_MS);
@@ -169,6 +235,7 @@ describe('database outage on a PostgreSQL of its own', () => {
     }
     const back = Date.now();
     await expectRecovered(back);
+    await outage.loggedOnce(8);
     await expectAllDelivered(eventIds);
     // Nothing was given up on during the freeze: no delivery of this firm failed.
     const failed = await sql(

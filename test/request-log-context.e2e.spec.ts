@@ -62,4 +62,38 @@ describe('application log lines written while handling a request', () => {
       expect(attempt.reqId).toBeUndefined();
     }
   });
+
+  it('background work a request started carries none: the events LISTEN connection the first waiting request opened', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    // The first waiting request of this app opens its LISTEN connection (and used to lend it its log context for ever).
+    const waited = await t.get('/v1/events', { key: f.keys.read, query: { wait: 1 }, headers: { 'x-request-id': 'ctx-first-wait' } });
+    expect({ status: waited.status, events: waited.body.events }).toEqual({ status: 200, events: [] });
+    expect(lines.some((l) => l.reqId === 'ctx-first-wait' || l.req?.id === 'ctx-first-wait')).toBe(true);
+    // Long after that request: its connection drops, and the listener says so, then reconnects.
+    const dropped = await waitFor(
+      async () =>
+        (
+          await t.sql(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'events-listener'`,
+          )
+        ).length > 0,
+      'the events LISTEN connection to drop',
+    );
+    expect(dropped).toBe(true);
+    const warning = await waitFor(
+      () => lines.find((l) => l.msg === 'events LISTEN connection lost; reconnecting'),
+      'the listener to log the lost connection',
+    );
+    expect(warning.reqId).toBeUndefined();
+    await waitFor(
+      async () =>
+        (await t.sql(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'events-listener'`)).length >
+        0,
+      'the listener to reconnect',
+    );
+    // Nothing the process logged on its own since carries a request id.
+    const background = lines.filter((l) => typeof l.context === 'string' && ['EventsWait', 'WebhookDispatcher'].includes(l.context));
+    expect(background.length).toBeGreaterThan(0);
+    expect(background.filter((l) => l.reqId !== undefined)).toEqual([]);
+  });
 });

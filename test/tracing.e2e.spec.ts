@@ -158,6 +158,17 @@ describe.each(['http/json', 'http/protobuf'])('tracing, exported over OTLP %s', 
     const linkToken = randomBytes(32).toString('base64url');
     expect((await t.get(`/v1/recordings/${linkToken}`)).status).toBe(404);
     expect((await t.get('/v1/account', { key: `${firm.keys.read}x` })).status).toBe(401);
+    // Credentials in headers a span could record: the request id (which a span carries) and the User-Agent.
+    const shaped = await t.get('/v1/calls', {
+      key: firm.keys.read,
+      headers: { 'x-request-id': firm.keys.read, 'user-agent': `client/1.0 key=${firm.keys.read} secret=${secret}` },
+    });
+    expect(shaped.status).toBe(200);
+    await exported(
+      otlp,
+      'the span of the request with a key as its id',
+      (s) => s.attributes['app.request.id'] === shaped.headers.get('x-request-id'),
+    );
     await exported(otlp, 'the link span', (s) => s.name === 'GET /v1/recordings/:token');
     await exported(otlp, 'the refused span', (s) => s.name === 'GET /v1/account' && s.attributes['http.response.status_code'] === 401);
     const raw = otlp.rawText();

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AsyncResource } from 'node:async_hooks';
+import { runInBackground } from '../common/background.js';
 
 const TOUCH_EVERY_MS = 60_000;
 /** Uses noted meanwhile go to the database together, this long after the first. */
@@ -16,8 +16,6 @@ export class LastUsedRecorder {
   private readonly lastNoted = new Map<string, number>();
   private pending = new Map<string, Date>();
   private timer: NodeJS.Timeout | null = null;
-  /** Timers start outside the request that noted the use, so they carry none of its context (trace, log). */
-  private readonly scope = new AsyncResource('LastUsedRecorder');
 
   constructor(
     private readonly write: (uses: Map<string, Date>) => Promise<void>,
@@ -31,7 +29,8 @@ export class LastUsedRecorder {
     if (this.lastNoted.size >= 10_000) this.lastNoted.clear();
     this.lastNoted.set(keyId, now.getTime());
     this.pending.set(keyId, now);
-    this.timer ??= this.scope.runInAsyncScope(() => setTimeout(() => void this.flush(), FLUSH_AFTER_MS).unref());
+    // Outside the request that noted the use, so the write carries none of its context (trace, log).
+    this.timer ??= runInBackground(() => setTimeout(() => void this.flush(), FLUSH_AFTER_MS).unref());
   }
 
   /** Writes what is pending now (also on shutdown). */

@@ -4,12 +4,13 @@ import { AppConfig } from '../config/app-config.js';
 import { Clock } from './clock.js';
 import { CursorCodec } from './pagination/cursor.js';
 import { KeysetCursors } from './pagination/keyset.js';
+import { DatabaseOutage } from './ops/database-outage.js';
 import { OpsSignals } from './ops/ops-signals.js';
 import { Database } from '../database/sql.js';
 import { RetentionRunner } from './retention/retention-runner.js';
 import { TimePartitions } from './retention/time-partitions.js';
 
-/** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job, ops signals. */
+/** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job, ops signals, the database outage log. */
 @Global()
 @Module({})
 export class CommonModule {
@@ -24,10 +25,11 @@ export class CommonModule {
         { provide: CursorCodec, useValue: new CursorCodec(cursorKey) },
         KeysetCursors,
         OpsSignals,
+        DatabaseOutage,
         RetentionRunner,
         { provide: TimePartitions, useFactory: (db: Database) => new TimePartitions((work) => db.transaction(work)), inject: [Database] },
       ],
-      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, RetentionRunner, TimePartitions],
+      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, DatabaseOutage, RetentionRunner, TimePartitions],
     };
   }
 }

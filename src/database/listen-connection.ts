@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { runInBackground } from '../common/background.js';
 
 /** What one LISTEN connection is for: its channel, how it names itself, and what it does with what it hears. */
 export interface ListenOptions {
@@ -16,6 +17,11 @@ export interface ListenOptions {
   notified(payload: string): void;
   /** Listening (again): what was committed meanwhile may have been missed. */
   listening(): void;
+  /**
+   * A failed (re)connect: true when it means the database is unreachable and that outage is logged elsewhere
+   * (once, however many attempts fail), so this says nothing; false, and the attempt is logged here.
+   */
+  outage(err: unknown): boolean;
 }
 
 const FIRST_RETRY_MS = 500;
@@ -42,10 +48,11 @@ export class ListenConnection {
     return this.client !== null;
   }
 
+  /** Connects outside the caller's async context: the first waiting request starts it, and it outlives that request. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    void this.connect();
+    runInBackground(() => void this.connect());
   }
 
   stop(): void {
@@ -61,7 +68,8 @@ export class ListenConnection {
     const client = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
     client.on('notification', (n) => this.options.notified(n.payload ?? ''));
     client.on('error', (err) => {
-      this.logger.warn({ err }, `${what} LISTEN connection failed; reconnecting`);
+      // Not a warning by itself: the reconnect that follows either works (and waiters re-check) or says why it failed.
+      this.logger.log({ err }, `${what} LISTEN connection lost; reconnecting`);
       this.drop(client);
     });
     client.on('end', () => this.drop(client));
@@ -73,7 +81,7 @@ export class ListenConnection {
       this.delayMs = FIRST_RETRY_MS;
       this.options.listening();
     } catch (err) {
-      this.logger.warn({ err }, `could not LISTEN for ${what}; retrying (${whileDown})`);
+      if (!this.options.outage(err)) this.logger.warn({ err }, `could not LISTEN for ${what}; retrying (${whileDown})`);
       this.drop(client);
     }
   }

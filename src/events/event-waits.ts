@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { DATABASE_URL } from '../database/database.module.js';
 import { EventsListener } from './events-listener.js';
 
@@ -79,8 +80,13 @@ export class EventWaits implements OnModuleDestroy {
   private readonly listener: EventsListener;
   private stopped = false;
 
-  constructor(@Inject(DATABASE_URL) databaseUrl: string) {
-    this.listener = new EventsListener(databaseUrl, { notified: (p) => this.notified(p), connected: () => this.wakeAll() }, this.logger);
+  constructor(@Inject(DATABASE_URL) databaseUrl: string, outage: DatabaseOutage) {
+    this.listener = new EventsListener(
+      databaseUrl,
+      { notified: (p) => this.notified(p), connected: () => this.wakeAll() },
+      outage,
+      this.logger,
+    );
   }
 
   /** False until the first wait has its LISTEN in place, and while it reconnects: waiters then re-check on a tick. */

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import type { DatabaseOutage } from '../common/ops/database-outage.js';
 import { ListenConnection } from '../database/listen-connection.js';
 
 /** The channel EventsRepository.insert notifies on, with `<feed>:type` as payload; sent only when the transaction commits. */
@@ -19,7 +20,12 @@ export const feedKeyOf = (feed: EventFeed): string => (feed.livemode ? feed.orgI
  * again, so waiters re-check what they may have missed.
  */
 export class EventsListener extends ListenConnection {
-  constructor(databaseUrl: string, handlers: { notified: (payload: string) => void; connected: () => void }, logger: Logger) {
+  constructor(
+    databaseUrl: string,
+    handlers: { notified: (payload: string) => void; connected: () => void },
+    outage: DatabaseOutage,
+    logger: Logger,
+  ) {
     super(
       {
         databaseUrl,
@@ -30,6 +36,7 @@ export class EventsListener extends ListenConnection {
         maxRetryMs: 5_000,
         notified: handlers.notified,
         listening: handlers.connected,
+        outage: (err) => outage.backgroundFailed(err, 'the events listener'),
       },
       logger,
     );

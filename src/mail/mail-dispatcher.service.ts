@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Interval } from '@nestjs/schedule';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Clock } from '../common/clock.js';
+import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { AppConfig } from '../config/app-config.js';
 import { MailRepository } from './mail.repository.js';
 
@@ -25,6 +26,7 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
     private readonly mail: MailRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly outage: DatabaseOutage,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -41,7 +43,11 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
   @Interval('mail-outbox', 1000)
   async poll(): Promise<void> {
     if (!this.active) return;
-    await this.runOnce().catch((err) => this.logger.warn({ err: String(err) }, 'mail outbox run failed; will retry'));
+    await this.runOnce().catch((err) => {
+      // An unreachable database is logged once per outage (DatabaseOutage), not at every 1 s poll.
+      if (!this.outage.backgroundFailed(err, 'the mail outbox'))
+        this.logger.warn({ err: String(err) }, 'mail outbox run failed; will retry');
+    });
   }
 
   /** Sends everything due now; returns how many messages were handled. Concurrent calls share one run. */

@@ -7,6 +7,7 @@ import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/sql.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
+import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { WebhookMetrics } from '../webhooks/index.js';
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
@@ -33,8 +34,9 @@ export class MetricsService implements OnModuleInit {
     db: Database,
     webhooks: WebhookMetrics,
     signals: OpsSignals,
+    outage: DatabaseOutage,
   ) {
-    for (const metric of [...webhooks.metrics, ...signals.metrics]) this.registry.registerMetric(metric);
+    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics]) this.registry.registerMetric(metric);
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state (max: the pool size limit; total, idle; waiting: clients queued for one).',

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
+import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { Tracing } from '../common/tracing/tracing.js';
 import { AppConfig } from '../config/app-config.js';
 import { DATABASE_URL } from '../database/database.module.js';
@@ -57,8 +58,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     private readonly config: AppConfig,
     private readonly tracing: Tracing,
     @Inject(DATABASE_URL) databaseUrl: string,
+    private readonly outage: DatabaseOutage,
   ) {
-    this.wakeup = new DeliveryWakeup(databaseUrl, () => this.wake(), this.logger);
+    this.wakeup = new DeliveryWakeup(databaseUrl, () => this.wake(), outage, this.logger);
     this.pacer = new ClaimPacer(config.webhookDispatchConcurrency);
   }
 
@@ -137,7 +139,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       }
       return claimed;
     } catch (err) {
-      this.logger.warn({ err }, 'could not claim deliveries; will retry');
+      // An unreachable database is logged once per outage (DatabaseOutage), not at every 1 s poll.
+      if (!this.outage.backgroundFailed(err, 'the webhook dispatcher')) this.logger.warn({ err }, 'could not claim deliveries; will retry');
       return null;
     }
   }

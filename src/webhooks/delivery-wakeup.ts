@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import type { DatabaseOutage } from '../common/ops/database-outage.js';
 import { ListenConnection } from '../database/listen-connection.js';
 import { DELIVERY_CHANNEL } from './webhook-deliveries.repository.js';
 
@@ -8,7 +9,7 @@ import { DELIVERY_CHANNEL } from './webhook-deliveries.repository.js';
  * dispatcher's 1 s poll covers the gaps.
  */
 export class DeliveryWakeup extends ListenConnection {
-  constructor(databaseUrl: string, wake: () => void, logger: Logger) {
+  constructor(databaseUrl: string, wake: () => void, outage: DatabaseOutage, logger: Logger) {
     super(
       {
         databaseUrl,
@@ -19,6 +20,7 @@ export class DeliveryWakeup extends ListenConnection {
         maxRetryMs: 30_000,
         notified: () => wake(),
         listening: wake,
+        outage: (err) => outage.backgroundFailed(err, 'the webhook dispatcher'),
       },
       logger,
     );

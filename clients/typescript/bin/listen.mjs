@@ -7,20 +7,14 @@
 //        [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--json]
 import { createHmac, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { Api, eventsPage, pause, reason } from './listen/api.mjs';
+import { Fatal, jsonLine, printable } from './listen/terminal.mjs';
 
 const USAGE = 'usage: listen.mjs --api-url URL --key KEY --forward-to URL [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--json]';
 const WAIT_SECONDS = 25;
 const FORWARD_TIMEOUT_MS = 10_000;
-const FIRST_RETRY_MS = 500;
-const LAST_RETRY_MS = 30_000;
-
-/** A problem that ends the command: said once on stderr, exit 1 (2 for usage). */
-class Fatal extends Error {
-  constructor(message, code = 1) {
-    super(message);
-    this.code = code;
-  }
-}
+/** Polls that bring nothing new start at least this far apart, whatever the API answers (no hot loop). */
+const MIN_POLL_MS = 1_000;
 
 function options(argv) {
   let values;
@@ -75,71 +69,16 @@ function signature(secret, id, timestamp, body) {
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }
 
-class Api {
-  constructor(apiUrl, key, signal) {
-    this.apiUrl = apiUrl;
-    this.key = key;
-    this.signal = signal;
-  }
-
-  /** GET a path: the answer's text, retried with backoff on connection failures, 429 and 5xx; other errors are fatal. */
-  async get(path, log) {
-    for (let failures = 0; ;) {
-      let res;
-      try {
-        res = await fetch(`${this.apiUrl}${path}`, { headers: { authorization: `Bearer ${this.key}` }, signal: this.signal });
-      } catch (err) {
-        if (this.signal.aborted) return null;
-        log(`cannot reach ${this.apiUrl} (${reason(err)}); retrying`);
-        await pause(retryDelay(++failures), this.signal);
-        continue;
-      }
-      const text = await res.text();
-      if (res.ok) return { status: res.status, text };
-      if (res.status === 404 && path.startsWith('/v1/events/')) return { status: 404, text };
-      if (res.status !== 429 && res.status < 500) throw new Fatal(refusal(res.status, text));
-      log(`the API answered ${res.status}; retrying`);
-      await pause(Number(res.headers.get('retry-after')) * 1000 || retryDelay(++failures), this.signal);
-    }
-  }
-}
-
-function refusal(status, text) {
-  let problem = {};
-  try {
-    problem = JSON.parse(text);
-  } catch {
-    // not problem+json: the status alone says it
-  }
-  const detail = problem.detail ? `: ${problem.detail}` : '';
-  const code = problem.code ? ` (${problem.code})` : '';
-  if (status === 401) return `the API refused the key (401${code})${detail}`;
-  if (status === 403) return `the key may not read events (403${code})${detail}. listen needs a key with the webhooks:read scope.`;
-  return `the API answered ${status}${code}${detail}`;
-}
-
-const retryDelay = (failures) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS);
-const reason = (err) => err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(err);
-
-function pause(ms, signal) {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** The newest listable event's id (paging the kept log), or null when there is none: forwarding starts after it. */
 async function newestEventId(api, log) {
   let after = null;
   for (;;) {
     const page = await api.get(`/v1/events?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`, log);
     if (!page) return after;
-    const body = JSON.parse(page.text);
+    const body = eventsPage(page.text, true);
+    if (body.has_more && (body.next_after === null || body.next_after === after)) {
+      throw new Fatal('the API answered GET /v1/events with has_more but no next page; is --api-url the API?');
+    }
     after = body.next_after ?? after;
     if (!body.has_more) return after;
   }
@@ -170,15 +109,16 @@ async function forward(opts, secret, id, body, stop) {
   }
 }
 
+/** One line per forwarded event; what came from the API (type, id) or the receiver (an error) is escaped for a terminal. */
 function report(opts, event, outcome) {
   if (opts.json) {
     const line = { kind: 'forwarded', event_id: event.id, type: event.type, status: outcome.status, ok: outcome.ok, ms: outcome.ms };
     if (outcome.error) line.error = outcome.error;
-    process.stdout.write(`${JSON.stringify(line)}\n`);
+    process.stdout.write(jsonLine(line));
     return;
   }
-  const result = outcome.status === null ? `failed (${outcome.error})` : String(outcome.status);
-  process.stdout.write(`${new Date().toISOString()}  ${event.type}  ${event.id}  -> ${result} in ${outcome.ms} ms\n`);
+  const result = outcome.status === null ? `failed (${printable(outcome.error)})` : String(outcome.status);
+  process.stdout.write(`${new Date().toISOString()}  ${printable(event.type)}  ${printable(event.id)}  -> ${result} in ${outcome.ms} ms\n`);
 }
 
 async function run(opts, signal) {
@@ -190,19 +130,23 @@ async function run(opts, signal) {
   if (opts.after) await api.get(`/v1/events?limit=1&after=${encodeURIComponent(opts.after)}`, log);
   if (signal.aborted) return;
   const ready = { kind: 'ready', forward_to: opts.forwardTo, after, types: opts.types };
-  if (opts.json) process.stdout.write(`${JSON.stringify(opts.secret ? ready : { ...ready, secret })}\n`);
+  if (opts.json) process.stdout.write(jsonLine(opts.secret ? ready : { ...ready, secret }));
   else if (!opts.secret) log(`signing with a new secret (shown only now): ${secret}`);
   log(
-    `forwarding ${opts.types ? opts.types.join(', ') : 'every event'} ${after ? `after ${after}` : 'from the start'} to ${opts.forwardTo}`,
+    printable(
+      `forwarding ${opts.types ? opts.types.join(', ') : 'every event'} ${after ? `after ${after}` : 'from the start'} to ${opts.forwardTo}`,
+    ),
   );
 
   const types = opts.types ? new Set(opts.types) : null;
   const typeParam = types?.size === 1 ? `&type=${encodeURIComponent(opts.types[0])}` : '';
   while (!signal.aborted) {
     const query = `wait=${WAIT_SECONDS}${typeParam}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    const started = performance.now();
     const page = await api.get(`/v1/events?${query}`, log);
     if (!page) return;
-    for (const event of JSON.parse(page.text).events) {
+    const before = after;
+    for (const event of eventsPage(page.text, false).events) {
       if (signal.aborted) return;
       after = event.id;
       if (types && !types.has(event.type)) continue;
@@ -212,6 +156,9 @@ async function run(opts, signal) {
       if (one.status === 404) continue;
       report(opts, event, await forward(opts, secret, event.id, one.text, signal));
     }
+    // A page that moved nothing forward and came back at once (an API that does not wait): the next poll waits.
+    const early = MIN_POLL_MS - (performance.now() - started);
+    if (after === before && early > 0) await pause(early, signal);
   }
 }
 
@@ -221,6 +168,7 @@ try {
   await run(options(process.argv.slice(2)), stop.signal);
   process.stderr.write('listen: stopped\n');
 } catch (err) {
-  process.stderr.write(`listen: ${err instanceof Fatal ? err.message : (err?.stack ?? String(err))}\n`);
+  // One line, never a stack: whatever went wrong, the API's text is escaped.
+  process.stderr.write(`listen: ${err instanceof Fatal ? err.message : `unexpected error: ${printable(err?.message ?? String(err))}`}\n`);
   process.exitCode = err instanceof Fatal ? err.code : 1;
 }

@@ -4559,7 +4559,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -6658,7 +6658,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -7643,7 +7643,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -8007,7 +8007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -8698,7 +8698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**
@@ -9372,7 +9372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Wrong content type (`unsupported_media_type`). */
+            /** @description Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`). */
             415: {
                 headers: {
                     /**

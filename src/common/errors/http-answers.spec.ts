@@ -25,7 +25,7 @@ function answer(exception: unknown) {
     send: (body: string) => ((sent.body = JSON.parse(body)), reply),
   };
   const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'req_1' }) }) } as unknown as ArgumentsHost;
-  new ProblemFilter().catch(exception, host);
+  new ProblemFilter({ answeredUnavailable: () => undefined }).catch(exception, host);
   return sent;
 }
 

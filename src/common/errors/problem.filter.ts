@@ -5,6 +5,7 @@ import { DomainError } from './domain-error.js';
 import { isErrorCode } from './error-codes.js';
 import { httpHeaders, httpStatus } from './http-answers.js';
 import { isDatabaseUnavailable } from './db-errors.js';
+import type { DatabaseOutage } from '../ops/database-outage.js';
 import { fromFrameworkError, fromHttpException, isClientAbort } from './framework-errors.js';
 import { InternalError, InvalidRequestError, ServiceUnavailableError } from './problems.js';
 
@@ -52,13 +53,16 @@ export function sendProblem(reply: FastifyReply, requestId: string | undefined, 
 /**
  * The one exit for every error: an RFC 9457 problem document with a stable
  * `code`. A domain error answers with its code's status (http-answers.ts);
- * an unreachable database is a 503; anything else, a domain error whose code
+ * an unreachable database is a 503 (logged once per outage); anything else, a domain error whose code
  * that table does not know included, is a 500 whose cause is logged once
  * under an error id, never a 4xx and never a message that could carry data.
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  /** An unreachable database is logged once per outage there, not once per request (the access line has each 503). */
+  constructor(private readonly outage: Pick<DatabaseOutage, 'answeredUnavailable'>) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
@@ -74,7 +78,7 @@ export class ProblemFilter implements ExceptionFilter {
       return new InvalidRequestError('The request body was not received completely.');
     }
     if (isDatabaseUnavailable(e)) {
-      this.logger.warn({ err: loggable(e), request_id: requestId }, 'database unavailable');
+      this.outage.answeredUnavailable(e);
       return new ServiceUnavailableError(undefined, { cause: e });
     }
     const known = e instanceof HttpException ? fromHttpException(e) : fromFrameworkError(e);

@@ -30,8 +30,8 @@ function varyOnAcceptEncoding(reply: FastifyReply): void {
  * entity tag is taken from the uncompressed bytes (entity-tags.ts). A
  * streamed answer loses its Content-Length when compressed (its length is not
  * known before the end), so the header is never wrong. Request bodies are
- * never decompressed: a Content-Encoding on a request body stays refused as
- * before. Every JSON answer says `Vary: Accept-Encoding`, compressed or not,
+ * never decompressed: one with a Content-Encoding other than identity is
+ * refused with 415 before it is read (content-coding.ts). Every JSON answer says `Vary: Accept-Encoding`, compressed or not,
  * so a shared cache never hands one client's encoding to another. Must be
  * awaited before any route is registered (the plugin hooks each route as it
  * is added).

@@ -13,7 +13,7 @@ const DESCRIPTIONS: Record<number, string> = {
   405: 'Method not allowed (`method_not_allowed`); the Allow header lists the methods that are.',
   409: 'Conflict.',
   413: 'Body too large (`payload_too_large`).',
-  415: 'Wrong content type (`unsupported_media_type`).',
+  415: 'Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`).',
   429: `Rate limited (\`rate_limited\`); wait for Retry-After seconds. ${RATE_LIMIT_TEXT}`,
   503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds.',
 };

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { noSuchEndpoint } from '../errors/framework-errors.js';
 import { sendProblem } from '../errors/problem.filter.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/problems.js';
+import { refuseContentCoding } from './content-coding.js';
 import { matchedRoute, type RouteDeclaration } from './route-declaration.js';
 
 /** The methods that can carry a body a route reads. */
@@ -41,6 +42,7 @@ export function admitBody(req: FastifyRequest, reply: FastifyReply, d: RouteDecl
     throw new UnsupportedMediaTypeError(`Send the request body with Content-Type: ${d.body.contentType}.`);
   }
   if (!announcesBody(req.headers)) return;
+  if (d.body.kind !== 'none') refuseContentCoding(req.headers);
   if (d.body.kind === 'json') {
     const length = declaredLength(req.headers);
     if (length !== undefined && length > d.body.maxBytes) throw tooLarge(d.body.maxBytes);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pino from 'pino';
 import { PRINCIPAL, type ApiPrincipal } from '../http/principal.js';
 import { credentialParams, declarationOf, matchedRoute } from '../http/route-declaration.js';
-import { redactDeclaredUrl, redactUnmatchedUrl, redactUrl } from './redact.js';
+import { redactDeclaredUrl, redactHeaderValue, redactUnmatchedUrl, redactUrl } from './redact.js';
 import { parseTraceparent } from './trace-context.js';
 import { requestSpanIds } from '../tracing/http-spans.js';
 
@@ -28,7 +28,7 @@ function loggedUrl(req: FastifyRequest): string | undefined {
 function accessLine(req: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const principal = (req as unknown as Record<symbol, ApiPrincipal | undefined>)[PRINCIPAL];
   return {
-    req: { id: req.id, method: req.method, url: loggedUrl(req), user_agent: req.headers['user-agent'] },
+    req: { id: req.id, method: req.method, url: loggedUrl(req), user_agent: redactHeaderValue(req.headers['user-agent']) },
     res: { statusCode: reply.statusCode },
     responseTime: Math.round(reply.elapsedTime * 1000) / 1000,
     // The firm and the key id (never the key) of an authenticated call.

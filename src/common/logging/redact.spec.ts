@@ -1,4 +1,4 @@
-import { decodeTolerantly, redactDeclaredUrl, redactUnmatchedUrl, redactUrl } from './redact';
+import { decodeTolerantly, redactDeclaredUrl, redactHeaderValue, redactUnmatchedUrl, redactUrl } from './redact';
 import { acceptRequestId, parseTraceparent } from './trace-context';
 
 const KEY = 'svc_live_' + 'aB3_-'.repeat(9);
@@ -56,10 +56,27 @@ describe('redactUrl', () => {
 });
 
 describe('request ids and traceparent', () => {
-  it.each([['abc'], ['a.b:c-d_e'], ['x'.repeat(128)]])('keeps the plain id %s', (id) => expect(acceptRequestId(id)).toBe(id));
+  it.each([
+    ['abc'],
+    ['a.b:c-d_e'],
+    ['x.'.repeat(64)],
+    ['0b9e0f0e-6d5b-4b8e-9a55-0e8c8b3f2a11'],
+    ['4bf92f3577b34da6a3ce929d0e0e4736'],
+    ['x'.repeat(42)],
+  ])('keeps the plain id %s', (id) => expect(acceptRequestId(id)).toBe(id));
   it.each([[''], ['x'.repeat(129)], ['a b'], ['a\nb'], ['{"x":1}'], [undefined], [['a', 'b']]])('refuses %j', (id) =>
     expect(acceptRequestId(id as string)).toBeNull(),
   );
+  // An id is written into every log line, error body and span of its request: one shaped like a credential is not kept.
+  it.each([
+    ['an API key', KEY],
+    ['a test key', KEY.replace('svc_live_', 'svc_test_')],
+    ['a key after a prefix', `req-${KEY}`],
+    ['a key start alone', 'trace.svc_live_x'],
+    ['a webhook secret', 'whsec_c2VjcmV0c2VjcmV0'],
+    ['a link token', LINK_TOKEN],
+    ['a run as long as a link token', 'x'.repeat(43)],
+  ])('refuses %s', (_name, id) => expect(acceptRequestId(id)).toBeNull());
 
   const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
   const span = '00f067aa0ba902b7';
@@ -113,5 +130,24 @@ describe('redactDeclaredUrl: a route with a credential parameter is logged from 
       credentialQuery: [],
     };
     expect(redactDeclaredUrl('/v1/calls/call%201/x/t', r)).toBe('/v1/calls/call%201/x/[REDACTED]');
+  });
+});
+
+describe('redactHeaderValue: a logged header loses every credential shape', () => {
+  it.each([
+    [`client/1.0 key=${KEY}`, 'client/1.0 key=[REDACTED]'],
+    [`client/1.0 (${KEY.replace('svc_live_', 'svc_test_')})`, 'client/1.0 ([REDACTED])'],
+    ['hooks/2 secret=whsec_c2VjcmV0c2VjcmV0+/= ok', 'hooks/2 secret=[REDACTED] ok'],
+    [`player/3 ${LINK_TOKEN}`, 'player/3 [REDACTED]'],
+    ['proxy/1 Bearer abc.def-ghi~jkl, next', 'proxy/1 [REDACTED], next'],
+    ['proxy/1 bearer   abc', 'proxy/1 [REDACTED]'],
+    [`client/1.0 key=${KEY.replace(/_/g, '%5F')}`, 'client/1.0 key=[REDACTED]'],
+    ['Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0'],
+    ['curl/8.5.0 100%', 'curl/8.5.0 100%'],
+  ])('%s -> %s', (value, logged) => expect(redactHeaderValue(value)).toBe(logged));
+
+  it('joins repeated values and passes undefined through', () => {
+    expect(redactHeaderValue(['a/1', `b/2 ${KEY}`])).toBe('a/1, b/2 [REDACTED]');
+    expect(redactHeaderValue(undefined)).toBeUndefined();
   });
 });

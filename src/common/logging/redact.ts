@@ -126,5 +126,30 @@ export function redactUrl(url: string | undefined): string | undefined {
   return q < 0 ? path : `${path}?${redactQuery(url.slice(q + 1))}`;
 }
 
+/** `Bearer` and the credential after it, wherever a header value holds one. */
+const BEARER_CREDENTIAL = /\bBearer\s+[^\s,;]*/gi;
+
+/** True when `text` (as sent or percent-decoded) holds a credential's shape: an API key, a whsec_ secret, a link token, a Bearer credential. */
+export function hasCredentialShape(text: string): boolean {
+  const shaped = (t: string) => hasShape(t) || t.search(BEARER_CREDENTIAL) >= 0;
+  return shaped(text) || (hasEscape(text) && shaped(decodeTolerantly(text)));
+}
+
+/**
+ * A header value as logged (the User-Agent of the access line, or any other a
+ * log line or span records): each credential shape replaced, matched as sent
+ * and, when the value holds percent escapes, as decoded (then written decoded).
+ */
+export function redactHeaderValue(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value.join(', ') : value;
+  const redact = (t: string) => t.replace(BEARER_CREDENTIAL, REDACTED).replace(SECRET_SHAPES, REDACTED);
+  if (hasEscape(text)) {
+    const decoded = decodeTolerantly(text);
+    if (hasCredentialShape(decoded)) return redact(decoded);
+  }
+  return redact(text);
+}
+
 /** Header names never logged with their value. */
 export const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-internal-token', 'proxy-authorization', 'x-api-key'];

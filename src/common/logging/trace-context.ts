@@ -1,3 +1,5 @@
+import { hasCredentialShape } from './redact.js';
+
 /** The ids of a W3C traceparent header (https://www.w3.org/TR/trace-context/#traceparent-header). */
 export interface TraceContext {
   trace_id: string;
@@ -24,7 +26,11 @@ export function parseTraceparent(header: string | string[] | undefined): TraceCo
 
 const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** An incoming x-request-id is kept only when short and plain, so it cannot forge or bloat log lines. */
+/**
+ * An incoming x-request-id is kept only when short and plain, so it cannot forge or bloat log lines, and when it
+ * has no credential's shape (redact.ts): the id is written in every log line, every error body and the request's
+ * span, so a key sent as one would be copied everywhere.
+ */
 export function acceptRequestId(header: string | string[] | undefined): string | null {
-  return typeof header === 'string' && PLAIN_REQUEST_ID.test(header) ? header : null;
+  return typeof header === 'string' && PLAIN_REQUEST_ID.test(header) && !hasCredentialShape(header) ? header : null;
 }
