@@ -18,7 +18,7 @@ import { traceRequests } from './common/tracing/http-spans.js';
 import { Tracing } from './common/tracing/tracing.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
 import { applyRequestDeadline } from './common/http/request-deadline.js';
-import { answerUnroutedRequests, holdContinue } from './common/http/unread-bodies.js';
+import { answerUnroutedRequests, closeInStagesAfterEarlyAnswers, holdContinue } from './common/http/unread-bodies.js';
 import { installCompression } from './common/http/compression.js';
 import { installEntityTags } from './common/http/entity-tags.js';
 import { DOCUMENT_FILES } from './common/http/access.decorators.js';
@@ -95,6 +95,7 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
   answerUnroutedRequests(adapter.getInstance());
+  closeInStagesAfterEarlyAnswers(adapter.getInstance(), opts.config.httpIdleTimeoutMs);
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(apiValidationPipe());

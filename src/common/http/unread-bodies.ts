@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { methodNotAllowed, noSuchEndpoint } from '../errors/framework-errors.js';
 import { sendProblem } from '../errors/problem.filter.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/problems.js';
+import { closeInStages, LINGER_MAX_MS } from './lingering-close.js';
 import { matchedRoute, type RouteDeclaration } from './route-declaration.js';
 import { allowedMethods } from './route-table.js';
 
@@ -91,5 +92,25 @@ export function answerUnroutedRequests(fastify: FastifyInstance): void {
     if (announcesBody(req.headers)) reply.header('connection', 'close');
     const allow = allowedMethods(fastify, req.url);
     sendProblem(reply, req.id, allow.length > 0 ? methodNotAllowed(req.method, allow) : noSuchEndpoint());
+  });
+}
+
+/**
+ * An answer that leaves before its request's body has all arrived (refused
+ * before the body, a body no route reads, a body over its limit) says
+ * `Connection: close`, and its connection closes in stages
+ * (lingering-close.ts), so a client still sending reads the answer rather
+ * than a reset. The linger lasts at most LINGER_MAX_MS and never longer than
+ * the idle bound.
+ */
+export function closeInStagesAfterEarlyAnswers(fastify: FastifyInstance, idleTimeoutMs: number): void {
+  const maxMs = Math.min(LINGER_MAX_MS, idleTimeoutMs);
+  // Synchronous: it does something only when a body was announced and has not all arrived.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    if (announcesBody(req.headers) && !req.raw.complete) {
+      reply.header('connection', 'close');
+      closeInStages(req.raw, maxMs);
+    }
+    done(null, payload);
   });
 }
