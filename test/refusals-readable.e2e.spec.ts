@@ -4,10 +4,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { LINGER_MAX_BYTES } from '../src/common/http/lingering-close';
+import { LINGER_MAX_BYTES, LINGER_MAX_MS } from '../src/common/http/lingering-close';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
+import { waitFor } from './support/receiver';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
@@ -254,5 +255,32 @@ describe('a sender that goes on sending after its answer holds the connection no
     // Read up to the bound (what the socket buffers hold on either side may be counted as sent, never read).
     expect(r.bytesSent).toBeGreaterThan(LINGER_MAX_BYTES);
     expect(r.bytesSent).toBeLessThan(LINGER_MAX_BYTES + 16 * MiB);
+  });
+});
+
+describe('a server that stops ends its lingering connections at once', () => {
+  it('closes while a sender still trickles a refused body, long before the linger bound', async () => {
+    // The default bounds: a linger of 30 s (LINGER_MAX_MS) that only the stop can cut short.
+    const t = await startTestApp();
+    const { port } = new URL(t.baseUrl);
+    let answered = false;
+    let closedAt: number | null = null;
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true }, () => {
+      socket.write(`PATCH /v1/leads/lead_x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n`);
+    });
+    const drip = setInterval(() => socket.writable && socket.write('x'), 100);
+    socket.on('data', () => (answered = true));
+    socket.on('error', () => undefined);
+    socket.on('close', () => (closedAt = Date.now()));
+    try {
+      await waitFor(() => answered, 'the 401');
+      const stopping = Date.now();
+      await t.close();
+      await waitFor(() => closedAt !== null, 'the lingering connection to close');
+      expect(closedAt! - stopping).toBeLessThan(LINGER_MAX_MS / 3);
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+    }
   });
 });

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { methodNotAllowed, noSuchEndpoint } from '../errors/framework-errors.js';
 import { sendProblem } from '../errors/problem.filter.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/problems.js';
-import { closeInStages, LINGER_MAX_MS } from './lingering-close.js';
+import type { LingeringClose } from './lingering-close.js';
 import { matchedRoute, type RouteDeclaration } from './route-declaration.js';
 import { allowedMethods } from './route-table.js';
 
@@ -100,16 +100,14 @@ export function answerUnroutedRequests(fastify: FastifyInstance): void {
  * before the body, a body no route reads, a body over its limit) says
  * `Connection: close`, and its connection closes in stages
  * (lingering-close.ts), so a client still sending reads the answer rather
- * than a reset. The linger lasts at most LINGER_MAX_MS and never longer than
- * the idle bound.
+ * than a reset.
  */
-export function closeInStagesAfterEarlyAnswers(fastify: FastifyInstance, idleTimeoutMs: number): void {
-  const maxMs = Math.min(LINGER_MAX_MS, idleTimeoutMs);
+export function closeInStagesAfterEarlyAnswers(fastify: FastifyInstance, lingering: LingeringClose): void {
   // Synchronous: it does something only when a body was announced and has not all arrived.
   fastify.addHook('onSend', (req, reply, payload, done) => {
     if (announcesBody(req.headers) && !req.raw.complete) {
       reply.header('connection', 'close');
-      closeInStages(req.raw, maxMs);
+      lingering.after(req.raw);
     }
     done(null, payload);
   });
