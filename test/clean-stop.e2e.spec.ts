@@ -89,8 +89,12 @@ const serviceOf = (s: Started) => s.processes.find((p) => /\bdist\/src\/main\.js
  * then stopped the PostgreSQL it started).
  */
 describe('npm start stops cleanly on SIGTERM and SIGINT', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'clean-stop-'));
-  chmodSync(dataDir, 0o777);
+  /** One data folder for every start (the first makes the cluster and the demo firm, the others reuse them). */
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'clean-stop-'));
+    chmodSync(dataDir, 0o777);
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it.each([

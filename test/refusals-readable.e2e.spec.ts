@@ -48,11 +48,13 @@ describe('every refusal reaches a client still sending its body', () => {
   let firm: TestFirm;
   let leadId: string;
   let callId: string;
-  const folder = mkdtempSync(join(tmpdir(), 'refusal-bodies-'));
+  /** The bodies curl sends, made in beforeAll (a describe skipped by a filter makes none). */
+  let folder: string;
   const FILLS = ['a', '['] as const;
   const bodyFile = (size: number, fill: 'a' | '[' = 'a') => join(folder, `${fill === 'a' ? 'plain' : 'deep'}-${size}`);
 
   beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'refusal-bodies-'));
     t = await startTestApp({ env: internalEnv });
     firm = await createFirm(t.app);
     callId = nextCallId();
@@ -60,8 +62,8 @@ describe('every refusal reaches a client still sending its body', () => {
     for (const size of SIZES) for (const fill of FILLS) writeFileSync(bodyFile(size, fill), Buffer.alloc(size, fill));
   });
   afterAll(async () => {
-    await t.close();
     rmSync(folder, { recursive: true, force: true });
+    await t.close();
   });
 
   const json = { 'content-type': 'application/json' };
