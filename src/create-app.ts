@@ -18,8 +18,9 @@ import { acceptRequestId } from './common/logging/trace-context.js';
 import { traceRequests } from './common/tracing/http-spans.js';
 import { Tracing } from './common/tracing/tracing.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
+import { LINGER_MAX_MS, LingeringClose } from './common/http/lingering-close.js';
 import { applyRequestDeadline } from './common/http/request-deadline.js';
-import { closeOnUnreadBodies, holdContinue } from './common/http/unread-bodies.js';
+import { answerUnroutedRequests, closeInStagesAfterEarlyAnswers, holdContinue } from './common/http/unread-bodies.js';
 import { installCompression } from './common/http/compression.js';
 import { installEntityTags } from './common/http/entity-tags.js';
 import { DOCUMENT_FILES } from './common/http/access.decorators.js';
@@ -63,12 +64,14 @@ function fastifyOptions(opts: AppModuleOptions): ConstructorParameters<typeof Fa
 /** Builds the HTTP application (not yet listening); used by main and by the e2e tests alike. */
 export async function createApp(opts: AppModuleOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(fastifyOptions(opts));
+  // Connections answered before their body arrived close in stages, for at most the idle bound (lingering-close.ts).
+  const lingering = new LingeringClose(Math.min(LINGER_MAX_MS, opts.config.httpIdleTimeoutMs));
   // Before any route is registered: every route's declaration is read as Fastify registers it.
   installRouteTable(adapter.getInstance());
   // `Expect: 100-continue` is answered by the onRequest stage once the request is admitted, not by Node at once.
   holdContinue(adapter.getInstance().server as Server);
   // First: a request that arrives while the server drains is answered 503 before any other hook runs.
-  endConnectionsOnceDrained(adapter.getInstance());
+  endConnectionsOnceDrained(adapter.getInstance(), lingering);
   // Synchronous hooks (here and in the other stages that do nothing on most requests): an async one costs a promise and a tick.
   adapter.getInstance().addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
@@ -95,7 +98,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   // Before the early auth hooks, so their log lines carry the request id too.
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
   installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
-  closeOnUnreadBodies(adapter.getInstance());
+  answerUnroutedRequests(adapter.getInstance());
+  closeInStagesAfterEarlyAnswers(adapter.getInstance(), lingering);
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));
   app.useGlobalFilters(new ProblemFilter(app.get(DatabaseOutage)));
   app.useGlobalPipes(apiValidationPipe());

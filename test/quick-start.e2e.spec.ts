@@ -135,6 +135,11 @@ describe("the README's five-minute tour", () => {
         .filter((l) => l.startsWith('{"id":"evt_'))
         .map((l) => JSON.parse(l));
       expect(handled).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'webhook.test', via: 'webhook', action: 'handled' }]);
+      // The tour removes the live endpoint it made: none is left to be sent the firm's later changes.
+      expect(stdout).toMatch(/^\{"id":"[^"]+","deleted":true\}$/m);
+      const left = await fetch(`${base}/v1/webhook-endpoints`, { headers: { authorization: `Bearer ${key}` } });
+      await checkResponse(base, 'GET', '/v1/webhook-endpoints', left);
+      expect(((await left.json()) as { endpoints: unknown[] }).endpoints).toEqual([]);
     } finally {
       service.child.kill('SIGTERM');
     }

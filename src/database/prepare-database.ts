@@ -11,11 +11,15 @@ export interface PreparedDatabase {
 }
 
 /** DATABASE_URL when set; otherwise a real PostgreSQL under DATA_DIR. Then pending migrations. */
-export async function prepareDatabase(config: AppConfig, log: (line: string) => void): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  config: AppConfig,
+  log: (line: string) => void,
+  opts: { stopsOnSignals?: boolean } = {},
+): Promise<PreparedDatabase> {
   let url = config.databaseUrl;
   let stop = async () => undefined as void;
   if (url === null) {
-    const db = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    const db = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log, ...opts });
     url = db.url;
     stop = db.stop;
   }

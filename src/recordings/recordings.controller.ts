@@ -46,7 +46,12 @@ const TOKEN = {
   ),
 };
 /** HEAD answers 405 to anyone, key or not: there is nothing to authorise. */
-const HEAD: Pick<EndpointSpec, 'method' | 'query' | 'problems'> = { method: 'HEAD', query: 'any', problems: [400, 404, 405, 503] };
+const HEAD: Pick<EndpointSpec, 'method' | 'query' | 'problems' | 'refusesMethod'> = {
+  method: 'HEAD',
+  query: 'any',
+  problems: [400, 404, 405, 503],
+  refusesMethod: true,
+};
 const HEAD_DOC = {
   summary: 'HEAD is not supported',
   description:

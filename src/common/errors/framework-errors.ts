@@ -18,6 +18,10 @@ import {
 export const noSuchEndpoint = (): DomainError =>
   new NotFoundError('The endpoint', 'No such endpoint. Every path starts with /v1; see /v1/openapi.json.');
 
+/** 405 for a method a path does not have; `allow` lists the methods it has (the Allow header). */
+export const methodNotAllowed = (method: string, allow: string[]): DomainError =>
+  new MethodNotAllowedError(`${method} is not allowed on this path; it answers ${allow.join(', ')}.`, allow.join(', '));
+
 /** The typed problem for a status raised by Nest or Fastify rather than by our code. */
 function forStatus(status: number, detail?: string): DomainError | null {
   switch (status) {

@@ -37,6 +37,8 @@ export interface EndpointSpec {
   quietLog?: boolean;
   /** A single-resource read: a strong ETag on its 200, 304 for a matching If-None-Match (entity-tags.ts). */
   etag?: boolean;
+  /** The route only answers 405 (route-declaration.ts). */
+  refusesMethod?: true;
   /** The success status when not Nest's default (200; 201 for POST). */
   status?: number;
   /** The document entry; without it the route is not in the public document. */
@@ -132,6 +134,7 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
     credentialQuery: spec.credentialQuery ?? [],
     quietLog: spec.quietLog,
     etag: spec.etag,
+    refusesMethod: spec.refusesMethod,
   };
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sendProblem } from '../errors/problem.filter.js';
 import { ServiceUnavailableError } from '../errors/problems.js';
+import type { LingeringClose } from './lingering-close.js';
 
 const SWEEP_MS = 100;
 
@@ -18,7 +19,7 @@ const SWEEP_MS = 100;
  * Fastify's own answer (return503OnClosing, turned off where the app is
  * built) is bare JSON without either.
  */
-export function endConnectionsOnceDrained(fastify: FastifyInstance): void {
+export function endConnectionsOnceDrained(fastify: FastifyInstance, lingering: LingeringClose): void {
   let draining = false;
   // Synchronous: it answers (and so does not call done) only while draining.
   fastify.addHook('onRequest', (req, reply, done) => {
@@ -28,7 +29,11 @@ export function endConnectionsOnceDrained(fastify: FastifyInstance): void {
   });
   fastify.addHook('preClose', (done) => {
     draining = true;
-    const sweep = setInterval(() => fastify.server.closeIdleConnections(), SWEEP_MS);
+    // A connection lingering after an early answer (lingering-close.ts) is not idle to Node (its body is unfinished).
+    const sweep = setInterval(() => {
+      fastify.server.closeIdleConnections();
+      lingering.endAll();
+    }, SWEEP_MS);
     sweep.unref();
     fastify.server.once('close', () => clearInterval(sweep));
     done();

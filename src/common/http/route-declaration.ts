@@ -52,6 +52,8 @@ export interface RouteDeclaration {
   quietLog?: boolean;
   /** A single resource: its 200 carries a strong ETag and a matching If-None-Match answers 304 (entity-tags.ts). */
   etag?: boolean;
+  /** The route only answers 405 (HEAD where the spec refuses it): the `Allow` header of its path leaves its method out. */
+  refusesMethod?: true;
   /** The route template Fastify registered (set once the route is registered): the metrics label. */
   template?: string;
 }

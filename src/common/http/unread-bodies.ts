@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { noSuchEndpoint } from '../errors/framework-errors.js';
+import { methodNotAllowed, noSuchEndpoint } from '../errors/framework-errors.js';
 import { sendProblem } from '../errors/problem.filter.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/problems.js';
 import { refuseContentCoding } from './content-coding.js';
+import type { LingeringClose } from './lingering-close.js';
 import { matchedRoute, type RouteDeclaration } from './route-declaration.js';
+import { allowedMethods } from './route-table.js';
 
 /** The methods that can carry a body a route reads. */
 export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -78,16 +80,37 @@ export function continueIfExpected(req: FastifyRequest, reply: FastifyReply, d: 
 }
 
 /**
- * A body sent where no route answers is never read: 404 at once (Fastify's
- * not-found route would read the body first, for as long as it trickles),
- * with the connection closed so the rest is not waited for. Installed after
- * the early auth hook, so two Authorization headers still answer 400 first.
+ * A request no route answers is answered at once, its body (if any) never
+ * read (Fastify's not-found route would read it first, for as long as it
+ * trickles), and the connection closed so the rest is not waited for: 405
+ * with `Allow` when its path has other methods (HEAD on a GET route
+ * included), else 404. Installed after the early auth hook, so two
+ * Authorization headers still answer 400 first.
  */
-export function closeOnUnreadBodies(fastify: FastifyInstance): void {
-  // Synchronous: it answers (and so does not call done) only for a body sent to no route.
+export function answerUnroutedRequests(fastify: FastifyInstance): void {
+  // Synchronous: it answers (and so does not call done) only for a request no route matched.
   fastify.addHook('onRequest', (req, reply, done) => {
-    if (!announcesBody(req.headers) || matchedRoute(req)) return done();
-    reply.header('connection', 'close');
-    sendProblem(reply, req.id, noSuchEndpoint());
+    if (matchedRoute(req)) return done();
+    if (announcesBody(req.headers)) reply.header('connection', 'close');
+    const allow = allowedMethods(fastify, req.url);
+    sendProblem(reply, req.id, allow.length > 0 ? methodNotAllowed(req.method, allow) : noSuchEndpoint());
+  });
+}
+
+/**
+ * An answer that leaves before its request's body has all arrived (refused
+ * before the body, a body no route reads, a body over its limit) says
+ * `Connection: close`, and its connection closes in stages
+ * (lingering-close.ts), so a client still sending reads the answer rather
+ * than a reset.
+ */
+export function closeInStagesAfterEarlyAnswers(fastify: FastifyInstance, lingering: LingeringClose): void {
+  // Synchronous: it does something only when a body was announced and has not all arrived.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    if (announcesBody(req.headers) && !req.raw.complete) {
+      reply.header('connection', 'close');
+      lingering.after(req.raw);
+    }
+    done(null, payload);
   });
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, type Metric } from 'prom-client';
-import { PoolSql } from '../../database/pool-sql.js';
+import { Database } from '../../database/sql.js';
 import { runInBackground } from '../background.js';
 import { isDatabaseUnavailable } from '../errors/db-errors.js';
 
@@ -51,7 +51,7 @@ export class DatabaseOutage implements OnModuleDestroy {
     registers: [],
   });
 
-  constructor(private readonly pool: PoolSql) {}
+  constructor(private readonly db: Database) {}
 
   get metrics(): Metric[] {
     return [this.outages, this.answered, this.unreachable];
@@ -106,7 +106,7 @@ export class DatabaseOutage implements OnModuleDestroy {
   private async probe(): Promise<void> {
     this.probeTimer = null;
     try {
-      await this.pool.execute('SELECT 1');
+      await this.db.execute('SELECT 1');
     } catch {
       this.scheduleProbe();
       return;
