@@ -37,6 +37,8 @@ export interface EndpointSpec {
   quietLog?: boolean;
   /** A single-resource read: a strong ETag on its 200, 304 for a matching If-None-Match (entity-tags.ts). */
   etag?: boolean;
+  /** A page for browsers (route-declaration.ts); never in the public document. */
+  browser?: boolean;
   /** The success status when not Nest's default (200; 201 for POST). */
   status?: number;
   /** The document entry; without it the route is not in the public document. */
@@ -55,10 +57,13 @@ export const TEST_KEY: RouteAccess = { kind: 'key', scope: null, testOnly: true 
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const INTERNAL: RouteAccess = { kind: 'internal' };
 export const linkToken = (param: string): RouteAccess => ({ kind: 'link', param });
+/** A signed-in console session (src/console). */
+export const CONSOLE_SESSION: RouteAccess = { kind: 'console' };
 
 export const NO_BODY: RouteBody = { kind: 'none' };
 export const jsonBody = (maxBytes: number): RouteBody => ({ kind: 'json', maxBytes });
 export const streamBody = (contentType: string): RouteBody => ({ kind: 'stream', contentType });
+export const formBody = (maxBytes: number): RouteBody => ({ kind: 'form', maxBytes });
 
 /** The OpenAPI document and Swagger UI's files: no key, no body, any query. */
 export const DOCUMENT_FILES: RouteDeclaration = { access: PUBLIC, body: NO_BODY, params: {}, query: 'any', credentialQuery: [] };
@@ -72,7 +77,7 @@ export const CHECKED_BY_SERVICE: PathParamRule = {};
 
 /** The operation's security, scope extension and the problems its access rule can answer. */
 function accessDoc(access: RouteAccess, op: OperationDoc | undefined): MethodDecorator[] {
-  if (!op || access.kind === 'internal') return [ApiExcludeEndpoint()];
+  if (!op || access.kind === 'internal' || access.kind === 'console') return [ApiExcludeEndpoint()];
   if (access.kind !== 'key') return [ApiOperation({ operationId: op.id, summary: op.summary, description: op.description, security: [] })];
   if (access.scope === null) {
     return [
@@ -132,6 +137,7 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
     credentialQuery: spec.credentialQuery ?? [],
     quietLog: spec.quietLog,
     etag: spec.etag,
+    ...(spec.browser ? { browser: true } : {}),
   };
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),
