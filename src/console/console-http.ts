@@ -26,8 +26,8 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-/** The browser files the console serves: its own script and style, uPlot's build as it ships. */
-const ASSETS = new Set(['console.js', 'console.css', 'uPlot.iife.min.js', 'uPlot.min.css']);
+/** The browser files the console serves: its own script, style and icon, uPlot's build as it ships. */
+const ASSETS = new Set(['console.js', 'console.css', 'favicon.svg', 'uPlot.iife.min.js', 'uPlot.min.css']);
 const ASSET_FILES: RouteDeclaration = { access: PUBLIC, body: NO_BODY, params: {}, query: 'any', credentialQuery: [], browser: true };
 
 const framework = (message: string, statusCode: number, code: string) => Object.assign(new Error(message), { statusCode, code });
@@ -83,15 +83,21 @@ export function configureConsoleHttp(fastify: FastifyInstance, views: ConsoleVie
       (err: Error) => done(err, undefined),
     );
   });
+  // In a context of its own under the assets' prefix (a prefix passed to the plugin itself would be applied twice).
   declareRoutesOf(fastify, ASSET_FILES, () =>
-    fastify.register(fastifyStatic, {
-      root: [`${consoleUiFolder()}/assets`, uplotFolder()],
-      prefix: `${CONSOLE_PATH}/assets/`,
-      decorateReply: false,
-      index: false,
-      list: false,
-      allowedPath: (path) => ASSETS.has(path.replace(/^\//, '')),
-    }),
+    fastify.register(
+      async (assets) => {
+        await assets.register(fastifyStatic, {
+          root: [`${consoleUiFolder()}/assets`, uplotFolder()],
+          prefix: '/',
+          decorateReply: false,
+          index: false,
+          list: false,
+          allowedPath: (path) => ASSETS.has(path.replace(/^\//, '')),
+        });
+      },
+      { prefix: `${CONSOLE_PATH}/assets` },
+    ),
   );
   // Synchronous: it does something only on a console request that changes something.
   fastify.addHook('preHandler', (req, reply, done) => {
