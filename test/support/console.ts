@@ -9,7 +9,7 @@ export interface ConsoleBrowser {
   /** The session id (the cookie's value): a credential, registered for the end-of-run log scan. */
   secret: string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
-  /** A form post from the console's own origin with the session's token, unless `headers`/`form` say otherwise. */
+  /** A form post from the console's own origin with the session's token, unless `headers`/`form` say otherwise ('' leaves a header out). */
   post(path: string, form?: Record<string, string | string[]>, headers?: Record<string, string>): Promise<Response>;
 }
 
@@ -55,7 +55,12 @@ export async function openConsole(baseUrl: string, token: string): Promise<Conso
       fetch(`${baseUrl}${path}`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { accept: 'text/html', cookie, origin, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        // A header given as '' is left out (a request with no Origin, as some browsers send).
+        headers: Object.fromEntries(
+          Object.entries({ accept: 'text/html', cookie, origin, 'content-type': 'application/x-www-form-urlencoded', ...headers }).filter(
+            ([, v]) => v !== '',
+          ),
+        ),
         body: formBody({ csrf_token: csrf, ...form }),
       }),
   };
