@@ -142,7 +142,7 @@ export class WebhookDeliveriesRepository {
     since: Date,
   ): Promise<{ hour: Date; status: DeliveryStatus; deliveries: number }[]> {
     return this.sql.query<{ hour: Date; status: DeliveryStatus; deliveries: number }>(
-      `SELECT date_trunc('hour', d.created_at) AS hour, d.status, count(*)::int AS deliveries
+      `SELECT date_trunc('hour', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, d.status, count(*)::int AS deliveries
          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = $1 AND d.created_at >= $2 AND e.org_id = $3 AND e.livemode = $4
         GROUP BY 1, 2 ORDER BY 1, 2`,
