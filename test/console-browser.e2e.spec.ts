@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { AccountService } from '../src/account';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { runCli } from './support/cli';
@@ -56,6 +57,8 @@ const HOSTILE_ANSWER = '<img src=x onerror="document.title=\'pwned\'"> upstream 
       },
     });
     firm = await createFirm(t.app);
+    // A firm's name as an owner sees it (the README's screenshot comes from this page).
+    await t.app.get(AccountService).updateOrg(firm.orgId, { name: 'Hartley & Finch LLP' });
     other = await createFirm(t.app);
     const endpoints = t.app.get(WebhookEndpointsService);
     endpointId = (
@@ -63,7 +66,7 @@ const HOSTILE_ANSWER = '<img src=x onerror="document.title=\'pwned\'"> upstream 
         orgId: firm.orgId,
         url: rx.url('/hook'),
         eventTypes: ['call.completed'],
-        description: 'Case management <sync>',
+        description: 'Case management sync <Clio>',
       })
     ).endpoint.id;
     otherEndpointId = (await endpoints.create({ orgId: other.orgId, url: rx.url('/other'), eventTypes: ['call.completed'] })).endpoint.id;
@@ -145,7 +148,7 @@ const HOSTILE_ANSWER = '<img src=x onerror="document.title=\'pwned\'"> upstream 
     expect(page.url()).toBe(`${t.baseUrl}/console/endpoints`);
     const row = page.locator('tr', { has: page.locator(`a[href$="${endpointId}"]`) });
     await expect(row.locator('.badge.failing').innerText()).resolves.toBe('Failing');
-    await expect(row.innerText()).resolves.toContain('Case management <sync>');
+    await expect(row.innerText()).resolves.toContain('Case management sync <Clio>');
 
     // The endpoint page: marked failing, the receiver's answer shown as text.
     await row.locator('a').click();
