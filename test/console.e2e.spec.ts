@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import { Database } from '../src/database/sql';
+import { EventsService } from '../src/events';
 import { WebhookEndpointsService } from '../src/webhooks';
 import { runCli } from './support/cli';
 import { linkToken, mintLink, openConsole, type ConsoleBrowser } from './support/console';
+import { recordEvent } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
 import { secretsIn, tokenRunsIn } from './support/run-log';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -159,7 +162,7 @@ describe('the console over HTTP', () => {
       const page = await fetch(`${t.baseUrl}/console/endpoints`, { headers: { accept: 'text/html' } });
       expect([page.status, page.headers.get('content-type')]).toEqual([401, 'text/html; charset=utf-8']);
       const json = await fetch(`${t.baseUrl}/console/endpoints`);
-      expect([json.status, (await json.json()).code]).toEqual([401, 'console_sign_in_required']);
+      expect([json.status, ((await json.json()) as any).code]).toEqual([401, 'console_sign_in_required']);
       // From another site (an email's link), SameSite=Strict withholds the cookie: the page reloads itself once from here.
       const crossSite = await fetch(`${t.baseUrl}/console/endpoints`, { headers: { accept: 'text/html', 'sec-fetch-site': 'cross-site' } });
       expect(await crossSite.text()).toContain('<meta http-equiv="refresh" content="0">');
@@ -227,12 +230,35 @@ describe('the console over HTTP', () => {
       expect((await deliveriesOf(foreign)) + (await deliveriesOf(testMode))).toBe(0);
     });
 
+    it('an endpoint’s deliveries, newest first, 20 a page, the next page by the API’s cursor', async () => {
+      const f = await createFirm(t.app);
+      const id = await endpointFor(f);
+      const ids: string[] = [];
+      for (let i = 0; i < 23; i++) {
+        const e = await t.app
+          .get(Database)
+          .transaction((tx) =>
+            recordEvent(t.app.get(EventsService), tx, { orgId: f.orgId, type: 'call.completed', data: { call_id: `call_${i}` } }),
+          );
+        ids.push(e.envelope.id);
+      }
+      const c = await signIn(f);
+      const shown = (html: string) => [...html.matchAll(/data-event-id="([^"]+)"/g)].map((m) => m[1]);
+      const first = await (await c.get(`/console/endpoints/${id}`)).text();
+      expect(shown(first)).toEqual(ids.slice(3).reverse());
+      const next = /href="(\/console\/endpoints\/[^"]+\?cursor=[^"]+)"/.exec(first)![1].replace(/&amp;/g, '&');
+      const second = await (await c.get(next)).text();
+      expect(shown(second)).toEqual(ids.slice(0, 3).reverse());
+      expect(second).not.toContain('?cursor=');
+    });
+
     it('the chart’s JSON: deliveries per hour by status over the last 24 hours and 7 days', async () => {
-      const id = await endpointFor(firm);
-      const c = await signIn(firm);
+      const f = await createFirm(t.app);
+      const id = await endpointFor(f);
+      const c = await signIn(f);
       for (let i = 0; i < 2; i++) expect((await c.post(`/console/endpoints/${id}/test`)).status).toBe(303);
       const r = await c.get(`/console/endpoints/${id}/deliveries-per-hour`, { accept: 'application/json' });
-      const body = await r.json();
+      const body = (await r.json()) as any;
       expect([body.last_24_hours.length, body.last_7_days.length]).toEqual([24, 168]);
       expect(body.last_24_hours.at(-1)).toMatchObject({ pending: 2, succeeded: 0, failed: 0 });
       expect(body.last_7_days.slice(0, -1).every((h: { pending: number }) => h.pending === 0)).toBe(true);
@@ -241,9 +267,10 @@ describe('the console over HTTP', () => {
 
   describe('acting', () => {
     it('refuses a state-changing request from another origin, or without the session’s token, with 403 and changes nothing', async () => {
-      const id = await endpointFor(firm);
-      const c = await signIn(firm);
-      const d = await signIn(firm);
+      const f = await createFirm(t.app);
+      const id = await endpointFor(f);
+      const c = await signIn(f);
+      const d = await signIn(f);
       const path = `/console/endpoints/${id}/test`;
       const refused = [
         await c.post(path, {}, { origin: 'https://evil.example' }),
@@ -255,7 +282,7 @@ describe('the console over HTTP', () => {
       ];
       expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 415]);
       expect(await deliveriesOf(id)).toBe(0);
-      expect(await auditOf(firm.orgId, 'webhook_endpoint.test_sent')).toEqual(
+      expect(await auditOf(f.orgId, 'webhook_endpoint.test_sent')).toEqual(
         expect.not.arrayContaining([expect.objectContaining({ details: { endpoint_id: id } })]),
       );
       // Its own origin as Origin, as BASE_URL's origin, or (without Origin) as Referer: accepted.
@@ -266,14 +293,15 @@ describe('the console over HTTP', () => {
     });
 
     it('Send test and Resend: the API’s 5-a-minute limit (429) and 409 while turned off; audited with the session as actor', async () => {
-      const id = await endpointFor(firm);
-      const c = await signIn(firm);
+      const f = await createFirm(t.app);
+      const id = await endpointFor(f);
+      const c = await signIn(f);
       const sent = await c.post(`/console/endpoints/${id}/test`);
       expect([sent.status, sent.headers.get('location')]).toEqual([303, `/console/endpoints/${id}?done=test-sent`]);
       const [delivery] = await t.sql('SELECT id, event_id FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
       const resent = await c.post(`/console/endpoints/${id}/deliveries/${delivery.id}/resend`);
       expect(resent.status).toBe(303);
-      const elsewhere = await endpointFor(firm);
+      const elsewhere = await endpointFor(f);
       expect((await c.post(`/console/endpoints/${elsewhere}/deliveries/${delivery.id}/resend`)).status).toBe(404);
       for (let i = 0; i < 3; i++) expect((await c.post(`/console/endpoints/${id}/test`)).status).toBe(303);
       const limited = await c.post(`/console/endpoints/${id}/test`);
@@ -282,15 +310,36 @@ describe('the console over HTTP', () => {
       const redeliveries = await t.sql(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND trigger = 'redelivery'`, [id]);
       expect(redeliveries).toEqual([{ event_id: delivery.event_id }]);
       const actor = { actor_type: 'console_session', actor_id: expect.any(String) };
-      expect(await auditOf(firm.orgId, 'webhook_delivery.redelivered')).toContainEqual(expect.objectContaining(actor));
+      expect(await auditOf(f.orgId, 'webhook_delivery.redelivered')).toContainEqual(expect.objectContaining(actor));
 
       expect((await c.post(`/console/endpoints/${id}/disable`)).status).toBe(303);
       const off = await c.post(`/console/endpoints/${id}/deliveries/${delivery.id}/resend`);
       expect([off.status, (await off.text()).includes('turned off (owner)')]).toEqual([409, true]);
       expect((await c.post(`/console/endpoints/${id}/enable`)).status).toBe(303);
       for (const action of ['webhook_endpoint.disabled', 'webhook_endpoint.enabled', 'webhook_endpoint.test_sent']) {
-        expect(await auditOf(firm.orgId, action)).toContainEqual(expect.objectContaining({ ...actor, resource_ids: [expect.any(String)] }));
+        expect(await auditOf(f.orgId, action)).toContainEqual(expect.objectContaining({ ...actor, resource_ids: [expect.any(String)] }));
       }
+    });
+
+    it('events while an endpoint is off: a failed delivery with no attempt, shown so, resent once it is back on', async () => {
+      const f = await createFirm(t.app);
+      const id = await endpointFor(f);
+      const c = await signIn(f);
+      expect((await c.post(`/console/endpoints/${id}/disable`)).status).toBe(303);
+      const event = await t.app
+        .get(Database)
+        .transaction((tx) =>
+          recordEvent(t.app.get(EventsService), tx, { orgId: f.orgId, type: 'call.completed', data: { call_id: 'call_off' } }),
+        );
+      const [missed] = await t.sql('SELECT id, status, attempt_count FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
+      expect(missed).toMatchObject({ status: 'failed', attempt_count: 0 });
+      const page = await (await c.get(`/console/endpoints/${id}`)).text();
+      expect(page).toContain('No attempts (the endpoint was off: nothing was sent).');
+      expect(page).toContain(event.envelope.id);
+      expect((await c.post(`/console/endpoints/${id}/enable`)).status).toBe(303);
+      expect((await c.post(`/console/endpoints/${id}/deliveries/${missed.id}/resend`)).status).toBe(303);
+      const resent = await t.sql(`SELECT event_id, status FROM webhook_deliveries WHERE endpoint_id = $1 AND trigger = 'redelivery'`, [id]);
+      expect(resent).toEqual([{ event_id: event.envelope.id, status: 'pending' }]);
     });
 
     it('Add endpoint, Rotate secret and Delete: the CLI’s rules (https, public, 5 at most), the secret shown once', async () => {

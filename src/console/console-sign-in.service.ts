@@ -84,7 +84,7 @@ export class ConsoleSignInService {
       resourceIds: [session.id],
       details: { link_id: link.id, mode: link.livemode ? 'live' : 'test', expires_at: session.expiresAt.toISOString() },
     });
-    this.logger.log({ org_id: link.orgId, console_session_id: session.id }, 'console session started');
+    this.logger.log({ org_id: link.orgId, session_id: session.id }, 'console session started');
     const { id, expiresAt } = session;
     return { ok: true, secret, session: { id, orgId: link.orgId, livemode: link.livemode, expiresAt, csrfToken: csrfTokenOf(secret) } };
   }
