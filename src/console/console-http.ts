@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { sendProblem } from '../common/errors/problem.filter.js';
 import { NO_BODY, PUBLIC } from '../common/http/access.decorators.js';
-import { declarationOf, type RouteDeclaration } from '../common/http/route-declaration.js';
+import { declarationOf, ROUTE_DECLARATION, type RouteDeclaration } from '../common/http/route-declaration.js';
 import { declareRoutesOf } from '../common/http/route-table.js';
 import { FORM_TYPE } from '../common/http/unread-bodies.js';
 import { BodyNotUtf8Error } from '../common/validation/json-body.js';
@@ -68,6 +68,25 @@ function problemPage(req: FastifyRequest, reply: FastifyReply, payload: string, 
   return views.render('problem', { ...problem, reload, signIn: problem.code === 'console_sign_in_required' });
 }
 
+/** Before the handler of a console request that changes something: its session's CSRF token, else 403 (nothing runs). */
+function csrfStage(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (!changesState(req.method)) return done();
+  const refusal = checkCsrfToken(req);
+  if (!refusal) return done();
+  sendProblem(reply, req.id, refusal);
+}
+
+/** On the way out of a browser route: the security headers, and a refusal shown as a page to a browser. */
+const browserAnswer =
+  (views: ConsoleViews) =>
+  (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void => {
+    reply.headers(SECURITY_HEADERS);
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    const problem = String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json');
+    if (!problem || typeof payload !== 'string' || !wantsHtml(req)) return done(null, payload);
+    done(null, problemPage(req, reply, payload, views));
+  };
+
 /**
  * The console's HTTP parts, installed on the Fastify instance where the app is built (src/create-app.ts): HTML forms
  * are read only by routes that declare a form body; the browser files are served from the service; a request that
@@ -99,19 +118,13 @@ export function configureConsoleHttp(fastify: FastifyInstance, views: ConsoleVie
       { prefix: `${CONSOLE_PATH}/assets` },
     ),
   );
-  // Synchronous: it does something only on a console request that changes something.
-  fastify.addHook('preHandler', (req, reply, done) => {
-    if (declarationOf(req)?.access.kind !== 'console' || !changesState(req.method)) return done();
-    const refusal = checkCsrfToken(req);
-    if (!refusal) return done();
-    sendProblem(reply, req.id, refusal);
-  });
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    if (!declarationOf(req)?.browser) return done(null, payload);
-    reply.headers(SECURITY_HEADERS);
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    const problem = String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json');
-    if (!problem || typeof payload !== 'string' || !wantsHtml(req)) return done(null, payload);
-    done(null, problemPage(req, reply, payload, views));
+  // Attached to the console's own routes as they are registered: no other route runs them.
+  fastify.addHook('onRoute', (route) => {
+    const declaration = (route.config as Record<string, unknown> | undefined)?.[ROUTE_DECLARATION] as RouteDeclaration | undefined;
+    if (!declaration?.browser) return;
+    route.onSend = [...[route.onSend ?? []].flat(), browserAnswer(views)];
+    const methods = [route.method].flat();
+    if (declaration.access.kind === 'console' && methods.some(changesState))
+      route.preHandler = [...[route.preHandler ?? []].flat(), csrfStage];
   });
 }
