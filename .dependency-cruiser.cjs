@@ -4,7 +4,8 @@
  * talk to services, services to repositories, repositories to the database.
  * The kernel (common, config, database) depends on no context.
  */
-const CONTEXTS = 'account|audit|auth|calls|demo|events|health|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail|metrics';
+const CONTEXTS =
+  'account|audit|auth|calls|console|demo|events|health|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail|metrics';
 
 module.exports = {
   forbidden: [

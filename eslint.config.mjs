@@ -105,5 +105,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The console's one browser script (served as it is, no build step).
+    files: ['src/console/ui/**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
   prettier,
 );

@@ -4,6 +4,7 @@ import { AuthModule } from './auth/index.js';
 import { CallsModule } from './calls/index.js';
 import type { Clock } from './common/clock.js';
 import { CommonModule } from './common/common.module.js';
+import { ConsoleModule } from './console/index.js';
 import { loggerModule } from './common/logging/logger.module.js';
 import { TracingModule } from './common/tracing/tracing.module.js';
 import type { AppConfig } from './config/app-config.js';
@@ -49,5 +50,7 @@ export function coreModules(opts: AppModuleOptions) {
     DemoModule,
     MailModule,
     WebhooksModule,
+    // The endpoint owner's console (its pages in the HTTP roles; its link command in the CLI).
+    ConsoleModule,
   ];
 }

@@ -6,6 +6,7 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiKeyService, installEarlyAuth } from './auth/index.js';
+import { ConsoleGate, ConsoleViews, configureConsoleHttp } from './console/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
@@ -97,7 +98,9 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   traceRequests(adapter.getInstance(), app.get(Tracing));
   // Before the early auth hooks, so their log lines carry the request id too.
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
-  installEarlyAuth(adapter.getInstance(), app.get(ApiKeyService), opts.config);
+  installEarlyAuth(adapter.getInstance(), { keys: app.get(ApiKeyService), config: opts.config, console: app.get(ConsoleGate) });
+  // The console's forms, browser files, CSRF check and security headers.
+  configureConsoleHttp(adapter.getInstance(), app.get(ConsoleViews));
   answerUnroutedRequests(adapter.getInstance());
   closeInStagesAfterEarlyAnswers(adapter.getInstance(), lingering);
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteDeclaration } from '../src/common/http/route-declaration';
 import { registeredRoutes, type RegisteredRoute } from '../src/common/http/route-table';
 import { SCOPES } from '../src/common/http/scopes';
+import { mintLink, openConsole, type ConsoleBrowser } from './support/console';
 import { createFirm, type TestFirm } from './support/factories';
 import { answerBeforeBody, type Answer } from './support/head-first';
 import { insertKeyWithScopes } from './support/keys';
@@ -23,6 +24,7 @@ describe('every route is declared once and every stage reads its declaration', (
   let firm: TestFirm;
   let allScopes: string;
   let allScopesTest: string;
+  let consoleSession: ConsoleBrowser;
   let routes: readonly RegisteredRoute[];
   const declared = () => routes.filter((r): r is Declared => r.declaration !== undefined);
 
@@ -31,6 +33,7 @@ describe('every route is declared once and every stage reads its declaration', (
     firm = await createFirm(t.app);
     allScopes = (await insertKeyWithScopes(t, firm.orgId, [...SCOPES])).key;
     allScopesTest = (await insertKeyWithScopes(t, firm.orgId, [...SCOPES], { livemode: false })).key;
+    consoleSession = await openConsole(t.baseUrl, (await mintLink(t.app, firm.orgId)).token);
     routes = registeredRoutes(t.app.getHttpAdapter().getInstance() as FastifyInstance);
   });
   afterAll(() => t.close());
@@ -46,6 +49,13 @@ describe('every route is declared once and every stage reads its declaration', (
   const credentialFor = (d: RouteDeclaration): [string, string][] => {
     if (d.access.kind === 'key') return [['Authorization', `Bearer ${d.access.testOnly ? allScopesTest : allScopes}`]];
     if (d.access.kind === 'internal') return [['Authorization', `Bearer ${TEST_INTERNAL_TOKEN}`]];
+    // The console's session cookie, its own origin (the Host the requests name) and the session's CSRF token.
+    if (d.access.kind === 'console')
+      return [
+        ['Cookie', consoleSession.cookie],
+        ['Origin', 'http://127.0.0.1'],
+        ['X-CSRF-Token', consoleSession.csrf],
+      ];
     return [];
   };
   const BIG_BODY: [string, string][] = [
@@ -68,9 +78,19 @@ describe('every route is declared once and every stage reads its declaration', (
     const wrong: string[] = [];
     for (const r of withoutHead()) {
       const { access } = r.declaration;
-      if (access.kind !== 'key' && access.kind !== 'internal') continue;
+      if (access.kind !== 'key' && access.kind !== 'internal' && access.kind !== 'console') continue;
       const none = await answerBeforeBody(t.baseUrl, { method: r.method, target: pathOf(r), headers: BIG_BODY });
       if (none.status !== 401 || !none.closed) wrong.push(`${label(r)} without a credential: ${none.status}`);
+      if (access.kind === 'console' && r.method !== 'GET') {
+        // A console session is not enough to change anything from another origin.
+        const elsewhere = await answerBeforeBody(t.baseUrl, {
+          method: r.method,
+          target: pathOf(r),
+          headers: [['Cookie', consoleSession.cookie], ['Origin', 'https://elsewhere.example'], ...BIG_BODY],
+        });
+        if (elsewhere.status !== 403 || elsewhere.body.code !== 'csrf_refused' || !elsewhere.closed)
+          wrong.push(`${label(r)} from another origin: ${elsewhere.status}`);
+      }
       if (access.kind !== 'key') continue;
       if (access.testOnly) {
         // No scope to lack: a live key (every scope) is what a test-mode-only route refuses.

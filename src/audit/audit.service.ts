@@ -8,6 +8,8 @@ export type AuditActor =
   | { type: 'api_key'; id: string }
   | { type: 'owner'; id: string | null }
   | { type: 'recording_link'; id: string }
+  /** The endpoint owner's console: the session (console_sessions.id) that acted. */
+  | { type: 'console_session'; id: string }
   | { type: 'system'; id: string | null };
 
 export interface AuditRecord {

@@ -10,6 +10,14 @@ import type { AppConfig } from '../config/app-config.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { checkInternalToken } from './internal-token.js';
 
+/**
+ * The access check of routes declared `console` (src/console implements it): resolves once the request's console
+ * session is found and, for a request that changes something, its origin accepted; rejects with the refusal.
+ */
+export interface ConsoleSessionGate {
+  admit(req: FastifyRequest): Promise<void>;
+}
+
 /** The principal the onRequest stage found; AccessGuard uses it instead of a second lookup. */
 export const EARLY_PRINCIPAL = Symbol('earlyPrincipal');
 
@@ -26,13 +34,22 @@ export function checkKeyAccess(access: Extract<RouteAccess, { kind: 'key' }>, pr
   if (access.testOnly && principal.livemode) throw new TestModeOnlyError();
 }
 
+/** What the stage checks each kind of access with. */
+export interface AccessGates {
+  keys: ApiKeyService;
+  config: AppConfig;
+  console: ConsoleSessionGate;
+}
+
 /**
  * The route's declared access: its key and what the route asks of it, or the internal token. Synchronous (throwing
  * its refusal) unless the key must be looked up: then the promise of the same checks.
  */
-function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKeyService, config: AppConfig): Promise<void> | undefined {
+function checkAccess(req: FastifyRequest, d: RouteDeclaration, gates: AccessGates): Promise<void> | undefined {
+  const { keys, config } = gates;
   const header = req.headers.authorization;
   if (d.access.kind === 'internal') checkInternalToken(config, header);
+  if (d.access.kind === 'console') return gates.console.admit(req);
   if (d.access.kind !== 'key') return undefined;
   const access = d.access;
   const grant = (principal: ApiPrincipal) => {
@@ -46,7 +63,7 @@ function checkAccess(req: FastifyRequest, d: RouteDeclaration, keys: ApiKeyServi
 }
 
 /** Every check of the stage: synchronous (throwing its refusal) unless the key must be looked up. */
-function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyService, config: AppConfig): Promise<void> | undefined {
+function admit(req: FastifyRequest, reply: FastifyReply, gates: AccessGates): Promise<void> | undefined {
   if (authorizationHeaderCount(req.raw.rawHeaders) > 1) {
     throw new InvalidRequestError('Send exactly one Authorization header.', 'authorization');
   }
@@ -60,7 +77,7 @@ function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyService, co
     admitBody(req, reply, declaration);
     continueIfExpected(req, reply, declaration);
   };
-  const checking = checkAccess(req, declaration, keys, config);
+  const checking = checkAccess(req, declaration, gates);
   if (checking) return checking.then(admitted);
   admitted();
   return undefined;
@@ -70,12 +87,13 @@ function admit(req: FastifyRequest, reply: FastifyReply, keys: ApiKeyService, co
  * The first stage of every routed request, run before Fastify reads a byte of
  * the body (Nest's guards run only after it), reading the route's declaration
  * and nothing else: two Authorization headers are refused; a keyed route
- * checks the key and its scope (401, 403), an internal route its token; a
+ * checks the key and its scope (401, 403), an internal route its token, a
+ * console route its session and origin (the console's gate: 401, 403); a
  * body the route does not take is refused or left unread (unread-bodies.ts);
  * only then does a client waiting on `Expect: 100-continue` get its 100.
  * A refusal with a body on its way closes the connection.
  */
-export function installEarlyAuth(fastify: FastifyInstance, keys: ApiKeyService, config: AppConfig): void {
+export function installEarlyAuth(fastify: FastifyInstance, gates: AccessGates): void {
   // A callback hook: a request whose key is cached (or needs none) passes without a promise; a refusal answers and
   // does not call done; anything else goes to Fastify's error handling through done.
   fastify.addHook('onRequest', (req, reply, done) => {
@@ -92,7 +110,7 @@ export function installEarlyAuth(fastify: FastifyInstance, keys: ApiKeyService, 
     };
     let pending: Promise<void> | undefined;
     try {
-      pending = admit(req, reply, keys, config);
+      pending = admit(req, reply, gates);
     } catch (e) {
       return refuse(e);
     }

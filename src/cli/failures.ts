@@ -55,6 +55,8 @@ export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: 
   payload_too_large: detail,
   unsupported_media_type: detail,
   rate_limited: detail,
+  console_sign_in_required: detail,
+  csrf_refused: detail,
   service_unavailable: null,
   internal_error: null,
 };

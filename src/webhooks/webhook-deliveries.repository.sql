@@ -36,6 +36,12 @@ WHERE d.endpoint_id = $1 AND d.trigger <> 'event' AND d.created_at > $2 ORDER BY
 UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
 WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())
 
+-- WebhookDeliveriesRepository.countByHour
+SELECT date_trunc('hour', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, d.status, count(*)::int AS deliveries
+ FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+WHERE d.endpoint_id = $1 AND d.created_at >= $2 AND e.org_id = $3 AND e.livemode = $4
+GROUP BY 1, 2 ORDER BY 1, 2
+
 -- WebhookDeliveriesRepository.dueStats
 SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest
 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1

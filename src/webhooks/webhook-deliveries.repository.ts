@@ -196,6 +196,23 @@ export class WebhookDeliveriesRepository {
     );
   }
 
+  /** How many deliveries of the endpoint (of this firm and mode) were made each hour since `since`, by status. */
+  @GenerateSql({ params: [DummyValue.UUID, true, DummyValue.UUID, DummyValue.DATE] })
+  countByHour(
+    orgId: string,
+    livemode: boolean,
+    endpointId: string,
+    since: Date,
+  ): Promise<{ hour: Date; status: DeliveryStatus; deliveries: number }[]> {
+    return this.db.query<{ hour: Date; status: DeliveryStatus; deliveries: number }>(
+      `SELECT date_trunc('hour', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, d.status, count(*)::int AS deliveries
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.endpoint_id = $1 AND d.created_at >= $2 AND e.org_id = $3 AND e.livemode = $4
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      [endpointId, since, orgId, livemode],
+    );
+  }
+
   /** Pending deliveries whose time has come (in flight or not), and how long the oldest of them has waited. */
   @GenerateSql({ params: [DummyValue.DATE], rows: 'one' })
   async dueStats(now: Date): Promise<{ due: number; oldestDueSeconds: number }> {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Database, type Tx } from '../database/sql.js';
+import { AuditService, type AuditActor } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
 import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedError } from '../common/errors/problems.js';
 import { KeysetCursors } from '../common/pagination/keyset.js';
@@ -14,6 +15,16 @@ import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 
 /** A key's firm and mode: it sees only that mode's endpoints and their deliveries. */
 type KeyScope = Pick<ApiPrincipal, 'orgId' | 'livemode'>;
+
+/** One hour's deliveries of one status (the console's chart). */
+export interface HourlyDeliveries {
+  /** The hour's start, ISO 8601 UTC. */
+  hour: string;
+  status: string;
+  deliveries: number;
+}
+
+const HOUR_MS = 3600_000;
 
 /** Test events and resends together, per endpoint. */
 export const MANUAL_SENDS_PER_MINUTE = 5;
@@ -37,6 +48,7 @@ export class WebhookDeliveriesService {
     private readonly cursors: KeysetCursors,
     private readonly clock: Clock,
     private readonly db: Database,
+    private readonly audit: AuditService,
   ) {}
 
   async list(scope: KeyScope, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
@@ -60,8 +72,11 @@ export class WebhookDeliveriesService {
     return { deliveries: page.items.map(toDeliveryDto), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 
-  /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */
-  async sendTest(scope: KeyScope, endpointIdParam: string): Promise<WebhookDeliveryDto> {
+  /**
+   * One new webhook.test event and one delivery of it to this endpoint only, in one transaction. With an `actor`
+   * (the console), the audit log records who asked, in the same transaction.
+   */
+  async sendTest(scope: KeyScope, endpointIdParam: string, actor?: AuditActor): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
     const sent = await this.db.transaction(async (tx) => {
@@ -85,19 +100,23 @@ export class WebhookDeliveriesService {
         trigger: 'test',
         now,
       });
+      if (actor) await this.recordAction(tx, orgId, actor, 'webhook_endpoint.test_sent', row.id, { endpoint_id: endpoint.id });
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
     return this.queued(sent);
   }
 
-  /** A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. */
-  async redeliver(scope: KeyScope, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
+  /**
+   * A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. `onEndpoint`
+   * (the console's page): a delivery to any other endpoint answers 404.
+   */
+  async redeliver(scope: KeyScope, deliveryIdParam: string, actor?: AuditActor, onEndpoint?: string): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
     const sent = await this.db.transaction(async (tx) => {
       const original = await this.deliveries.findForOrg(tx, orgId, deliveryId, this.keptSince());
-      if (!original) throw new NotFoundError('The webhook delivery');
+      if (!original || (onEndpoint !== undefined && original.endpointId !== onEndpoint)) throw new NotFoundError('The webhook delivery');
       // A delivery is of its endpoint's mode: another mode's answers like an unknown one.
       const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, original.endpointId);
       if (!endpoint) throw new NotFoundError('The webhook delivery');
@@ -114,10 +133,31 @@ export class WebhookDeliveriesService {
         trigger: 'redelivery',
         now,
       });
+      if (actor) {
+        await this.recordAction(tx, orgId, actor, 'webhook_delivery.redelivered', row.id, {
+          endpoint_id: endpoint.id,
+          original_delivery_id: original.id,
+          event_id: original.eventId,
+        });
+      }
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
     return this.queued(sent);
+  }
+
+  /**
+   * The endpoint's deliveries per hour (of their creation) and status over the last `hours`, oldest first; only
+   * hours with deliveries are listed. 404 for another firm's or mode's endpoint, like an unknown one.
+   */
+  async hourlyCounts(scope: KeyScope, endpointId: string, hours: number): Promise<HourlyDeliveries[]> {
+    const since = new Date(Math.floor(this.clock.now().getTime() / HOUR_MS - hours + 1) * HOUR_MS);
+    const rows = await this.deliveries.countByHour(scope.orgId, scope.livemode, requireUuid(endpointId, 'endpoint_id'), since);
+    return rows.map((r) => ({ hour: r.hour.toISOString(), status: r.status, deliveries: r.deliveries }));
+  }
+
+  private recordAction(tx: Tx, orgId: string, actor: AuditActor, action: string, deliveryId: string, details: Record<string, unknown>) {
+    return this.audit.record({ orgId, actor, action, resourceType: 'webhook_delivery', resourceIds: [deliveryId], details }, tx);
   }
 
   /** A request made outbound traffic: say so once it is committed (the line carries the request id). */

@@ -2,13 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Database, type Tx } from '../database/sql.js';
 import { randomUUID } from 'node:crypto';
 import { AccountService } from '../account/index.js';
-import { AuditService } from '../audit/index.js';
+import { AuditService, type AuditActor } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../events/index.js';
 import type { WebhookEndpointDto } from './dto/webhook.dto.js';
 import { SecretBox, newSigningSecret } from './secret-box.js';
-import { isLoopbackName, literalAddressAllowed } from './safe-target.js';
+import { checkEndpointUrl, checkEventTypes } from './endpoint-input.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
@@ -38,7 +37,20 @@ export interface CreateEndpointInput {
   description?: string | null;
   /** false: a test-mode endpoint (receives test events only). Live unless asked. */
   livemode?: boolean;
+  /** Who adds it (the audit log's actor): the owner through the CLI unless said. */
+  actor?: AuditActor;
 }
+
+/**
+ * Who changes an endpoint: the owner through the CLI (any endpoint, by its id), or a console session, which
+ * reaches only its own firm's endpoints of its own mode; any other id answers 404 exactly like an unknown one.
+ */
+export interface EndpointActor {
+  actor: AuditActor;
+  scope?: { orgId: string; livemode: boolean };
+}
+
+export const OWNER: EndpointActor = { actor: { type: 'owner', id: null } };
 
 /** Endpoint management: dashboard actions (CLI) and the API's read. */
 @Injectable()
@@ -58,8 +70,8 @@ export class WebhookEndpointsService {
 
   /** The signing secret is returned only here. */
   async create(input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
-    const url = this.checkUrl(input.url);
-    const eventTypes = this.checkTypes(input.eventTypes);
+    const url = checkEndpointUrl(input.url, this.config.webhookAllowPrivateTargets);
+    const eventTypes = checkEventTypes(input.eventTypes);
     const description = input.description?.trim() || null;
     if (description !== null && description.length > 200) throw new InvalidInputError('description', 'must be at most 200 characters');
     const id = randomUUID();
@@ -88,7 +100,7 @@ export class WebhookEndpointsService {
       await this.audit.record(
         {
           orgId: input.orgId,
-          actor: { type: 'owner', id: null },
+          actor: input.actor ?? OWNER.actor,
           action: 'webhook_endpoint.created',
           resourceType: 'webhook_endpoint',
           resourceIds: [id],
@@ -103,31 +115,30 @@ export class WebhookEndpointsService {
   }
 
   /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. */
-  async disable(id: string): Promise<WebhookEndpointDto> {
-    return this.change(id, 'webhook_endpoint.disabled', async (tx, e, now) => {
+  async disable(id: string, by = OWNER): Promise<WebhookEndpointDto> {
+    return this.change(id, by, 'webhook_endpoint.disabled', async (tx, e, now) => {
       if (e.status === 'disabled') return;
       await this.endpoints.disable(tx, e.id, 'owner', now);
       await this.deliveries.closePending(tx, e.id, now);
     });
   }
 
-  async enable(id: string): Promise<WebhookEndpointDto> {
-    return this.change(id, 'webhook_endpoint.enabled', async (tx, e, now) => {
+  async enable(id: string, by = OWNER): Promise<WebhookEndpointDto> {
+    return this.change(id, by, 'webhook_endpoint.enabled', async (tx, e, now) => {
       if (e.status === 'enabled') return;
       await this.endpoints.enable(tx, e.id, now);
     });
   }
 
   /** Deletes the endpoint and its deliveries. */
-  async delete(id: string): Promise<{ id: string; deleted: true }> {
+  async delete(id: string, by = OWNER): Promise<{ id: string; deleted: true }> {
     await this.db.transaction(async (tx) => {
-      const e = await this.endpoints.lockById(tx, this.checkId(id));
-      if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
+      const e = await this.lockFor(tx, id, by);
       await this.endpoints.delete(tx, e.id);
       await this.audit.record(
         {
           orgId: e.orgId,
-          actor: { type: 'owner', id: null },
+          actor: by.actor,
           action: 'webhook_endpoint.deleted',
           resourceType: 'webhook_endpoint',
           resourceIds: [e.id],
@@ -142,15 +153,14 @@ export class WebhookEndpointsService {
    * A new signing secret. For `overlapMs` every delivery is signed with both, so
    * a receiver switches without losing one; a secret replaced earlier stops at once.
    */
-  async rotateSecret(id: string, overlapMs = DEFAULT_ROTATION_OVERLAP_MS): Promise<RotatedSecret> {
+  async rotateSecret(id: string, overlapMs = DEFAULT_ROTATION_OVERLAP_MS, by = OWNER): Promise<RotatedSecret> {
     if (!Number.isInteger(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROTATION_OVERLAP_MS)
       throw new InvalidInputError('overlap', 'must be between 0 and 7 days');
     const secret = newSigningSecret();
     const now = this.clock.now();
     const expiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
     await this.db.transaction(async (tx) => {
-      const e = await this.endpoints.lockById(tx, this.checkId(id));
-      if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
+      const e = await this.lockFor(tx, id, by);
       await this.endpoints.rotateSecret(tx, e.id, {
         secretEnc: this.secrets.seal(secret, e.id),
         secretLast4: secret.slice(-4),
@@ -161,7 +171,7 @@ export class WebhookEndpointsService {
       await this.audit.record(
         {
           orgId: e.orgId,
-          actor: { type: 'owner', id: null },
+          actor: by.actor,
           action: 'webhook_endpoint.secret_rotated',
           resourceType: 'webhook_endpoint',
           resourceIds: [e.id],
@@ -174,6 +184,13 @@ export class WebhookEndpointsService {
     return { id, secret, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
   }
 
+  /** One endpoint of the firm in one mode (404 for any other id, like an unknown one). */
+  async get(scope: { orgId: string; livemode: boolean }, id: string): Promise<WebhookEndpointDto> {
+    const e = isUuid(id) ? await this.endpoints.findById(id.toLowerCase()) : null;
+    if (!e || e.orgId !== scope.orgId || e.livemode !== scope.livemode) throw notFound(id);
+    return toEndpointDto(e);
+  }
+
   /** The firm's endpoints of one mode (a key's), or of both (null: the owner's list). */
   async list(orgId: string, livemode: boolean | null): Promise<WebhookEndpointDto[]> {
     return (await this.endpoints.listForOrg(orgId, livemode)).map(toEndpointDto);
@@ -181,59 +198,36 @@ export class WebhookEndpointsService {
 
   private async change(
     id: string,
+    by: EndpointActor,
     action: string,
     apply: (tx: Tx, e: WebhookEndpointEntity, now: Date) => Promise<void>,
   ): Promise<WebhookEndpointDto> {
     const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      const e = await this.endpoints.lockById(tx, this.checkId(id));
-      if (!e) throw new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);
-      await apply(tx, e, now);
+    const e = await this.db.transaction(async (tx) => {
+      const locked = await this.lockFor(tx, id, by);
+      await apply(tx, locked, now);
       await this.audit.record(
-        { orgId: e.orgId, actor: { type: 'owner', id: null }, action, resourceType: 'webhook_endpoint', resourceIds: [e.id] },
+        { orgId: locked.orgId, actor: by.actor, action, resourceType: 'webhook_endpoint', resourceIds: [locked.id] },
         tx,
       );
+      return locked;
     });
-    return toEndpointDto((await this.endpoints.findById(id))!);
+    return toEndpointDto((await this.endpoints.findById(e.id))!);
   }
 
-  private checkId(id: string): string {
-    if (!isUuid(id)) throw new InvalidInputError(null, `"${id}" is not a webhook endpoint id`);
-    return id;
-  }
-
-  private checkUrl(raw: string): string {
-    let u: URL;
-    try {
-      u = new URL((raw ?? '').trim());
-    } catch {
-      throw new InvalidInputError('url', 'must be an absolute URL such as https://hooks.example.com/receptionist');
+  /**
+   * The endpoint, locked for a change. By id alone (the CLI): an id that is not a uuid is a usage error. Within a
+   * scope (a console session): anything but its own firm's endpoint of its mode answers 404 exactly like an unknown id.
+   */
+  private async lockFor(tx: Tx, id: string, by: EndpointActor): Promise<WebhookEndpointEntity> {
+    if (!isUuid(id)) {
+      if (by.scope) throw notFound(id);
+      throw new InvalidInputError(null, `"${id}" is not a webhook endpoint id`);
     }
-    const allowPrivate = this.config.webhookAllowPrivateTargets;
-    if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:')) {
-      throw new InvalidInputError(
-        'url',
-        allowPrivate ? 'must be an http or https URL' : 'must be an https URL (http:// needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
-      );
-    }
-    if (u.username || u.password) throw new InvalidInputError('url', 'must not contain a user name or password');
-    if (u.hash) throw new InvalidInputError('url', 'must not contain a #fragment');
-    if (u.href.length > 2000) throw new InvalidInputError('url', 'must be at most 2000 characters');
-    if (!allowPrivate && (literalAddressAllowed(u.hostname) === false || isLoopbackName(u.hostname))) {
-      throw new InvalidInputError(
-        'url',
-        'points at an address that is not public (loopback, private, link-local, ...); WEBHOOK_ALLOW_PRIVATE_TARGETS=true allows it',
-      );
-    }
-    return u.href;
-  }
-
-  private checkTypes(raw: string | string[]): string[] {
-    const given = (Array.isArray(raw) ? raw : (raw ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
-    if (given.length === 0) throw new InvalidInputError('types', `needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
-    const unknown = given.filter((t) => !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(t));
-    if (unknown.length)
-      throw new InvalidInputError('types', `: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
-    return SUBSCRIBABLE_EVENT_TYPES.filter((t) => given.includes(t));
+    const e = await this.endpoints.lockById(tx, id.toLowerCase());
+    if (!e || (by.scope && (e.orgId !== by.scope.orgId || e.livemode !== by.scope.livemode))) throw notFound(id);
+    return e;
   }
 }
+
+const notFound = (id: string) => new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);

@@ -63,7 +63,8 @@ export async function startTestApp(
   });
   const clock = new AdjustableClock();
   const app = await createApp({ config, databaseUrl, clock, logStream: log.stream });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // Any free port, unless the test chose one (PORT in env: a test whose BASE_URL must be the app's own address).
+  await app.listen({ port: config.port, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import { callCommands } from './call.commands.js';
+import { consoleCommands } from './console.commands.js';
 import { endpointCommands } from './endpoint.commands.js';
 import { keyCommands } from './key.commands.js';
 import { miscCommands } from './misc.commands.js';
@@ -15,5 +16,6 @@ export const COMMANDS: CliCommand[] = [
   ...callCommands,
   ...recordingCommands,
   ...endpointCommands,
+  ...consoleCommands,
   ...miscCommands,
 ];

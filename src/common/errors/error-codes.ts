@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   payload_too_large: 'The request body is too large.',
   unsupported_media_type: 'The request body has the wrong content type.',
   rate_limited: 'Too many requests.',
+  console_sign_in_required: 'Sign in to the console through a new link.',
+  csrf_refused: "The request did not come from the console's own page.",
   service_unavailable: 'The service is temporarily unavailable.',
   internal_error: 'Internal error.',
 } as const;

@@ -55,6 +55,8 @@ describe('the HTTP table: problem code to status', () => {
       payload_too_large: 413,
       unsupported_media_type: 415,
       rate_limited: 429,
+      console_sign_in_required: 401,
+      csrf_refused: 403,
       service_unavailable: 503,
       internal_error: 500,
     });

@@ -21,6 +21,8 @@ export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   payload_too_large: { status: 413 },
   unsupported_media_type: { status: 415 },
   rate_limited: { status: 429, headers: (e) => ({ 'Retry-After': String(e.extra.retry_after) }) },
+  console_sign_in_required: { status: 401 },
+  csrf_refused: { status: 403 },
   service_unavailable: { status: 503, headers: () => ({ 'Retry-After': '5' }) },
   internal_error: { status: 500 },
 };

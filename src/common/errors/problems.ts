@@ -118,3 +118,19 @@ export class InternalError extends DomainError {
     super(detail, { error_id: errorId }, {}, options);
   }
 }
+
+/** A console page without a live console session (none, ended, signed out): sign in through a new link. */
+export class ConsoleSignInRequiredError extends DomainError {
+  readonly code = 'console_sign_in_required' as const;
+  constructor(detail = 'Your console session has ended or was never started. Ask for a new console link.') {
+    super(detail);
+  }
+}
+
+/** A state-changing console request that did not come from the console's own page (its Origin or CSRF token). */
+export class CsrfRefusedError extends DomainError {
+  readonly code = 'csrf_refused' as const;
+  constructor(detail: string) {
+    super(detail);
+  }
+}

@@ -39,6 +39,8 @@ export interface EndpointSpec {
   etag?: boolean;
   /** The route only answers 405 (route-declaration.ts). */
   refusesMethod?: true;
+  /** A page for browsers (route-declaration.ts); never in the public document. */
+  browser?: boolean;
   /** The success status when not Nest's default (200; 201 for POST). */
   status?: number;
   /** The document entry; without it the route is not in the public document. */
@@ -57,10 +59,13 @@ export const TEST_KEY: RouteAccess = { kind: 'key', scope: null, testOnly: true 
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const INTERNAL: RouteAccess = { kind: 'internal' };
 export const linkToken = (param: string): RouteAccess => ({ kind: 'link', param });
+/** A signed-in console session (src/console). */
+export const CONSOLE_SESSION: RouteAccess = { kind: 'console' };
 
 export const NO_BODY: RouteBody = { kind: 'none' };
 export const jsonBody = (maxBytes: number): RouteBody => ({ kind: 'json', maxBytes });
 export const streamBody = (contentType: string): RouteBody => ({ kind: 'stream', contentType });
+export const formBody = (maxBytes: number): RouteBody => ({ kind: 'form', maxBytes });
 
 /** The OpenAPI document and Swagger UI's files: no key, no body, any query. */
 export const DOCUMENT_FILES: RouteDeclaration = { access: PUBLIC, body: NO_BODY, params: {}, query: 'any', credentialQuery: [] };
@@ -74,7 +79,7 @@ export const CHECKED_BY_SERVICE: PathParamRule = {};
 
 /** The operation's security, scope extension and the problems its access rule can answer. */
 function accessDoc(access: RouteAccess, op: OperationDoc | undefined): MethodDecorator[] {
-  if (!op || access.kind === 'internal') return [ApiExcludeEndpoint()];
+  if (!op || access.kind === 'internal' || access.kind === 'console') return [ApiExcludeEndpoint()];
   if (access.kind !== 'key') return [ApiOperation({ operationId: op.id, summary: op.summary, description: op.description, security: [] })];
   if (access.scope === null) {
     return [
@@ -135,6 +140,7 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
     quietLog: spec.quietLog,
     etag: spec.etag,
     refusesMethod: spec.refusesMethod,
+    ...(spec.browser ? { browser: true } : {}),
   };
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),

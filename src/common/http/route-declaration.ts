@@ -15,14 +15,22 @@ export type RouteAccess =
   | { kind: 'key'; scope: Scope | null; testOnly?: boolean; recheckedInRead?: true }
   | { kind: 'internal' }
   /** No key: the named path parameter is the credential (the service checks it). */
-  | { kind: 'link'; param: string };
+  | { kind: 'link'; param: string }
+  /**
+   * The endpoint owner's console (src/console): a console session's cookie, checked by the session gate given to
+   * the access stage; a request that is not a GET must also come from the console's own origin and carry the
+   * session's CSRF token.
+   */
+  | { kind: 'console' };
 
 /** What body a route reads. */
 export type RouteBody =
   | { kind: 'none' }
   | { kind: 'json'; maxBytes: number }
   /** The untouched request stream, in this one content type (the recording upload). */
-  | { kind: 'stream'; contentType: string };
+  | { kind: 'stream'; contentType: string }
+  /** An HTML form (application/x-www-form-urlencoded) of at most `maxBytes`: the console's buttons. */
+  | { kind: 'form'; maxBytes: number };
 
 /** How a path parameter is checked before the handler sees it. */
 export interface PathParamRule {
@@ -54,6 +62,8 @@ export interface RouteDeclaration {
   etag?: boolean;
   /** The route only answers 405 (HEAD where the spec refuses it): the `Allow` header of its path leaves its method out. */
   refusesMethod?: true;
+  /** A page for browsers (the console): its answers carry the console's security headers, its refusals are pages. */
+  browser?: boolean;
   /** The route template Fastify registered (set once the route is registered): the metrics label. */
   template?: string;
 }

@@ -23,6 +23,9 @@ export function announcesBody(headers: IncomingHttpHeaders): boolean {
   return length !== undefined && !/^0+$/.test(length.trim());
 }
 
+/** The content type of an HTML form's body (a route declared with a form body). */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
 
 const declaredLength = (headers: IncomingHttpHeaders): number | undefined => {
@@ -45,9 +48,12 @@ export function admitBody(req: FastifyRequest, reply: FastifyReply, d: RouteDecl
   }
   if (!announcesBody(req.headers)) return;
   if (d.body.kind !== 'none') refuseContentCoding(req.headers);
-  if (d.body.kind === 'json') {
+  if (d.body.kind === 'json' || d.body.kind === 'form') {
     const length = declaredLength(req.headers);
     if (length !== undefined && length > d.body.maxBytes) throw tooLarge(d.body.maxBytes);
+    if (d.body.kind === 'form' && mediaType(req.headers['content-type']) !== FORM_TYPE) {
+      throw new UnsupportedMediaTypeError(`Send the form as ${FORM_TYPE}.`);
+    }
     return;
   }
   if (d.body.kind !== 'none') return;

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, type Repository } from 'typeorm';
+import type { Tx } from '../database/sql.js';
+import { ConsoleLinkEntity } from './entities/console-link.entity.js';
+import { ConsoleSessionEntity } from './entities/console-session.entity.js';
+
+/** A session as the access stage reads it. */
+export type SessionRow = Pick<ConsoleSessionEntity, 'id' | 'orgId' | 'livemode' | 'expiresAt'>;
+/** The link a sign-in used: whose console it opens. */
+export type RedeemedLink = Pick<ConsoleLinkEntity, 'id' | 'orgId' | 'livemode'>;
+
+/**
+ * `console_links` and `console_sessions`, through TypeORM's repositories (a cold path: one sign-in, one lookup per
+ * page). The writes take the transaction their audit row is written in.
+ */
+@Injectable()
+export class ConsoleSessionsRepository {
+  constructor(
+    @InjectRepository(ConsoleLinkEntity) private readonly links: Repository<ConsoleLinkEntity>,
+    @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
+  ) {}
+
+  /** Adds the link, after removing the firm's links whose sessions can no longer be alive (theirs go with them). */
+  async insertLink(link: Omit<ConsoleLinkEntity, 'usedAt'>, expiredBefore: Date, tx: Tx): Promise<void> {
+    const links = tx.getRepository(ConsoleLinkEntity);
+    await links.delete({ orgId: link.orgId, expiresAt: LessThan(expiredBefore) });
+    await links.insert({ ...link, usedAt: null });
+  }
+
+  /**
+   * Marks the link used and opens the session. The UPDATE takes only a link that is unused and unexpired, so of two
+   * browsers opening it at once exactly one gets a session. Null: no such usable link.
+   */
+  async redeem(
+    tokenHash: Buffer,
+    now: Date,
+    session: Omit<ConsoleSessionEntity, 'orgId' | 'livemode' | 'linkId'>,
+    tx: Tx,
+  ): Promise<RedeemedLink | null> {
+    const used = await tx
+      .getRepository(ConsoleLinkEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ usedAt: now })
+      .where('token_hash = :tokenHash AND used_at IS NULL AND expires_at > :now', { tokenHash, now })
+      .returning(['id', 'orgId', 'livemode'])
+      .execute();
+    const row = (used.raw as { id: string; org_id: string; livemode: boolean }[])[0];
+    if (!row) return null;
+    const link: RedeemedLink = { id: row.id, orgId: row.org_id, livemode: row.livemode };
+    const sessions = tx.getRepository(ConsoleSessionEntity);
+    await sessions.delete({ orgId: link.orgId, expiresAt: LessThan(now) });
+    await sessions.insert({ ...session, orgId: link.orgId, livemode: link.livemode, linkId: link.id });
+    return link;
+  }
+
+  findLink(tokenHash: Buffer): Promise<Pick<ConsoleLinkEntity, 'usedAt' | 'expiresAt'> | null> {
+    return this.links.findOne({ select: { usedAt: true, expiresAt: true }, where: { tokenHash } });
+  }
+
+  findSession(sessionHash: Buffer): Promise<SessionRow | null> {
+    return this.sessions.findOne({ select: { id: true, orgId: true, livemode: true, expiresAt: true }, where: { sessionHash } });
+  }
+
+  /** Whether there was such a session to end. */
+  async deleteSession(id: string, tx: Tx): Promise<boolean> {
+    return ((await tx.getRepository(ConsoleSessionEntity).delete({ id })).affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountModule } from '../account/index.js';
+import { AuditModule } from '../audit/index.js';
+import { WebhooksModule } from '../webhooks/index.js';
+import { ConsoleActionsController } from './console-actions.controller.js';
+import { ConsoleActionsService } from './console-actions.service.js';
+import { ConsoleGate } from './console-gate.js';
+import { ConsolePagesController } from './console-pages.controller.js';
+import { ConsolePagesService } from './console-pages.service.js';
+import { ConsoleSessionsRepository } from './console-sessions.repository.js';
+import { ConsoleSignInController } from './console-sign-in.controller.js';
+import { ConsoleSignInService } from './console-sign-in.service.js';
+import { ConsoleViews } from './console-views.js';
+import { ConsoleLinkEntity } from './entities/console-link.entity.js';
+import { ConsoleSessionEntity } from './entities/console-session.entity.js';
+
+/**
+ * The endpoint owner's console: pages served by the service itself, entered through a one-time link the dashboard
+ * (the CLI's `console link`) mints. Its sessions live in PostgreSQL, so any api process serves any session.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([ConsoleLinkEntity, ConsoleSessionEntity]), AccountModule, AuditModule, WebhooksModule],
+  controllers: [ConsoleSignInController, ConsolePagesController, ConsoleActionsController],
+  providers: [ConsoleSessionsRepository, ConsoleSignInService, ConsoleGate, ConsolePagesService, ConsoleActionsService, ConsoleViews],
+  exports: [ConsoleSignInService, ConsoleGate, ConsoleViews],
+})
+export class ConsoleModule {}
