@@ -51,6 +51,8 @@ describe('migration check', () => {
       'audit_log',
       'call_references',
       'calls',
+      'console_links',
+      'console_sessions',
       'events',
       'leads',
       'mail_outbox',

@@ -108,6 +108,7 @@ describe("the README's Admin CLI table", () => {
     await run(['endpoint', 'list', '--org', slug]);
     await run(['endpoint', 'rotate-secret', '--id', id]);
     await run(['endpoint', 'delete', '--id', id]);
+    await run(['console', 'link', '--org', slug]);
     await run(['audit', 'list', '--org', slug]);
     await run(['demo', 'seed']);
 
