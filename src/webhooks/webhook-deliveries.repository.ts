@@ -61,7 +61,9 @@ export class WebhookDeliveriesRepository {
    * Returns how many are pending (to be sent). `at` is the event's `occurred_at`
    * (its partition key): the delivery is made at that moment and keeps it.
    */
-  @GenerateSql({ params: [SQL, { orgId: DummyValue.UUID, eventId: DummyValue.TEXT, eventType: 'call.completed', livemode: true, at: DummyValue.DATE }] })
+  @GenerateSql({
+    params: [SQL, { orgId: DummyValue.UUID, eventId: DummyValue.TEXT, eventType: 'call.completed', livemode: true, at: DummyValue.DATE }],
+  })
   async fanOut(tx: Tx, e: { orgId: string; eventId: string; eventType: string; livemode: boolean; at: Date }): Promise<number> {
     const rows = await tx.query(
       STATUS,
@@ -117,7 +119,14 @@ export class WebhookDeliveriesRepository {
       params: [
         DummyValue.UUID,
         true,
-        { endpointId: DummyValue.UUID, eventId: DummyValue.TEXT, status: 'failed', since: DummyValue.DATE, before: { createdAt: DummyValue.DATE, id: DummyValue.UUID }, limit: 21 },
+        {
+          endpointId: DummyValue.UUID,
+          eventId: DummyValue.TEXT,
+          status: 'failed',
+          since: DummyValue.DATE,
+          before: { createdAt: DummyValue.DATE, id: DummyValue.UUID },
+          limit: 21,
+        },
       ],
     },
   )
@@ -151,9 +160,9 @@ export class WebhookDeliveriesRepository {
   }
 
   /** The firm's delivery, among the days kept (`created_at >= since` bounds the partitions read). */
-  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.UUID, DummyValue.DATE] })
-  async findForOrg(tx: Tx, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
-    const [row] = await tx.query(
+  @GenerateSql({ params: [DummyValue.UUID, DummyValue.UUID, DummyValue.DATE] })
+  async findForOrg(orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
+    const [row] = await this.db.query(
       DELIVERY,
       `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.id = $1 AND d.org_id = $2 AND d.created_at >= $3`,
       [id, orgId, since],

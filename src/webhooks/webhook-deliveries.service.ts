@@ -5,11 +5,12 @@ import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedE
 import { KeysetCursors } from '../common/pagination/keyset.js';
 import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
 import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookDeliveriesRepository, type DeliveryRow } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toDeliveryDto } from './webhook.mapper.js';
 import { isUuid } from '../common/ids.js';
+import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 
 /** A key's firm and mode: it sees only that mode's endpoints and their deliveries. */
@@ -37,6 +38,7 @@ export class WebhookDeliveriesService {
     private readonly cursors: KeysetCursors,
     private readonly clock: Clock,
     private readonly db: Database,
+    private readonly turns: WriteTurns,
   ) {}
 
   async list(scope: KeyScope, q: ListDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
@@ -60,11 +62,19 @@ export class WebhookDeliveriesService {
     return { deliveries: page.items.map(toDeliveryDto), has_more: page.hasMore, next_cursor: page.nextCursor };
   }
 
-  /** One new webhook.test event and one delivery of it to this endpoint only, in one transaction. */
+  /**
+   * One new webhook.test event and one delivery of it to this endpoint only, in one transaction. Test sends and
+   * resends of one endpoint take turns in this process before they take a connection (they count under its row lock).
+   */
   async sendTest(scope: KeyScope, endpointIdParam: string): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
-    const sent = await this.db.transaction(async (tx) => {
+    const sent = await this.turns.run(turnOf.endpoint(endpointId), () => this.sendTestNow(orgId, livemode, endpointId));
+    return this.queued(sent);
+  }
+
+  private sendTestNow(orgId: string, livemode: boolean, endpointId: string): Promise<WebhookDeliveryDto> {
+    return this.db.transaction(async (tx) => {
       const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, endpointId);
       if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
@@ -88,16 +98,24 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
+  }
+
+  /**
+   * A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. The
+   * original is read first (what it names never changes), to take the endpoint's turn.
+   */
+  async redeliver(scope: KeyScope, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
+    const { orgId } = scope;
+    const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
+    const original = await this.deliveries.findForOrg(orgId, deliveryId, this.keptSince());
+    if (!original) throw new NotFoundError('The webhook delivery');
+    const sent = await this.turns.run(turnOf.endpoint(original.endpointId), () => this.redeliverNow(scope, original));
     return this.queued(sent);
   }
 
-  /** A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. */
-  async redeliver(scope: KeyScope, deliveryIdParam: string): Promise<WebhookDeliveryDto> {
+  private redeliverNow(scope: KeyScope, original: DeliveryRow): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
-    const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
-    const sent = await this.db.transaction(async (tx) => {
-      const original = await this.deliveries.findForOrg(tx, orgId, deliveryId, this.keptSince());
-      if (!original) throw new NotFoundError('The webhook delivery');
+    return this.db.transaction(async (tx) => {
       // A delivery is of its endpoint's mode: another mode's answers like an unknown one.
       const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, original.endpointId);
       if (!endpoint) throw new NotFoundError('The webhook delivery');
@@ -117,7 +135,6 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
-    return this.queued(sent);
   }
 
   /** A request made outbound traffic: say so once it is committed (the line carries the request id). */
