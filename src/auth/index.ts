@@ -4,5 +4,7 @@ export type { ApiKeySummary } from './api-key.service.js';
 export { installEarlyAuth } from './early-auth.hook.js';
 export { requireBearerToken } from './internal-token.js';
 export { KeyStanding } from './key-standing.service.js';
+export { KeyAllowances } from './key-allowances.service.js';
+export type { Allowance } from './key-allowances.service.js';
 export { readPageWithKeyStanding, readWithKeyStanding } from './key-standing.js';
 export type { KeyCaller, KeyStandingRow, PageWithStanding, StandingPageRead, StandingRead, WithStanding } from './key-standing.js';

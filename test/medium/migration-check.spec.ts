@@ -52,6 +52,7 @@ describe('migration check', () => {
       'call_references',
       'calls',
       'events',
+      'key_allowances',
       'leads',
       'mail_outbox',
       'orgs',

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { RateLimitedError } from '../common/errors/problems.js';
+import { KeyAllowancesRepository } from './key-allowances.repository.js';
+
+/** An allowance counted over time: at most `size` at once, one more back every `everyMs` (a token bucket). */
+export interface Allowance {
+  /** Its name among a key's allowances (`test_calls`). */
+  name: string;
+  size: number;
+  everyMs: number;
+  /** The 429's detail, given the seconds to wait. */
+  refusal: (retryAfterSeconds: number) => string;
+}
+
+/**
+ * Per-key allowances counted over time, beside the general rate limit (rate-limit.service.ts) and kept like it in
+ * PostgreSQL, so every api process draws from one bucket: a take is one upsert, refused with 429 `rate_limited` and
+ * `Retry-After` (until one whole token is back) when the bucket is empty.
+ */
+@Injectable()
+export class KeyAllowances {
+  constructor(
+    private readonly repo: KeyAllowancesRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async take(keyId: string, allowance: Allowance): Promise<void> {
+    const perSecond = 1000 / allowance.everyMs;
+    const taken = await this.repo.take(keyId, allowance.name, allowance.size, perSecond, this.clock.now());
+    if (taken.granted) return;
+    const wait = Math.max(1, Math.ceil((1 - taken.tokens) / perSecond));
+    throw new RateLimitedError(wait, allowance.refusal(wait));
+  }
+}
