@@ -32,11 +32,10 @@ describe('test helpers: the per-key budget', () => {
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase();
-    // Two api processes' worth of service on one database.
-    [one, two] = await Promise.all([
-      startTestApp({ databaseUrl, env: { ROLE: 'api' } }),
-      startTestApp({ databaseUrl, env: { ROLE: 'api' } }),
-    ]);
+    // Two api processes' worth of service on one database; a request held on a row lock by the test is not cut by
+    // the statement timeout on a slow machine.
+    const env = { ROLE: 'api', DATABASE_STATEMENT_TIMEOUT: '60s' };
+    [one, two] = await Promise.all([startTestApp({ databaseUrl, env }), startTestApp({ databaseUrl, env })]);
     firm = await createFirm(one.app, { publish: false });
   });
   afterAll(async () => {
