@@ -3,7 +3,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 /**
  * Test mode's limits (docs/decisions.md, issue 30). `key_allowances`: what a key may still do of an allowance counted
  * over time (the test helpers' test calls per hour), a token bucket per key and allowance shared by every api process,
- * taken one at a time in one upsert that records whether it granted (RETURNING reads only the row it wrote). And the
+ * taken one at a time in one upsert that changes nothing when it refuses. And the
  * index the retention job finds expired test calls by, oldest first, touching no live call.
  */
 export class TestModeLimits1764200000000 implements MigrationInterface {
@@ -15,7 +15,6 @@ export class TestModeLimits1764200000000 implements MigrationInterface {
         key_id uuid NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
         allowance text NOT NULL,
         tokens double precision NOT NULL,
-        granted boolean NOT NULL,
         updated_at timestamptz NOT NULL,
         PRIMARY KEY (key_id, allowance)
       )`);

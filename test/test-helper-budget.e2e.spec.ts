@@ -54,6 +54,8 @@ describe('test helpers: the per-key budget', () => {
     const made = async () => (await one.sql(`SELECT count(*)::int AS n FROM calls WHERE org_id = $1 AND NOT livemode`, [firm.orgId]))[0].n;
     expect(await made()).toBe(PER_HOUR);
 
+    const allowance = () => one.sql(`SELECT a.* FROM key_allowances a JOIN api_keys k ON k.id = a.key_id WHERE k.org_id = $1`, [firm.orgId]);
+    const spent = await allowance();
     for (const app of apps) {
       const r = await simulate(app, key);
       expect(refusal(r)).toEqual({
@@ -66,7 +68,8 @@ describe('test helpers: the per-key budget', () => {
       expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(EVERY_S);
       expect(r.body.retry_after).toBe(Number(r.headers.get('retry-after')));
     }
-    expect(await made()).toBe(PER_HOUR); // a refused request created nothing
+    expect(await made()).toBe(PER_HOUR); // a refused request created nothing, and took nothing
+    expect(await allowance()).toEqual(spent);
     // Another test key of the firm has its own allowance.
     expect((await simulate(two, await testKey('another'))).status).toBe(201);
 

@@ -2,10 +2,11 @@
 
 -- KeyAllowancesRepository.take
 -- prepared as key_allowance_take
-INSERT INTO key_allowances AS a (key_id, allowance, tokens, granted, updated_at)
-VALUES ($1, $2, $3::float8 - 1, true, $5)
-ON CONFLICT (key_id, allowance) DO UPDATE SET
-  tokens = LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8) - CASE WHEN LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8) >= 1 THEN 1 ELSE 0 END,
-  granted = LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8) >= 1,
-  updated_at = GREATEST(a.updated_at, $5::timestamptz)
-RETURNING a.granted, a.tokens
+INSERT INTO key_allowances AS a (key_id, allowance, tokens, updated_at) VALUES ($1, $2, $3::float8 - 1, $5)
+ON CONFLICT (key_id, allowance) DO UPDATE SET tokens = LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8) - 1, updated_at = GREATEST(a.updated_at, $5::timestamptz)
+WHERE LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8) >= 1
+RETURNING a.tokens
+
+-- KeyAllowancesRepository.level
+-- prepared as key_allowance_level
+SELECT LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8) AS tokens FROM key_allowances a WHERE a.key_id = $1 AND a.allowance = $2

@@ -15,8 +15,8 @@ export interface Allowance {
 
 /**
  * Per-key allowances counted over time, beside the general rate limit (rate-limit.service.ts) and kept like it in
- * PostgreSQL, so every api process draws from one bucket: a take is one upsert, refused with 429 `rate_limited` and
- * `Retry-After` (until one whole token is back) when the bucket is empty.
+ * PostgreSQL, so every api process draws from one bucket: a take is one upsert; when the bucket is empty it changes
+ * nothing and the answer is 429 `rate_limited` with `Retry-After` (until one whole token is back).
  */
 @Injectable()
 export class KeyAllowances {
@@ -27,9 +27,10 @@ export class KeyAllowances {
 
   async take(keyId: string, allowance: Allowance): Promise<void> {
     const perSecond = 1000 / allowance.everyMs;
-    const taken = await this.repo.take(keyId, allowance.name, allowance.size, perSecond, this.clock.now());
-    if (taken.granted) return;
-    const wait = Math.max(1, Math.ceil((1 - taken.tokens) / perSecond));
+    const now = this.clock.now();
+    if ((await this.repo.take(keyId, allowance.name, allowance.size, perSecond, now)) !== null) return;
+    const left = await this.repo.level(keyId, allowance.name, allowance.size, perSecond, now);
+    const wait = Math.max(1, Math.ceil((1 - left) / perSecond));
     throw new RateLimitedError(wait, allowance.refusal(wait));
   }
 }

@@ -15,12 +15,9 @@ export class KeyAllowanceEntity {
   @PrimaryColumn('text', { primaryKeyConstraintName: 'key_allowances_pkey' })
   allowance: string;
 
+  /** What was left at `updatedAt`, the last take (it refills from there). */
   @Column('double precision')
   tokens: number;
-
-  /** Whether the last take got a token. */
-  @Column('boolean')
-  granted: boolean;
 
   @Column('timestamptz', { name: 'updated_at' })
   updatedAt: Date;
