@@ -11,6 +11,7 @@ import { TestMode1764000000000 } from './1764000000000-test-mode.js';
 import { RateLimitLeases1764050000000 } from './1764050000000-rate-limit-leases.js';
 import { TimePartitions1764100000000 } from './1764100000000-time-partitions.js';
 import { DeliveryEventTime1764150000000 } from './1764150000000-delivery-event-time.js';
+import { TestModeLimits1764200000000 } from './1764200000000-test-mode-limits.js';
 import { Console1764250000000 } from './1764250000000-console.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   RateLimitLeases1764050000000,
   TimePartitions1764100000000,
   DeliveryEventTime1764150000000,
+  TestModeLimits1764200000000,
   Console1764250000000,
 ];

@@ -1,5 +1,5 @@
 import { computed, selectList, type RowOf, type SelectList } from '../database/select-list.js';
-import type { PreparingQueryable } from '../database/sql.js';
+import type { PreparingQueryable, Queryable } from '../database/sql.js';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 
 /**
@@ -62,6 +62,46 @@ export async function readWithKeyStanding<R extends object>(
   const [row] = await db.prepared(read.name, statement.columns, statement.text, [caller.keyId, caller.orgId, ...read.params]);
   if (!row) return { standing: null, row: null };
   return { standing: row, row: row[read.present] === null ? null : row };
+}
+
+/** A page of rows joined to the standing (an events page, when a waiting request wakes). */
+export interface StandingPageRead<R extends object> {
+  /** The rows' columns, as the outer statement reads them from the page (`subqueryColumns(LIST, 'page')`). */
+  columns: SelectList<R>;
+  /**
+   * The page, LEFT JOINed: `LATERAL (SELECT ... ORDER BY ... LIMIT $n) page ON true`, so it keeps its own order and
+   * limit; $1 is the key's id, $2 the firm's.
+   */
+  join: string;
+  /** The values of $3 onwards. */
+  params: readonly unknown[];
+  /** A member never null in a row of the page: null there is the one row of an empty page. */
+  present: keyof R & string;
+  /** The page's order again, outside (a join keeps none): `page.seq`. */
+  order: string;
+}
+
+/** The standing (null: the key is gone or not the firm's) and the page's rows (none when it is). */
+export interface PageWithStanding<R> {
+  standing: KeyStandingRow | null;
+  rows: R[];
+}
+
+/**
+ * One statement, not prepared (a page's plan depends on its values): the key's standing and the firm's timezone,
+ * with the page the caller reads, in one snapshot; so no row committed after the key stopped can be read with a key
+ * judged good.
+ */
+export async function readPageWithKeyStanding<R extends object>(
+  db: Queryable,
+  caller: KeyCaller,
+  read: StandingPageRead<R>,
+): Promise<PageWithStanding<R>> {
+  const columns = STANDING.and(read.columns);
+  const text = `${standingStatement(columns, read.join)} ORDER BY ${read.order}`;
+  const rows = await db.query(columns, text, [caller.keyId, caller.orgId, ...read.params]);
+  if (rows.length === 0) return { standing: null, rows: [] };
+  return { standing: rows[0], rows: rows.filter((row) => row[read.present] !== null) };
 }
 
 /** Each read's statement, composed once: a prepared statement's name always goes with the same text. */

@@ -18,6 +18,10 @@ SELECT standing_key.revoked_at AS "keyRevokedAt", standing_key.expires_at AS "ke
 -- CallsRepository.lockForWrite
 SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7274))
 
+-- CallsRepository.deleteTestCallsBefore
+DELETE FROM calls c WHERE NOT c.livemode AND (c.org_id, c.call_id) IN (
+SELECT t.org_id, t.call_id FROM calls t WHERE NOT t.livemode AND t.created_at < $1 ORDER BY t.created_at LIMIT $2)
+
 -- CallsRepository.upsert
 INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
                    callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,

@@ -165,6 +165,19 @@ export class CallsRepository {
     return { processingComplete, completedEventAt, leadId, hasRecording, livemode };
   }
 
+  /**
+   * Test-mode calls made before `cutoff`, oldest first, at most `limit` (index calls_test_created_idx): deleted with
+   * their references, transcript, lead, recording and links (their foreign keys cascade). Never a live call.
+   */
+  @GenerateSql({ params: [SQL, DummyValue.DATE, 100] })
+  deleteTestCallsBefore(db: Queryable, cutoff: Date, limit: number): Promise<number> {
+    return db.execute(
+      `DELETE FROM calls c WHERE NOT c.livemode AND (c.org_id, c.call_id) IN (
+         SELECT t.org_id, t.call_id FROM calls t WHERE NOT t.livemode AND t.created_at < $1 ORDER BY t.created_at LIMIT $2)`,
+      [cutoff, limit],
+    );
+  }
+
   /** Insert or replace everything the pipeline owns; has_recording, created_at and the mode are kept. */
   @GenerateSql({ params: [SQL, DummyValue.UUID, { callId: DummyValue.TEXT, untrusted: null }, null, true] })
   async upsert(tx: Tx, orgId: string, c: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {

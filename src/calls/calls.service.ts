@@ -21,6 +21,12 @@ export type { CallRef } from './call-model.js';
 const CURSOR_KIND = 'calls';
 
 /**
+ * Test-mode calls are kept this long after they were made, as events are: a test call is never gone while its
+ * call.completed can still be listed. Its transcript, lead, recording and links go with it.
+ */
+export const TEST_CALL_RETENTION_MS = 30 * 86_400_000;
+
+/**
  * A date-time query value as the exact instant it names (ISO 8601 UTC, to the
  * microsecond, instant.ts), so SQL compares at the precision given and never
  * depends on a session or process time zone. A value without a UTC offset is
@@ -139,6 +145,11 @@ export class CallsService {
   async findForKey(principal: ApiPrincipal, callId: string): Promise<CallResponseDto['call'] | null> {
     const row = await this.repo.findDetail(this.db, principal.orgId, principal.livemode, callId);
     return row ? this.mapper.detail(row) : null;
+  }
+
+  /** The retention job's batch: test-mode calls made before `cutoff` (at most `limit`), with all that is theirs. */
+  removeTestCallsMadeBefore(cutoff: Date, limit: number): Promise<number> {
+    return this.repo.deleteTestCallsBefore(this.db, cutoff, limit);
   }
 
   // ---- the ingestion port's writes (all inside the ingestion transaction) ----

@@ -9,8 +9,12 @@ import { OpsSignals } from './ops/ops-signals.js';
 import { Database } from '../database/sql.js';
 import { RetentionRunner } from './retention/retention-runner.js';
 import { TimePartitions } from './retention/time-partitions.js';
+import { WriteTurns } from './write-turns.js';
 
-/** The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job, ops signals, the database outage log. */
+/**
+ * The kernel every context may use: validated config, the clock, cursors and keyset pages, the retention job, ops
+ * signals, the database outage log, the writers' turns per resource.
+ */
 @Global()
 @Module({})
 export class CommonModule {
@@ -27,9 +31,10 @@ export class CommonModule {
         OpsSignals,
         DatabaseOutage,
         RetentionRunner,
+        WriteTurns,
         { provide: TimePartitions, useFactory: (db: Database) => new TimePartitions((work) => db.transaction(work)), inject: [Database] },
       ],
-      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, DatabaseOutage, RetentionRunner, TimePartitions],
+      exports: [AppConfig, Clock, CursorCodec, KeysetCursors, OpsSignals, DatabaseOutage, RetentionRunner, TimePartitions, WriteTurns],
     };
   }
 }

@@ -77,3 +77,11 @@ export function selectList<E extends object, const K extends readonly ColumnOf<E
 export function computed<R extends object>(sql: string): SelectList<R> {
   return SelectList.of<R>(sql);
 }
+
+/**
+ * The columns of a subquery selected with `list`, as a statement around it reads them under `alias` (`page.*`): its
+ * rows are the subquery's, typed by the same list (a LATERAL page joined to another row, say).
+ */
+export function subqueryColumns<R extends object>(_list: SelectList<R>, alias: string): SelectList<R> {
+  return SelectList.of<R>(`${alias}.*`);
+}

@@ -1,5 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/index.js';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { LeadsModule } from '../leads/index.js';
 import { EventsController } from './events.controller.js';
@@ -11,7 +12,7 @@ import { WaitingEventsList } from './waiting-events-list.js';
 import { EventEntity } from './entities/event.entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule],
+  imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule, AuthModule],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository, LeadEvents, EventWaits, WaitingEventsList],
   exports: [EventsService],

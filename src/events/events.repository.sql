@@ -17,6 +17,11 @@ SELECT e.seq, e.id, e.org_id AS "orgId", e.type, e.test, e.livemode, e.occurred_
 WHERE e.org_id = $1 AND e.livemode = $2 AND e.occurred_at >= $3 AND e.type = $4 AND (e.txid, e.seq) > ($5::xid8, $6::bigint) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
 ORDER BY e.txid, e.seq LIMIT $7
 
+-- EventsRepository.pageWithStanding
+SELECT standing_key.revoked_at AS "keyRevokedAt", standing_key.expires_at AS "keyExpiresAt", standing_firm.timezone AS "firmTimezone", page.* FROM api_keys standing_key JOIN orgs standing_firm ON standing_firm.id = standing_key.org_id LEFT JOIN LATERAL (SELECT e.seq, e.id, e.org_id AS "orgId", e.type, e.test, e.livemode, e.occurred_at AS "occurredAt", e.data, e.txid::text AS txid FROM events e
+WHERE e.org_id = $3 AND e.livemode = $4 AND e.occurred_at >= $5 AND (e.txid, e.seq) > ($6::xid8, $7::bigint) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY e.txid, e.seq LIMIT $8) page ON true WHERE standing_key.id = $1 AND standing_key.org_id = $2 ORDER BY page.txid::xid8, page.seq
+
 -- EventsRepository.hasAnyAfter
 SELECT EXISTS (SELECT 1 FROM events e WHERE e.org_id = $1 AND e.livemode = $2 AND e.occurred_at >= $3 AND (e.txid, e.seq) > ($4::xid8, $5::bigint)) AS held
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { readPageWithKeyStanding, type KeyCaller, type PageWithStanding } from '../auth/index.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
-import { computed, selectList, type RowOf } from '../database/select-list.js';
+import { computed, selectList, subqueryColumns, type RowOf } from '../database/select-list.js';
 import { Database, type Tx } from '../database/sql.js';
 import { EventEntity } from './entities/event.entity.js';
 import { EVENTS_CHANNEL, feedKeyOf, type EventFeed } from './events-listener.js';
@@ -12,6 +13,8 @@ const TXID = computed<{ txid: string }>('e.txid::text AS txid');
 const EVENT = selectList(EventEntity, 'e', RECORD_PROPERTIES).and(TXID);
 const POSITION = selectList(EventEntity, 'e', ['seq', 'occurredAt']).and(TXID);
 const SEQ = selectList(EventEntity, null, ['seq']);
+/** The page's rows, read by the statement that joins it to the key's standing. */
+const PAGE = subqueryColumns(EVENT, 'page');
 
 /** An event as the service holds it (`seq` as text: a bigint). */
 export type EventRecord = Pick<EventEntity, (typeof RECORD_PROPERTIES)[number]>;
@@ -23,6 +26,7 @@ export type EventRow = RowOf<typeof EVENT>;
 export type EventPosition = RowOf<typeof POSITION>;
 
 const FEED: EventFeed = { orgId: DummyValue.UUID, livemode: true };
+const CALLER: KeyCaller = { keyId: DummyValue.UUID, orgId: DummyValue.UUID };
 const POSITIONED = { txid: '1', seq: '1', occurredAt: DummyValue.DATE };
 
 /**
@@ -89,6 +93,31 @@ export class EventsRepository {
   }
 
   /**
+   * `page` in one statement with the calling key's standing (auth's readPageWithKeyStanding): what a waiting request
+   * runs when it wakes, so the key is judged in the snapshot that reads the events, and an event committed after the
+   * key was revoked is never read with it.
+   */
+  @GenerateSql({ params: [CALLER, FEED, { after: POSITIONED, since: DummyValue.DATE, limit: 101 }] })
+  async pageWithStanding(
+    caller: KeyCaller,
+    feed: EventFeed,
+    opts: { after: EventPosition | null; type?: string; since: Date; limit: number },
+  ): Promise<PageWithStanding<EventRow>> {
+    // $1 and $2 are the standing's (the key, the firm).
+    const { where, params } = feedWhere(feed, opts, 2);
+    params.push(opts.limit);
+    return readPageWithKeyStanding(this.db, caller, {
+      columns: PAGE,
+      join: `LATERAL (SELECT ${EVENT} FROM events e
+        WHERE ${where} AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY e.txid, e.seq LIMIT $${params.length + 2}) page ON true`,
+      params,
+      present: 'id',
+      order: 'page.txid::xid8, page.seq',
+    });
+  }
+
+  /**
    * Whether any committed event after this position exists, listable or not. Asked when a page came back empty: a
    * true answer then means the log held it back (its transaction not yet below the snapshot's xmin) or it committed
    * since, and a waiting request re-checks on a short tick. No xmin test here, so a hold-back ending between the page
@@ -112,20 +141,25 @@ export class EventsRepository {
   }
 }
 
-/** The firm's feed of one mode, kept events only, of one type when asked, after a position when given. */
+/**
+ * The firm's feed of one mode, kept events only, of one type when asked, after a position when given; its values are
+ * numbered after the statement's first `before`.
+ */
 function feedWhere(
   feed: EventFeed,
   opts: { after: EventPosition | null; type?: string; since: Date },
+  before = 0,
 ): { where: string; params: unknown[] } {
   const params: unknown[] = [feed.orgId, feed.livemode, opts.since];
-  const where = [`e.org_id = $1`, `e.livemode = $2`, `e.occurred_at >= $3`];
+  const $ = (n: number) => `$${before + n}`;
+  const where = [`e.org_id = ${$(1)}`, `e.livemode = ${$(2)}`, `e.occurred_at >= ${$(3)}`];
   if (opts.type !== undefined) {
     params.push(opts.type);
-    where.push(`e.type = $${params.length}`);
+    where.push(`e.type = ${$(params.length)}`);
   }
   if (opts.after) {
     params.push(opts.after.txid, opts.after.seq);
-    where.push(`(e.txid, e.seq) > ($${params.length - 1}::xid8, $${params.length}::bigint)`);
+    where.push(`(e.txid, e.seq) > (${$(params.length - 1)}::xid8, ${$(params.length)}::bigint)`);
   }
   return { where: where.join(' AND '), params };
 }

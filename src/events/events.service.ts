@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { KeyStanding } from '../auth/index.js';
 import { Clock } from '../common/clock.js';
+import type { ApiPrincipal } from '../common/http/principal.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { Tracing, traceparentOf } from '../common/tracing/tracing.js';
 import type { Tx } from '../database/sql.js';
@@ -8,7 +10,7 @@ import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
 import { type EventListDto } from './dto/event.dto.js';
 import type { EventData, EventType } from './event-catalogue.js';
 import type { EventEnvelope, RecordedEvent } from './event-types.js';
-import { EventsRepository, type EventRecord } from './events.repository.js';
+import { EventsRepository, type EventPosition, type EventRecord, type EventRow } from './events.repository.js';
 import type { EventFeed } from './events-listener.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
@@ -53,6 +55,7 @@ export class EventsService {
     private readonly events: EventsRepository,
     private readonly signals: OpsSignals,
     private readonly tracing: Tracing,
+    private readonly standing: KeyStanding,
   ) {}
 
   /** Webhooks registers its fan-out here at start-up (events does not import webhooks). */
@@ -97,9 +100,11 @@ export class EventsService {
 
   /**
    * Checks `after` once and returns the page query, which a waiting request (wait=) runs again when woken, and
-   * whether committed events after it are still held back (wait=: no notification will come for those).
+   * whether committed events after it are still held back (wait=: no notification will come for those). With
+   * `recheck` (a waiting request's key), each page reads the key's standing in its own statement: once the key is
+   * revoked or expired, the page is a 401, never an event committed after it.
    */
-  async pager(feed: EventFeed, opts: EventListQuery): Promise<EventPager> {
+  async pager(feed: EventFeed, opts: EventListQuery, recheck?: ApiPrincipal): Promise<EventPager> {
     let after = null;
     if (opts.after !== undefined) {
       // Another mode's event answers like an unknown one.
@@ -114,13 +119,25 @@ export class EventsService {
     }
     return {
       page: async () => {
-        const rows = await this.events.page(feed, { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 });
+        const read = { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 };
+        const rows = recheck ? await this.pageRechecked(recheck, feed, read) : await this.events.page(feed, read);
         const { items, hasMore } = splitPage(rows, opts.limit);
         const events = items.map(toEnvelope);
         return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
       },
       heldBack: () => this.events.hasAnyAfter(feed, { after, type: opts.type, since: this.keptSince() }),
     };
+  }
+
+  /** The page with the key's standing, judged as every keyed read judges it (401 when revoked or expired). */
+  private async pageRechecked(
+    principal: ApiPrincipal,
+    feed: EventFeed,
+    read: { after: EventPosition | null; type?: string; since: Date; limit: number },
+  ): Promise<EventRow[]> {
+    const { standing, rows } = await this.events.pageWithStanding(principal, feed, read);
+    this.standing.confirm(principal, standing);
+    return rows;
   }
 
   /** GET /v1/events/{event_id}: unknown, another firm's or mode's, or no longer kept answer 404 alike. */

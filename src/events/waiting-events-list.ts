@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ApiPrincipal } from '../common/http/principal.js';
 import { AppConfig } from '../config/app-config.js';
 import type { EventListDto } from './dto/event.dto.js';
 import { EventWaits } from './event-waits.js';
@@ -29,10 +30,14 @@ export class WaitingEventsList {
     private readonly config: AppConfig,
   ) {}
 
-  async list(feed: EventFeed, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
-    const { page, heldBack } = await this.events.pager(feed, query);
+  /** `principal`: the key and its feed (its firm and mode). */
+  async list(principal: ApiPrincipal, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
+    const feed: EventFeed = { orgId: principal.orgId, livemode: principal.livemode };
     const waitMs = Math.min(waitSeconds * 1000, this.config.httpIdleTimeoutMs - IDLE_MARGIN_MS);
-    if (waitMs <= 0) return page();
+    if (waitMs <= 0) return this.events.list(feed, query);
+    // A request that waits may answer long after its key was checked: each page re-checks the key in its own
+    // statement, so a key revoked or expired meanwhile gets 401, never an event committed after that.
+    const { page, heldBack } = await this.events.pager(feed, query, principal);
     const deadline = Date.now() + waitMs;
     // Subscribed before the first query: an event committed while it runs still wakes this request.
     // Keyed by firm and mode: another mode's events do not wake it.

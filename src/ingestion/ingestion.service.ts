@@ -5,6 +5,7 @@ import { CallsService, type IngestedCall } from '../calls/index.js';
 import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
 import { newCallId, newLeadId } from '../common/ids.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
+import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { AppConfig } from '../config/app-config.js';
 import { beginChange } from '../database/change-stamp.js';
 import { EventsService } from '../events/index.js';
@@ -53,6 +54,7 @@ export class IngestionService {
     private readonly leads: LeadWritesService,
     private readonly events: EventsService,
     private readonly config: AppConfig,
+    private readonly turns: WriteTurns,
   ) {}
 
   /**
@@ -121,7 +123,12 @@ export class IngestionService {
     }
   }
 
-  private async write(orgId: string, v: ValidatedCall, livemode: boolean): Promise<IngestResult> {
+  /** One transaction, after this process's earlier writers of the call (the lock in it serialises other processes'). */
+  private write(orgId: string, v: ValidatedCall, livemode: boolean): Promise<IngestResult> {
+    return this.turns.run(turnOf.call(orgId, v.call.callId), () => this.writeNow(orgId, v, livemode));
+  }
+
+  private async writeNow(orgId: string, v: ValidatedCall, livemode: boolean): Promise<IngestResult> {
     const { call } = v;
     return this.db.transaction(async (tx) => {
       const before = await this.calls.lockForWrite(tx, orgId, call.callId);

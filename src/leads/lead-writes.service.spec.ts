@@ -1,5 +1,6 @@
 import type { Database, Tx } from '../database/sql.js';
 import type { AuditService } from '../audit/index.js';
+import { WriteTurns } from '../common/write-turns.js';
 import type { LeadFromCall } from './lead-model.js';
 import type { LeadRow } from './leads.repository.js';
 import { LeadWritesService, type LeadChange } from './lead-writes.service.js';
@@ -10,7 +11,7 @@ describe('LeadWritesService and its change recorder', () => {
   const row = { leadId: 'lead_1', callId: 'call_1', status: 'new', category: null, urgency: 'high' } as LeadRow;
   const repo = { insert: () => Promise.resolve(row) } as unknown as LeadsRepository;
   const tx = {} as Tx;
-  const writes = () => new LeadWritesService({} as Database, repo, {} as AuditService);
+  const writes = () => new LeadWritesService({} as Database, repo, {} as AuditService, new WriteTurns());
 
   it('refuses to write a lead when no recorder is registered', async () => {
     await expect(writes().upsertForCall(tx, 'org_1', 'lead_1', false, {} as LeadFromCall, true)).rejects.toThrow(

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database, type Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
 import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
+import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { beginChange } from '../database/change-stamp.js';
 import type { LEAD_CHANGED_BY_KINDS, LeadFromCall } from './lead-model.js';
 import {
@@ -31,6 +32,7 @@ export class LeadWritesService {
     private readonly db: Database,
     private readonly repo: LeadsRepository,
     private readonly audit: AuditService,
+    private readonly turns: WriteTurns,
   ) {}
 
   private recorder: LeadChangeRecorder | null = null;
@@ -50,9 +52,21 @@ export class LeadWritesService {
    * then writes only if its version is still the one read; a change that
    * landed in between is a 409 (or a no-op when it left the sent values),
    * never a silent overwrite. The change, its lead.updated event and the
-   * audit entry commit together.
+   * audit entry commit together. Writers of one lead take turns in this
+   * process before they take a connection (their row lock would make them
+   * wait holding one).
    */
   update(
+    orgId: string,
+    livemode: boolean,
+    leadId: string,
+    patch: LeadPatch,
+    changedBy: LeadChangedBy,
+  ): Promise<{ row: LeadRow; changes: FirmField[] }> {
+    return this.turns.run(turnOf.lead(orgId, leadId), () => this.updateNow(orgId, livemode, leadId, patch, changedBy));
+  }
+
+  private updateNow(
     orgId: string,
     livemode: boolean,
     leadId: string,

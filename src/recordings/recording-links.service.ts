@@ -5,6 +5,7 @@ import { AuditService } from '../audit/index.js';
 import { ApiKeyService } from '../auth/index.js';
 import { CallsService } from '../calls/index.js';
 import { Clock } from '../common/clock.js';
+import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
 import { RecordingsRepository } from './recordings.repository.js';
@@ -40,14 +41,29 @@ export class RecordingLinksService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly db: Database,
+    private readonly turns: WriteTurns,
   ) {}
 
-  /** A new link to the call's recording, created by the calling key (404: no such call, or no recording). */
+  /**
+   * A new link to the call's recording, created by the calling key (404: no such call, or no recording); after this
+   * process's earlier writers of the call, since it locks the recording's row.
+   */
   async create(principal: { orgId: string; keyId: string; livemode: boolean }, callId: string): Promise<CreatedLink> {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const createdAt = this.clock.now();
     const expiresAt = new Date(createdAt.getTime() + LINK_LIFETIME_MS);
-    await this.db.transaction(async (tx) => {
+    await this.turns.run(turnOf.call(principal.orgId, callId), () => this.insertLink(principal, callId, token, createdAt, expiresAt));
+    return { callId, url: `${this.config.baseUrl}/v1/recordings/${token}`, expiresAt };
+  }
+
+  private insertLink(
+    principal: { orgId: string; keyId: string; livemode: boolean },
+    callId: string,
+    token: string,
+    createdAt: Date,
+    expiresAt: Date,
+  ): Promise<void> {
+    return this.db.transaction(async (tx) => {
       await this.calls.requireCallIn(tx, principal.orgId, callId, principal.livemode);
       const recording = await this.repo.lockForLink(tx, principal.orgId, callId);
       if (!recording) throw new NotFoundError('The recording of this call');
@@ -73,7 +89,6 @@ export class RecordingLinksService {
         tx,
       );
     });
-    return { callId, url: `${this.config.baseUrl}/v1/recordings/${token}`, expiresAt };
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { AuditService, type AuditActor } from '../audit/index.js';
 import { CallsService } from '../calls/index.js';
 import { Clock } from '../common/clock.js';
+import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
 import { parseRange } from './byte-range.js';
@@ -40,6 +41,7 @@ export class RecordingsService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly db: Database,
+    private readonly turns: WriteTurns,
   ) {}
 
   get maxBytes(): number {
@@ -77,23 +79,26 @@ export class RecordingsService {
     const sha256 = intake.digest();
     let previousKey: string | null;
     try {
-      previousKey = await this.db.transaction(async (tx) => {
-        await this.calls.requireCallIn(tx, orgId, callId, null);
-        const row = await this.recordings.upsert(tx, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
-        await this.calls.setHasRecording(tx, orgId, callId, true);
-        await this.audit.record(
-          {
-            orgId,
-            actor: { type: 'system', id: opts.via },
-            action: 'recording.stored',
-            resourceType: 'call',
-            resourceIds: [callId],
-            details: { size_bytes: sizeBytes, replaced: row.previousKey !== null },
-          },
-          tx,
-        );
-        return row.previousKey;
-      });
+      // After this process's earlier writers of the call (ingestion, another upload), each of which holds its row.
+      previousKey = await this.turns.run(turnOf.call(orgId, callId), () =>
+        this.db.transaction(async (tx) => {
+          await this.calls.requireCallIn(tx, orgId, callId, null);
+          const row = await this.recordings.upsert(tx, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
+          await this.calls.setHasRecording(tx, orgId, callId, true);
+          await this.audit.record(
+            {
+              orgId,
+              actor: { type: 'system', id: opts.via },
+              action: 'recording.stored',
+              resourceType: 'call',
+              resourceIds: [callId],
+              details: { size_bytes: sizeBytes, replaced: row.previousKey !== null },
+            },
+            tx,
+          );
+          return row.previousKey;
+        }),
+      );
     } catch (err) {
       await this.discard(key);
       throw err;
@@ -124,18 +129,20 @@ export class RecordingsService {
   /** Removes the call's recording: has_recording turns false and every link to it stops. Idempotent. */
   async remove(orgId: string, callId: string, via: RecordingSource): Promise<RemovedRecordingSummary> {
     await this.requireCall(orgId, callId);
-    const key = await this.db.transaction(async (tx) => {
-      await this.calls.requireCallIn(tx, orgId, callId, null);
-      const removedKey = await this.recordings.delete(tx, orgId, callId);
-      await this.calls.setHasRecording(tx, orgId, callId, false);
-      if (removedKey) {
-        await this.audit.record(
-          { orgId, actor: { type: 'system', id: via }, action: 'recording.removed', resourceType: 'call', resourceIds: [callId] },
-          tx,
-        );
-      }
-      return removedKey;
-    });
+    const key = await this.turns.run(turnOf.call(orgId, callId), () =>
+      this.db.transaction(async (tx) => {
+        await this.calls.requireCallIn(tx, orgId, callId, null);
+        const removedKey = await this.recordings.delete(tx, orgId, callId);
+        await this.calls.setHasRecording(tx, orgId, callId, false);
+        if (removedKey) {
+          await this.audit.record(
+            { orgId, actor: { type: 'system', id: via }, action: 'recording.removed', resourceType: 'call', resourceIds: [callId] },
+            tx,
+          );
+        }
+        return removedKey;
+      }),
+    );
     // After commit: a reader that already opened the file keeps its handle; new readers find no row.
     if (key) await this.discard(key);
     return { org_id: orgId, call_id: callId, has_recording: false, removed: key !== null };

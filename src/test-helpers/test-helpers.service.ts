@@ -10,13 +10,15 @@ import { IngestionService, type IngestResult } from '../ingestion/index.js';
 import { RecordingsService } from '../recordings/index.js';
 import type { ReprocessCallDto, SimulateCallDto, SimulatedCallDto } from './dto/simulate-call.dto.js';
 import { fictionalNumber, isCategory, isOutcome, planSimulatedCall } from './simulated-call-plan.js';
+import { TestHelperBudget } from './test-helper-budget.js';
 
 /**
  * Test mode's stand-in for the receptionist: a call as the pipeline would
  * hand it over (the demo firm's generator), written through the pipeline's own
  * port (IngestionService) as test data, so the same validation, writes and
  * events (call.completed, lead.created, fanned out to the firm's test
- * endpoints) follow. Only test keys reach it (the route's TEST_KEY access).
+ * endpoints) follow. Only test keys reach it (the route's TEST_KEY access),
+ * within the key's budget (test-helper-budget.ts).
  */
 @Injectable()
 export class TestHelpersService {
@@ -25,10 +27,20 @@ export class TestHelpersService {
     private readonly recordings: RecordingsService,
     private readonly calls: CallsService,
     private readonly clock: Clock,
+    private readonly budget: TestHelperBudget,
   ) {}
 
-  /** POST /v1/test-helpers/calls */
-  async simulate(principal: ApiPrincipal, body: SimulateCallDto): Promise<SimulatedCallDto> {
+  /** POST /v1/test-helpers/calls: one of the key's test calls of the hour, counted once the call is known to be valid. */
+  simulate(principal: ApiPrincipal, body: SimulateCallDto): Promise<SimulatedCallDto> {
+    return this.budget.run(principal.keyId, () => this.simulateNow(principal, body));
+  }
+
+  /** POST /v1/test-helpers/calls/{call_id}/reprocess (creates no call: only the requests under way count). */
+  reprocess(principal: ApiPrincipal, callId: string, body: ReprocessCallDto): Promise<SimulatedCallDto> {
+    return this.budget.run(principal.keyId, () => this.reprocessNow(principal, callId, body));
+  }
+
+  private async simulateNow(principal: ApiPrincipal, body: SimulateCallDto): Promise<SimulatedCallDto> {
     const now = this.clock.now();
     const { plan, recording } = planSimulatedCall(body, newCallId(now), now);
     const finished = simulatedCallDocument(plan);
@@ -38,6 +50,7 @@ export class TestHelpersService {
     } catch (e) {
       throw asRefusal(e);
     }
+    await this.budget.createCall(principal.keyId);
     if (recording) {
       // The pipeline's order: the call while it is processed, its recording, then the finished call, whose
       // call.completed says has_recording true.
@@ -49,11 +62,11 @@ export class TestHelpersService {
   }
 
   /**
-   * POST /v1/test-helpers/calls/{call_id}/reprocess: the same call told again
-   * (the generator draws from the call id), with or without its lead. The call
-   * is looked up as the key sees it, so another mode's or firm's id is a 404.
+   * The same call told again (the generator draws from the call id), with or
+   * without its lead. The call is looked up as the key sees it, so another
+   * mode's or firm's id is a 404.
    */
-  async reprocess(principal: ApiPrincipal, callId: string, body: ReprocessCallDto): Promise<SimulatedCallDto> {
+  private async reprocessNow(principal: ApiPrincipal, callId: string, body: ReprocessCallDto): Promise<SimulatedCallDto> {
     const call = await this.calls.findForKey(principal, callId);
     if (!call) throw new NotFoundError('The call');
     const plan: SimulatedCallPlan = {

@@ -160,9 +160,9 @@ export class WebhookDeliveriesRepository {
   }
 
   /** The firm's delivery, among the days kept (`created_at >= since` bounds the partitions read). */
-  @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.UUID, DummyValue.DATE] })
-  async findForOrg(tx: Tx, orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
-    const [row] = await tx.query(
+  @GenerateSql({ params: [DummyValue.UUID, DummyValue.UUID, DummyValue.DATE] })
+  async findForOrg(orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
+    const [row] = await this.db.query(
       DELIVERY,
       `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.id = $1 AND d.org_id = $2 AND d.created_at >= $3`,
       [id, orgId, since],

@@ -6,11 +6,12 @@ import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedE
 import { KeysetCursors } from '../common/pagination/keyset.js';
 import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
 import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookDeliveriesRepository, type DeliveryRow } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toDeliveryDto } from './webhook.mapper.js';
 import { isUuid } from '../common/ids.js';
+import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 
 /** A key's firm and mode: it sees only that mode's endpoints and their deliveries. */
@@ -48,6 +49,7 @@ export class WebhookDeliveriesService {
     private readonly cursors: KeysetCursors,
     private readonly clock: Clock,
     private readonly db: Database,
+    private readonly turns: WriteTurns,
     private readonly audit: AuditService,
   ) {}
 
@@ -73,13 +75,19 @@ export class WebhookDeliveriesService {
   }
 
   /**
-   * One new webhook.test event and one delivery of it to this endpoint only, in one transaction. With an `actor`
-   * (the console), the audit log records who asked, in the same transaction.
+   * One new webhook.test event and one delivery of it to this endpoint only, in one transaction. Test sends and
+   * resends of one endpoint take turns in this process before they take a connection (they count under its row lock).
+   * With an `actor` (the console), the audit log records who asked, in the same transaction.
    */
   async sendTest(scope: KeyScope, endpointIdParam: string, actor?: AuditActor): Promise<WebhookDeliveryDto> {
     const { orgId, livemode } = scope;
     const endpointId = requireUuid(endpointIdParam, 'endpoint_id');
-    const sent = await this.db.transaction(async (tx) => {
+    const sent = await this.turns.run(turnOf.endpoint(endpointId), () => this.sendTestNow(orgId, livemode, endpointId, actor));
+    return this.queued(sent);
+  }
+
+  private sendTestNow(orgId: string, livemode: boolean, endpointId: string, actor?: AuditActor): Promise<WebhookDeliveryDto> {
+    return this.db.transaction(async (tx) => {
       const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, endpointId);
       if (!endpoint) throw new NotFoundError('The webhook endpoint');
       const now = this.clock.now();
@@ -104,19 +112,25 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
-    return this.queued(sent);
   }
 
   /**
-   * A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. `onEndpoint`
-   * (the console's page): a delivery to any other endpoint answers 404.
+   * A new delivery (trigger redelivery) of the same event to the same endpoint; the original is untouched. The
+   * original is read first (what it names never changes), to take the endpoint's turn. `onEndpoint` (the console's
+   * page): a delivery to any other endpoint answers 404. With an `actor`, the audit log records who asked.
    */
   async redeliver(scope: KeyScope, deliveryIdParam: string, actor?: AuditActor, onEndpoint?: string): Promise<WebhookDeliveryDto> {
-    const { orgId, livemode } = scope;
+    const { orgId } = scope;
     const deliveryId = requireUuid(deliveryIdParam, 'delivery_id');
-    const sent = await this.db.transaction(async (tx) => {
-      const original = await this.deliveries.findForOrg(tx, orgId, deliveryId, this.keptSince());
-      if (!original || (onEndpoint !== undefined && original.endpointId !== onEndpoint)) throw new NotFoundError('The webhook delivery');
+    const original = await this.deliveries.findForOrg(orgId, deliveryId, this.keptSince());
+    if (!original || (onEndpoint !== undefined && original.endpointId !== onEndpoint)) throw new NotFoundError('The webhook delivery');
+    const sent = await this.turns.run(turnOf.endpoint(original.endpointId), () => this.redeliverNow(scope, original, actor));
+    return this.queued(sent);
+  }
+
+  private redeliverNow(scope: KeyScope, original: DeliveryRow, actor?: AuditActor): Promise<WebhookDeliveryDto> {
+    const { orgId, livemode } = scope;
+    return this.db.transaction(async (tx) => {
       // A delivery is of its endpoint's mode: another mode's answers like an unknown one.
       const endpoint = await this.endpoints.lockForOrg(tx, orgId, livemode, original.endpointId);
       if (!endpoint) throw new NotFoundError('The webhook delivery');
@@ -143,7 +157,6 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
-    return this.queued(sent);
   }
 
   /**

@@ -308,7 +308,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a call in test mode
-         * @description Creates a realistic test-mode call as the receptionist would: summary, details, routing record, a transcript (intake; briefing and staff conversation when put through), a playable Ogg recording, and a lead with its intake when asked or when the category usually yields one. It goes through the same path as a real call: `call.completed` and, with a lead, `lead.created` are recorded and delivered to the firm’s test endpoints. An unanswered call cannot be put through, have a category or yield a lead (400 naming the member).
+         * @description Creates a realistic test-mode call as the receptionist would: summary, details, routing record, a transcript (intake; briefing and staff conversation when put through), a playable Ogg recording, and a lead with its intake when asked or when the category usually yields one. It goes through the same path as a real call: `call.completed` and, with a lead, `lead.created` are recorded and delivered to the firm’s test endpoints. An unanswered call cannot be put through, have a category or yield a lead (400 naming the member). Budget: a test key may create 100 test calls per hour (one more every 36 s once they are spent, counted across every api process); past it, 429 `rate_limited` with `Retry-After` (a refused call is not created, and a call the request's 400 refuses is not counted). A test key may have 4 test-helper requests under way at once (in each api process); more answer 429 `rate_limited` with `Retry-After`. Test calls are deleted 30 days after they were made, with their transcript, recording, links and lead.
          *
          *     Requires a test key (`svc_test_...`); no scope.
          */
@@ -330,7 +330,7 @@ export interface paths {
         put?: never;
         /**
          * Re-process a test-mode call
-         * @description Re-processes the call as the pipeline can: the call is written again, so its `updated_at` (and its lead’s) moves. With `lead: false` the re-processing finds no lead: the call’s `lead_id` turns null and the lead stays readable. With `lead: true` on a call without one, a lead is created and `lead.created` recorded. `call.completed` is recorded once per call, so a re-processing of a finished call records no new one. A live call’s id answers 404 like an unknown one.
+         * @description Re-processes the call as the pipeline can: the call is written again, so its `updated_at` (and its lead’s) moves. With `lead: false` the re-processing finds no lead: the call’s `lead_id` turns null and the lead stays readable. With `lead: true` on a call without one, a lead is created and `lead.created` recorded. `call.completed` is recorded once per call, so a re-processing of a finished call records no new one. A live call’s id answers 404 like an unknown one. A test key may have 4 test-helper requests under way at once (in each api process); more answer 429 `rate_limited` with `Retry-After`. Test calls are deleted 30 days after they were made, with their transcript, recording, links and lead.
          *
          *     Requires a test key (`svc_test_...`); no scope.
          */

@@ -10,6 +10,7 @@ import type { CallHandling, CallUntrusted, ConversationSummary } from '../call-m
 @Index('calls_org_started_idx', ['orgId', 'livemode', 'startedAt', 'callId'])
 @Index('calls_org_updated_idx', ['orgId', 'updatedAt'])
 @Index('calls_org_from_idx', ['orgId', 'livemode', 'fromE164', 'startedAt', 'callId'], { where: 'from_e164 IS NOT NULL' })
+@Index('calls_test_created_idx', ['createdAt'], { where: 'NOT livemode' })
 export class CallEntity {
   @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'calls_pkey' })
   @ForeignKey('orgs', { name: 'calls_org_id_fkey', onDelete: 'CASCADE' })

@@ -24,6 +24,21 @@ export interface RetentionEntry {
   keepWhere?: string;
 }
 
+/**
+ * Rows of a table that is not partitioned, removed by age in bounded batches by the context that owns them (test-mode
+ * calls, whose transcripts, leads, recordings and links go with them by their foreign keys).
+ */
+export interface RowRetention {
+  /** Names the entry in logs and in `run(name)`. */
+  name: string;
+  /** How long rows are kept (by the app clock). */
+  maxAgeMs: number;
+  /** Rows per DELETE (default RETENTION_BATCH): smaller where each row takes others with it. */
+  batchSize?: number;
+  /** Deletes at most `limit` rows made before `cutoff`; how many it deleted. */
+  deleteBatch: (cutoff: Date, limit: number) => Promise<number>;
+}
+
 export interface RetentionRun {
   /** Partitions made ahead in this run. */
   created: string[];
@@ -37,13 +52,15 @@ export interface RetentionRun {
  * The one scheduled retention job. Each context registers its growing table when its module starts; every ten
  * minutes (worker roles only) each table gets its partitions for the next days and loses the partitions whose
  * whole day is past retention. A row is therefore removed between its retention age and one day after it (the
- * API already hides rows past retention). A failed table is logged with its cause and retried at the next run;
- * the others still run.
+ * API already hides rows past retention). Rows of tables that are not partitioned (test-mode calls) are registered
+ * with their own batched delete and removed by the same runs, within ten minutes of their age. A failed entry is
+ * logged with its cause and retried at the next run; the others still run.
  */
 @Injectable()
 export class RetentionRunner {
   private readonly logger = new Logger(RetentionRunner.name);
   private readonly entries = new Map<string, RetentionEntry>();
+  private readonly rowEntries = new Map<string, RowRetention>();
   private readonly running = new Map<string, Promise<RetentionRun>>();
 
   constructor(
@@ -57,11 +74,16 @@ export class RetentionRunner {
     this.entries.set(entry.table, entry);
   }
 
+  /** Rows removed by age from a table that is not partitioned: run with the partitioned tables, every ten minutes. */
+  registerRows(entry: RowRetention): void {
+    this.rowEntries.set(entry.name, entry);
+  }
+
   @Interval('retention', RETENTION_INTERVAL_MS)
   async scheduled(): Promise<void> {
     if (!this.config.runsWorker) return;
     let failed = false;
-    for (const table of this.entries.keys()) {
+    for (const table of [...this.entries.keys(), ...this.rowEntries.keys()]) {
       try {
         const { created, dropped, deleted } = await this.run(table);
         if (created.length + dropped.length + deleted > 0) this.logger.log({ table, created, dropped, deleted }, 'kept retention');
@@ -74,16 +96,24 @@ export class RetentionRunner {
     if (!failed) this.signals.jobSucceeded('retention');
   }
 
-  /** Runs one table's entry now; concurrent calls for the same table share one run. */
-  run(table: string, batchSize = RETENTION_BATCH): Promise<RetentionRun> {
-    const entry = this.entries.get(table);
-    if (!entry) throw new Error(`no retention entry named "${table}"`);
-    let run = this.running.get(table);
+  /** Runs one entry now (a table's, or rows' by name); concurrent calls for the same entry share one run. */
+  run(name: string, batchSize = RETENTION_BATCH): Promise<RetentionRun> {
+    const entry = this.entries.get(name);
+    const rows = this.rowEntries.get(name);
+    if (!entry && !rows) throw new Error(`no retention entry named "${name}"`);
+    let run = this.running.get(name);
     if (!run) {
-      run = this.keep(entry, this.clock.now(), batchSize).finally(() => this.running.delete(table));
-      this.running.set(table, run);
+      const now = this.clock.now();
+      run = (entry ? this.keep(entry, now, batchSize) : this.keepRows(rows!, now)).finally(() => this.running.delete(name));
+      this.running.set(name, run);
     }
     return run;
+  }
+
+  private async keepRows(entry: RowRetention, now: Date): Promise<RetentionRun> {
+    const cutoff = new Date(now.getTime() - entry.maxAgeMs);
+    const { deleted } = await deleteInBatches((n) => entry.deleteBatch(cutoff, n), entry.batchSize ?? RETENTION_BATCH);
+    return { created: [], dropped: [], deleted };
   }
 
   private async keep(entry: RetentionEntry, now: Date, batchSize: number): Promise<RetentionRun> {
