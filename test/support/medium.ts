@@ -37,6 +37,8 @@ export interface MediumOptions {
    * helpers, the scheduler): still no controller is reached, no HTTP server listens.
    */
   imports?: ModuleMetadata['imports'];
+  /** A database the test prepared (a clone of the template); by default a new clone. */
+  databaseUrl?: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface MediumOptions {
  * file, shared by its tests; each test isolates its data in a firm of its own.
  */
 export async function newMediumService<S>(Service: Type<S>, opts: MediumOptions = {}): Promise<MediumService<S>> {
-  const databaseUrl = await createTestDatabase();
+  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const log = captureAppLog();
   // Removed at close unless the test chose its own folder (test-app.ts does the same).
   const ownDataDir = opts.env?.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'medium-data-')) : undefined;
