@@ -196,6 +196,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
     it('refuses bad parameters with 400 naming them, and keys without webhooks:read with 403', async () => {
       for (const [query, param] of [
         [{ endpoint_id: 'not-a-uuid' }, 'endpoint_id'],
+        [{ event_id: 'event-1' }, 'event_id'],
         [{ status: 'done' }, 'status'],
         [{ limit: '0' }, 'limit'],
         [{ limit: '101' }, 'limit'],
