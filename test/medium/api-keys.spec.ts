@@ -86,6 +86,19 @@ describe('ApiKeyService', () => {
     expect(() => m.sut.authenticateNow('Bearer nope', true)).toThrow(expect.objectContaining({ code: 'unauthorized' }) as Error);
   });
 
+  it('ten live keys leave room for ten test keys, and the eleventh of either mode is refused', async () => {
+    const orgId = await newOrg();
+    for (let i = 0; i < 10; i++) await create(orgId);
+    await expect(create(orgId)).rejects.toMatchObject({ code: 'invalid_request' });
+    for (let i = 0; i < 10; i++) await m.sut.create({ orgId, name: `test ${i}`, set: 'read', livemode: false });
+    await expect(m.sut.create({ orgId, name: 'test 11', set: 'read', livemode: false })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    const listed = await m.sut.list(orgId);
+    expect(listed.filter((k) => k.mode === 'live')).toHaveLength(10);
+    expect(listed.filter((k) => k.mode === 'test')).toHaveLength(10);
+  });
+
   it('revoking an unknown key is not found', async () => {
     await expect(m.sut.revoke('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
   });
