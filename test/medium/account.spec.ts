@@ -99,7 +99,7 @@ describe('AccountService', () => {
     const trialEnds = new Date(m.clock.now().getTime() + 3.5 * DAY);
     await m.sut.updateOrg(fresh.orgId, { trialEndsAt: trialEnds, plan: 'trial', billingStatus: 'trialing' });
     a = await get();
-    expect(a.setup.first_call_received).toBe(true);
+    expect(a.setup?.first_call_received).toBe(true);
     expect(a.next_step.code).toBe('add_payment_method');
     expect(a.trial_days_left).toBe(4);
     expect(a.trial_ends_at).toBe(trialEnds.toISOString());
@@ -112,7 +112,7 @@ describe('AccountService', () => {
 
     await m.sut.updateOrg(fresh.orgId, { paymentMethodOnFile: true, billingStatus: 'active' });
     a = await get();
-    expect(a.setup.payment_method_on_file).toBe(true);
+    expect(a.setup?.payment_method_on_file).toBe(true);
     expect(a.next_step.code).toBe('none');
   });
 });

@@ -75,7 +75,7 @@ const settled = async (eventId: string, endpointId: string, check: (d: any) => b
     return d && check(d) ? d : null;
   }, `delivery of ${eventId}`);
 /** What GET /v1/webhook-deliveries and GET /v1/webhook-endpoints show the firm's live keys. */
-const listed = async (f: TestFirm, query: { event_id?: string; endpoint_id?: string; status?: string }): Promise<WebhookDeliveryDto[]> =>
+const listed = async (f: TestFirm, query: Parameters<WebhookDeliveriesService['list']>[1]): Promise<WebhookDeliveryDto[]> =>
   (await m.module.get(WebhookDeliveriesService).list({ orgId: f.orgId, livemode: true }, query)).deliveries;
 const endpointOf = async (f: TestFirm, id: string): Promise<WebhookEndpointDto | undefined> =>
   (await endpoints().list(f.orgId, true)).find((e) => e.id === id);
