@@ -1,8 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { AccountService } from '../../src/account';
+import { InvalidInputError } from '../../src/common/errors/invalid-input';
 import { RetentionRunner } from '../../src/common/retention/retention-runner';
 import { Database } from '../../src/database/sql';
 import { EventsService } from '../../src/events';
+import { IngestionService } from '../../src/ingestion';
 import { MailDispatcher, MailWorkerModule } from '../../src/mail';
 import {
   DeliveryDispatcher,
@@ -13,11 +16,13 @@ import {
   type WebhookDeliveryDto,
   type WebhookEndpointDto,
 } from '../../src/webhooks';
+import { fullCallDocument, nextCallId } from '../support/call-documents';
 import { recordEvent } from '../support/events';
 import { createFirm, type TestFirm } from '../support/factories';
 import { newMediumService, type MediumService } from '../support/medium';
 import { behaviours, Receiver, waitFor, type Received } from '../support/receiver';
 import { mailText, startSmtp } from '../support/smtp';
+import { startSelfSignedHttps } from '../support/tls';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -883,5 +888,334 @@ describe('the deliveries API (WebhookDeliveriesService)', () => {
     m.clock.advance(1_000);
     expect(await retryAfter(test())).toBe(0);
     await m.sut.idle();
+  });
+});
+
+/** Test mode and webhooks: test events reach test endpoints only, live events live ones only. */
+describe('test mode (endpoints, deliveries and fan-out by mode)', () => {
+  let f: TestFirm;
+  const endpointIds: Record<string, string> = {};
+  const secrets: Record<string, string> = {};
+  const typesAt = (path: string) => rx.at(path).map((r) => `${JSON.parse(r.body).type} ${JSON.parse(r.body).livemode}`);
+  const ingest = (callId: string, livemode: boolean) =>
+    m.module.get(IngestionService).ingest(f.orgId, fullCallDocument(), callId, { livemode });
+
+  beforeAll(async () => {
+    f = await newFirm();
+    for (const [path, livemode] of [
+      ['/tm/live', true],
+      ['/tm/test', false],
+    ] as const) {
+      const { endpoint, secret } = await endpoints().create({
+        orgId: f.orgId,
+        url: rx.url(path),
+        eventTypes: 'call.completed,lead.created',
+        livemode,
+      });
+      secrets[path] = secret;
+      endpointIds[path] = endpoint.id;
+    }
+  });
+
+  it('a test call is delivered, signed, to the test endpoint alone, as the test feed reads it; a live call to the live one alone', async () => {
+    const callId = nextCallId('call_tmw');
+    await ingest(callId, false);
+    const got = await waitFor(
+      () => rx.at('/tm/test').find((r) => JSON.parse(r.body).type === 'call.completed' && JSON.parse(r.body).data.call_id === callId),
+      'the test call.completed delivery',
+    );
+    const verified = new Webhook(secrets['/tm/test']).verify(got.body, got.headers as Record<string, string>) as { id: string };
+    expect(verified).toMatchObject({ type: 'call.completed', livemode: false, test: false, data: { call_id: callId } });
+    expect(got.body).toBe(JSON.stringify(await m.module.get(EventsService).get({ orgId: f.orgId, livemode: false }, verified.id)));
+    await waitFor(() => typesAt('/tm/test').includes('lead.created false'), 'the test lead.created delivery');
+
+    const liveCallId = nextCallId('call_tmw');
+    await ingest(liveCallId, true);
+    const live = await waitFor(() => rx.at('/tm/live').find((r) => JSON.parse(r.body).data.call_id === liveCallId), 'the live delivery');
+    expect(new Webhook(secrets['/tm/live']).verify(live.body, live.headers as Record<string, string>)).toMatchObject({ livemode: true });
+    await waitFor(() => typesAt('/tm/live').includes('lead.created true'), 'the live lead.created delivery');
+    expect(new Set(typesAt('/tm/live'))).toEqual(new Set(['call.completed true', 'lead.created true']));
+    expect(new Set(typesAt('/tm/test'))).toEqual(new Set(['call.completed false', 'lead.created false']));
+    // Every delivery's endpoint has its event's mode.
+    const mixed = await m.sql(
+      `SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
+        WHERE d.org_id = $1 AND e.livemode <> v.livemode`,
+      [f.orgId],
+    );
+    expect(mixed).toEqual([]);
+  });
+
+  it('endpoint and delivery lists hold only the mode asked for', async () => {
+    expect((await endpoints().list(f.orgId, false)).map((e) => [e.id, e.livemode])).toEqual([[endpointIds['/tm/test'], false]]);
+    expect((await endpoints().list(f.orgId, true)).map((e) => [e.id, e.livemode])).toEqual([[endpointIds['/tm/live'], true]]);
+    const deliveries = m.module.get(WebhookDeliveriesService);
+    const asTest = (await deliveries.list({ orgId: f.orgId, livemode: false }, {})).deliveries;
+    const asLive = (await deliveries.list({ orgId: f.orgId, livemode: true }, {})).deliveries;
+    expect(asTest.length).toBeGreaterThan(0);
+    expect(asLive.length).toBeGreaterThan(0);
+    expect(new Set(asTest.map((d) => d.endpoint_id))).toEqual(new Set([endpointIds['/tm/test']]));
+    expect(new Set(asLive.map((d) => d.endpoint_id))).toEqual(new Set([endpointIds['/tm/live']]));
+  });
+
+  it('a webhook.test sent to the test endpoint is a test-mode event, read in the test feed only', async () => {
+    const sent = await m.module.get(WebhookDeliveriesService).sendTest({ orgId: f.orgId, livemode: false }, endpointIds['/tm/test']);
+    const events = m.module.get(EventsService);
+    const read = await events.get({ orgId: f.orgId, livemode: false }, sent.event_id);
+    expect(read).toMatchObject({ type: 'webhook.test', test: true, livemode: false });
+    await expect(events.get({ orgId: f.orgId, livemode: true }, sent.event_id)).rejects.toMatchObject({ code: 'not_found' });
+    const got = await waitFor(() => rx.at('/tm/test').find((r) => JSON.parse(r.body).id === sent.event_id), 'the webhook.test delivery');
+    expect(got.body).toBe(JSON.stringify(read));
+    // A live key does not reach the test endpoint at all.
+    await expect(
+      m.module.get(WebhookDeliveriesService).sendTest({ orgId: f.orgId, livemode: true }, endpointIds['/tm/test']),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('the 5-endpoints limit counts each mode on its own', async () => {
+    const own = await newFirm();
+    const add = (i: number, livemode: boolean) =>
+      endpoints().create({ orgId: own.orgId, url: rx.url(`/limit/${livemode}/${i}`), eventTypes: 'lead.created', livemode });
+    for (let i = 0; i < 5; i++) await add(i, true);
+    await expect(add(5, true)).rejects.toMatchObject({ code: 'invalid_request' });
+    for (let i = 0; i < 5; i++) await add(i, false);
+    await expect(add(5, false)).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(await endpoints().list(own.orgId, null)).toHaveLength(10);
+  });
+});
+
+/**
+ * The dispatcher records results in batches (one multi-row UPDATE per batch): a result is written only where this
+ * worker's claim still holds, so a delivery whose lease another worker took over mid-send stays that worker's.
+ */
+describe('dispatch batches', () => {
+  it('a batch of results writes the ones whose claim still holds and leaves the one another worker took over', async () => {
+    const f = await newFirm();
+    const held: ServerResponse[] = [];
+    rx.on('/held-claims', (_req, res) => void held.push(res));
+    const { endpoint } = await createEndpoint(f, '/held-claims', 'lead.created');
+    const events = [(await record(f.orgId, 'lead.created')).envelope.id, (await record(f.orgId, 'lead.created')).envelope.id];
+    await waitFor(() => held.length === 2, 'both deliveries on the wire');
+
+    // The lease of the second ran out meanwhile and another worker claimed it: a new token.
+    const [mine, lost] = await m.sql(
+      `SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY array_position($2::text[], event_id)`,
+      [endpoint.id, events],
+    );
+    const [{ claim_token: otherToken }] = await m.sql(
+      `UPDATE webhook_deliveries SET claim_token = gen_random_uuid() WHERE id = $1 RETURNING claim_token`,
+      [lost.id],
+    );
+    for (const res of held) res.end('ok');
+    await waitFor(
+      async () => (await m.sql(`SELECT status FROM webhook_deliveries WHERE id = $1`, [mine.id]))[0].status === 'succeeded',
+      'the first result recorded',
+    );
+    await m.sut.idle();
+    const rows = await m.sql(
+      `SELECT status, attempt_count, jsonb_array_length(attempts) AS attempts, claim_token FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id = $2 DESC`,
+      [[mine.id, lost.id], mine.id],
+    );
+    expect(rows).toEqual([
+      { status: 'succeeded', attempt_count: 1, attempts: 1, claim_token: null },
+      { status: 'pending', attempt_count: 0, attempts: 0, claim_token: otherToken },
+    ]);
+  });
+});
+
+/**
+ * Receivers that hang, answer slowly, send an endless body, drop the connection, or present a bad certificate: each
+ * costs exactly one attempt and none holds up the others.
+ */
+describe('misbehaving receivers', () => {
+  let tls: Awaited<ReturnType<typeof startSelfSignedHttps>>;
+  beforeAll(async () => {
+    tls = await startSelfSignedHttps();
+  });
+  afterAll(() => tls.close());
+
+  it('each costs one attempt with its error, and never stalls the others', async () => {
+    const huge = { written: 0, closed: false };
+    rx.on('/hang', behaviours.hang())
+      .on('/slow', behaviours.slow(1500))
+      .on('/huge', behaviours.huge(huge))
+      .on('/reset', behaviours.reset());
+    const [f1, f2] = [await newFirm(), await newFirm()];
+    const ep: Record<string, string> = {};
+    for (const path of ['/hang', '/slow', '/huge', '/reset', '/good'])
+      ep[path] = (await createEndpoint(f1, path, 'call.completed')).endpoint.id;
+    ep.tls = (
+      await endpoints().create({ orgId: f2.orgId, url: `https://127.0.0.1:${tls.port}/hook`, eventTypes: 'call.completed' })
+    ).endpoint.id;
+    const started = Date.now();
+    const e1 = await record(f1.orgId, 'call.completed', { call_id: 'call_m' });
+    const e2 = await record(f2.orgId, 'call.completed', { call_id: 'call_m' });
+    const row = async (endpointId: string) =>
+      (
+        await m.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = ANY($2)`, [
+          endpointId,
+          [e1.envelope.id, e2.envelope.id],
+        ])
+      )[0];
+    const recorded = (endpointId: string, timeoutMs = 5000) =>
+      waitFor(
+        async () => {
+          const d = await row(endpointId);
+          return d.attempt_count === 1 && d.locked_until === null ? d : null;
+        },
+        `the attempt to ${endpointId}`,
+        timeoutMs,
+      );
+
+    const good = await recorded(ep['/good']);
+    expect(good.status).toBe('succeeded');
+    // Sent before the hanging receiver's 10 s deadline could have freed anything: it was not held up behind it.
+    expect(new Date(good.attempts[0].at).getTime() - started).toBeLessThan(9_000);
+    // The hanging receiver is still being waited for, and held nothing up.
+    expect((await row(ep['/hang'])).attempt_count).toBe(0);
+
+    const reset = await recorded(ep['/reset']);
+    expect(reset).toMatchObject({ status: 'pending', attempt_count: 1 });
+    expect(reset.attempts[0]).toMatchObject({ status_code: null, error: 'connection reset', response_body: null });
+
+    const bad = await recorded(ep.tls);
+    expect(bad.status).toBe('pending');
+    expect(bad.attempts[0]).toMatchObject({ status_code: null, error: 'tls error' });
+    expect(tls.requests()).toBe(0);
+
+    const big = await recorded(ep['/huge']);
+    expect(big.status).toBe('succeeded');
+    expect(big.attempts[0].response_body).toBe('x'.repeat(500));
+    await waitFor(() => huge.closed, 'the endless body to be cut off');
+    expect(huge.written).toBeLessThan(16 * 1024 * 1024);
+
+    const slow = await recorded(ep['/slow']);
+    expect(slow.status).toBe('succeeded');
+    expect(slow.attempts[0].duration_ms).toBeGreaterThanOrEqual(1400);
+    expect(slow.attempts[0].response_body).toBe('slow ok');
+
+    const hang = await recorded(ep['/hang'], 30_000);
+    expect(hang.status).toBe('pending');
+    expect(hang.attempts[0]).toMatchObject({ status_code: null, error: 'timeout', response_body: null });
+    // Cut by the 10 s deadline: never sooner, and (the receiver never answers) not by anything else; the upper
+    // bound leaves a busy machine's timers room.
+    expect(hang.attempts[0].duration_ms).toBeGreaterThanOrEqual(9_900);
+    expect(hang.attempts[0].duration_ms).toBeLessThan(20_000);
+    // The 1 minute wait counts from the timeout, not from the attempt's start (a few ms for rounding).
+    const waited = hang.next_attempt_at.getTime() - new Date(hang.attempts[0].at).getTime();
+    expect(waited).toBeGreaterThanOrEqual(hang.attempts[0].duration_ms + 60_000 - 5);
+
+    for (const id of Object.values(ep)) expect((await row(id)).attempt_count).toBe(1);
+    expect(rx.at('/hang')).toHaveLength(1);
+    expect(rx.at('/reset')).toHaveLength(1);
+    // No retries of these while other tests move the clock.
+    for (const id of Object.values(ep)) await endpoints().disable(id);
+  }, 30_000);
+
+  it('after a timeout, the next attempt is 1 minute after the attempt ended, not after it started', async () => {
+    // Frozen, so every instant is exact; the test moves the clock 10 s while the receiver hangs.
+    m.clock.freeze();
+    rx.on('/hang-then-ok', behaviours.hang());
+    const f = await newFirm();
+    const { endpoint } = await createEndpoint(f, '/hang-then-ok', 'call.completed');
+    const start = m.clock.now().getTime();
+    const e = await record(f.orgId, 'call.completed', { call_id: 'call_h' });
+    const stored = (check: (d: any) => boolean, what: string) =>
+      waitFor(
+        async () => {
+          const [d] = await m.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2 AND locked_until IS NULL`, [
+            endpoint.id,
+            e.envelope.id,
+          ]);
+          return d && check(d) ? d : null;
+        },
+        what,
+        13_000,
+      );
+    await waitFor(() => rx.at('/hang-then-ok')[0], 'the hanging POST');
+    m.clock.advance(10_000);
+    const timedOut = await stored((d) => d.attempt_count === 1, 'the timed-out attempt');
+    expect(timedOut.status).toBe('pending');
+    expect(timedOut.attempts[0]).toMatchObject({ at: new Date(start).toISOString(), status_code: null, error: 'timeout' });
+    expect(timedOut.next_attempt_at.getTime()).toBe(start + 10_000 + 60_000);
+
+    rx.on('/hang-then-ok', behaviours.status(200));
+    advance(60_000);
+    const done = await stored((d) => d.status === 'succeeded', 'the retry');
+    expect(done.attempts.map((a: any) => a.at)).toEqual([new Date(start).toISOString(), new Date(start + 70_000).toISOString()]);
+    expect(rx.at('/hang-then-ok')).toHaveLength(2);
+  }, 30_000);
+});
+
+/** The production setting (WEBHOOK_ALLOW_PRIVATE_TARGETS unset): only https to public addresses. */
+describe('safe webhook targets', () => {
+  let safe: MediumService<DeliveryDispatcher>;
+  let target: Awaited<ReturnType<typeof startSelfSignedHttps>>;
+  beforeAll(async () => {
+    target = await startSelfSignedHttps();
+    safe = await newMediumService(DeliveryDispatcher, { imports: [WebhooksWorkerModule] });
+  });
+  afterAll(async () => {
+    await safe.close();
+    await target.close();
+  });
+  const svc = () => safe.module.get(WebhookEndpointsService);
+  const firmOf = async () => (await createFirm(safe.module, { publish: false })).orgId;
+
+  it('refuses non-https URLs and private address literals at creation', async () => {
+    const orgId = await firmOf();
+    const refused = async (url: string, message: RegExp) => {
+      await expect(svc().create({ orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(InvalidInputError);
+      await expect(svc().create({ orgId, url, eventTypes: 'lead.created' })).rejects.toThrow(message);
+    };
+    await refused('http://hooks.example.com/x', /https/);
+    await refused('ftp://hooks.example.com/x', /https/);
+    await refused('https://127.0.0.1/x', /not public/);
+    await refused('https://[::1]/x', /not public/);
+    await refused('https://localhost/x', /not public/);
+    await refused('https://10.0.0.8/x', /not public/);
+    await refused('https://169.254.169.254/latest/meta-data', /not public/);
+    await refused('https://user:pw@hooks.example.com/x', /user name or password/);
+    expect(await safe.sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [orgId])).toEqual([{ n: 0 }]);
+  });
+
+  it('resolves before connecting and records a private target as "disallowed address", never connecting', async () => {
+    const orgId = await firmOf();
+    const send = async () => {
+      const e = await safe.module
+        .get(Database)
+        .transaction((tx) => recordEvent(safe.module.get(EventsService), tx, { orgId, type: 'lead.created', data: {} }));
+      return waitFor(
+        async () => (await safe.sql(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND attempt_count = 1`, [e.envelope.id]))[0],
+        'the attempt',
+      );
+    };
+    // A name that was public when the endpoint was created and resolves to loopback now (DNS rebinding):
+    // only the lookup at send time can catch it. localhost stands in for it (creation refuses it by name).
+    const { endpoint } = await svc().create({ orgId, url: `https://hooks.example.com:${target.port}/hook`, eventTypes: 'lead.created' });
+    await safe.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, `https://localhost:${target.port}/hook`]);
+    const d = await send();
+    expect(d.status).toBe('pending');
+    expect(d.attempts[0]).toEqual({
+      at: expect.any(String),
+      status_code: null,
+      duration_ms: expect.any(Number),
+      error: 'disallowed address',
+      response_body: null,
+    });
+    expect(target.connections()).toBe(0);
+
+    // Stored URLs that point at literal private addresses (e.g. created while private targets were allowed).
+    for (const url of [
+      `https://127.0.0.1:${target.port}/hook`,
+      `https://[::ffff:127.0.0.1]:${target.port}/hook`,
+      `http://hooks.example.com/hook`,
+    ]) {
+      await safe.sql(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [endpoint.id, url]);
+      expect((await send()).attempts[0]).toMatchObject({ status_code: null, duration_ms: null, error: 'disallowed address' });
+    }
+    expect(target.connections()).toBe(0);
+    await svc().disable(endpoint.id);
   });
 });
