@@ -1,13 +1,9 @@
-import { ApiKeyService } from '../src/auth';
-import { IngestionService } from '../src/ingestion';
-import { fullCallDocument, internalEnv } from './support/call-documents';
-import { createFirm } from './support/factories';
+import { internalEnv } from './support/call-documents';
 import { DATA_ID_CASES, MISSING_ID, observable, type DataIdKind } from './support/id-cases';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
 import { Receiver } from './support/receiver';
 import { tempDataDir } from './support/recordings';
 import { startTestApp, type TestApp } from './support/test-app';
-import { ingestTestCall } from './support/test-mode';
 import { addTestModeData, type TestModeData } from './support/test-mode-data';
 
 type Ids = Record<DataIdKind, string>;
@@ -132,38 +128,4 @@ describe('test mode: a test key sees only test data, a live key never sees it', 
       }
     },
   );
-
-  it('a call keeps its mode: a test-mode document for a live call id is refused and changes nothing', async () => {
-    const before = await t.sql(`SELECT updated_at, livemode FROM calls WHERE org_id = $1 AND call_id = $2`, [firm.orgId, firm.callIds[1]]);
-    await expect(ingestTestCall(t, firm.orgId, firm.callIds[1], fullCallDocument())).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(
-      t.app.get(IngestionService).ingest(firm.orgId, fullCallDocument(), test.callIds[1], { livemode: true }),
-    ).rejects.toMatchObject({ code: 'invalid_request' });
-    expect(await t.sql(`SELECT updated_at, livemode FROM calls WHERE org_id = $1 AND call_id = $2`, [firm.orgId, firm.callIds[1]])).toEqual(
-      before,
-    );
-  });
-});
-
-describe('test mode: the 10-active-keys limit counts each mode on its own', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('ten live keys leave room for ten test keys, and the eleventh of either mode is refused', async () => {
-    const f = await createFirm(t.app, { publish: false });
-    const keys = t.app.get(ApiKeyService);
-    const active = (await keys.list(f.orgId)).filter((k) => k.status === 'active').length;
-    for (let i = active; i < 10; i++) await keys.create({ orgId: f.orgId, name: `live ${i}`, set: 'read' });
-    await expect(keys.create({ orgId: f.orgId, name: 'live 11', set: 'read' })).rejects.toMatchObject({ code: 'invalid_request' });
-    for (let i = 0; i < 10; i++) await keys.create({ orgId: f.orgId, name: `test ${i}`, set: 'read', livemode: false });
-    await expect(keys.create({ orgId: f.orgId, name: 'test 11', set: 'read', livemode: false })).rejects.toMatchObject({
-      code: 'invalid_request',
-    });
-    const listed = await keys.list(f.orgId);
-    expect(listed.filter((k) => k.mode === 'live')).toHaveLength(10);
-    expect(listed.filter((k) => k.mode === 'test')).toHaveLength(10);
-  });
 });

@@ -1,10 +1,9 @@
-import { Webhook } from 'standardwebhooks';
 import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
-import { DeliveryDispatcher, TEST_EVENT_MESSAGE, WebhookEndpointsService } from '../src/webhooks';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
 import { recordEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
-import { behaviours, Receiver, waitFor } from './support/receiver';
+import { Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const ENDPOINT_KEYS = [
@@ -35,6 +34,11 @@ const DELIVERY_KEYS = [
   'created_at',
 ];
 
+/**
+ * The HTTP contract of the webhook API: the answers' status, shape and headers, refusals, scopes, 404s and 409s,
+ * and the rate limit across API processes. The rules behind them (order, filters, pages, what a test or resend
+ * sends, the window's arithmetic) are tested on the services: test/medium/webhooks.spec.ts.
+ */
 describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   let t: TestApp;
   let rx: Receiver;
@@ -128,78 +132,38 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
 
   describe('GET /v1/webhook-deliveries', () => {
     let a: string;
-    let b: string;
-    const events: string[] = [];
+    let eventId: string;
     beforeAll(async () => {
-      rx.on('/list/b', behaviours.status(500, 'nope'));
-      a = (await createEndpoint(firm, '/list/a', 'lead.created,lead.updated')).endpoint.id;
-      b = (await createEndpoint(firm, '/list/b', 'lead.created')).endpoint.id;
-      for (let i = 0; i < 3; i++) {
-        events.push((await record(firm.orgId, 'lead.created', { i })).envelope.id);
-        t.clock.advance(1000);
-      }
-      events.push((await record(firm.orgId, 'lead.updated', { i: 3 })).envelope.id);
-      await attempted(events, 7);
-      await endpoints().disable(b); // no retries running during the assertions
-      await record(other.orgId, 'lead.created', {});
+      a = (await createEndpoint(firm, '/list/a', 'lead.created')).endpoint.id;
+      eventId = (await record(firm.orgId, 'lead.created', {})).envelope.id;
+      await attempted([eventId], 1);
     });
 
-    it("lists the firm's deliveries newest first with the exact shape", async () => {
+    it("lists the firm's deliveries with the exact shape", async () => {
       const r = await t.get('/v1/webhook-deliveries', { key });
       expect(r.status).toBe(200);
-      expect(r.body.has_more).toBe(false);
-      expect(r.body.next_cursor).toBeNull();
-      const ds = r.body.deliveries;
-      expect(ds).toHaveLength(7);
-      expect(ds.map((d: any) => d.event_id)).toEqual([events[3], events[2], events[2], events[1], events[1], events[0], events[0]]);
-      for (let i = 1; i < ds.length; i++) expect(ds[i - 1].created_at >= ds[i].created_at).toBe(true);
-      expect(Object.keys(ds[0])).toEqual(DELIVERY_KEYS);
-      expect(ds[0]).toMatchObject({ endpoint_id: a, event_type: 'lead.updated', trigger: 'event', status: 'succeeded', attempt_count: 1 });
-    });
-
-    it('filters by endpoint_id, event_id and status', async () => {
-      const byEndpoint = await t.get('/v1/webhook-deliveries', { key, query: { endpoint_id: b } });
-      expect(byEndpoint.body.deliveries.map((d: any) => d.endpoint_id)).toEqual([b, b, b]);
-      const byEvent = await t.get('/v1/webhook-deliveries', { key, query: { event_id: events[1] } });
-      expect(byEvent.body.deliveries.map((d: any) => d.endpoint_id).sort()).toEqual([a, b].sort());
-      const failed = await t.get('/v1/webhook-deliveries', { key, query: { status: 'failed' } });
-      expect(failed.body.deliveries.map((d: any) => d.endpoint_id)).toEqual([b, b, b]);
-      expect(failed.body.deliveries[0].attempts[0]).toMatchObject({ status_code: 500, response_body: 'nope' });
-      const none = await t.get('/v1/webhook-deliveries', { key, query: { event_id: 'evt_nothing', status: 'pending' } });
-      expect(none.body).toEqual({ deliveries: [], has_more: false, next_cursor: null });
-      // Another firm's endpoint filters to nothing rather than leaking.
-      const theirs = (await createEndpoint(other, '/list/theirs')).endpoint.id;
-      expect((await t.get('/v1/webhook-deliveries', { key, query: { endpoint_id: theirs } })).body.deliveries).toEqual([]);
-    });
-
-    it('pages by cursor without gaps or repeats; a cursor with other filters is a 400', async () => {
-      const all = (await t.get('/v1/webhook-deliveries', { key })).body.deliveries.map((d: any) => d.id);
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      for (;;) {
-        const r = await t.get('/v1/webhook-deliveries', { key, query: { limit: 2, cursor } });
-        seen.push(...r.body.deliveries.map((d: any) => d.id));
-        if (!r.body.has_more) {
-          expect(r.body.next_cursor).toBeNull();
-          break;
-        }
-        cursor = r.body.next_cursor;
-      }
-      expect(seen).toEqual(all);
-      const p1 = await t.get('/v1/webhook-deliveries', { key, query: { limit: 1, endpoint_id: a } });
-      const mixed = await t.get('/v1/webhook-deliveries', { key, query: { limit: 1, endpoint_id: b, cursor: p1.body.next_cursor } });
-      expect(mixed.status).toBe(400);
-      expect(mixed.body).toMatchObject({ code: 'invalid_request', param: 'cursor' });
-      expect((await t.get('/v1/webhook-deliveries', { key, query: { cursor: 'garbage' } })).body.param).toBe('cursor');
+      expect(r.body).toMatchObject({ has_more: false, next_cursor: null });
+      expect(r.body.deliveries).toHaveLength(1);
+      expect(Object.keys(r.body.deliveries[0])).toEqual(DELIVERY_KEYS);
+      expect(r.body.deliveries[0]).toMatchObject({
+        endpoint_id: a,
+        event_id: eventId,
+        trigger: 'event',
+        status: 'succeeded',
+        attempt_count: 1,
+      });
+      expect(Object.keys(r.body.deliveries[0].attempts[0])).toEqual(['at', 'status_code', 'duration_ms', 'error', 'response_body']);
     });
 
     it('refuses bad parameters with 400 naming them, and keys without webhooks:read with 403', async () => {
       for (const [query, param] of [
         [{ endpoint_id: 'not-a-uuid' }, 'endpoint_id'],
+        [{ event_id: 'event-1' }, 'event_id'],
         [{ status: 'done' }, 'status'],
         [{ limit: '0' }, 'limit'],
         [{ limit: '101' }, 'limit'],
         [{ after: 'x' }, 'after'],
+        [{ cursor: 'garbage' }, 'cursor'],
       ] as [Record<string, string>, string][]) {
         const r = await t.get('/v1/webhook-deliveries', { key, query });
         expect({ status: r.status, param: r.body.param }).toEqual({ status: 400, param });
@@ -211,10 +175,9 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   });
 
   describe('POST /v1/webhook-endpoints/{id}/test', () => {
-    it('creates one webhook.test event and one delivery to that endpoint only (202), sent signed', async () => {
+    it('answers 202 with the pending delivery of a new webhook.test event', async () => {
       const f = await createFirm(t.app, { publish: false });
-      const { endpoint, secret } = await createEndpoint(f, '/test/ok', 'call.completed');
-      await createEndpoint(f, '/test/bystander', 'call.completed,lead.created,lead.updated');
+      const { endpoint } = await createEndpoint(f, '/test/ok', 'call.completed');
       const r = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys['read-no-transcripts'] });
       expect(r.status).toBe(202);
       expect(Object.keys(r.body)).toEqual(['delivery']);
@@ -233,45 +196,9 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
         created_at: expect.any(String),
       });
       const event = await t.get(`/v1/events/${d.event_id}`, { key: f.keys.read });
-      expect(event.body).toEqual({
-        id: d.event_id,
-        type: 'webhook.test',
-        timestamp: expect.any(String),
-        org: { id: f.orgId },
-        test: true,
-        livemode: true,
-        data: { endpoint_id: endpoint.id, message: TEST_EVENT_MESSAGE },
-      });
-      const got = await waitFor(() => rx.at('/test/ok')[0], 'the test POST');
-      expect(got.body).toBe(event.text);
-      expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual(event.body);
+      expect(event.status).toBe(200);
+      expect(event.body).toMatchObject({ id: d.event_id, type: 'webhook.test', test: true, livemode: true });
       await waitStatus(d.id, 'succeeded');
-      await idle();
-      expect(rx.at('/test/bystander')).toEqual([]);
-      expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [d.event_id])).toEqual([{ n: 1 }]);
-    });
-
-    it("a failed test is attempted once and never counts against the endpoint's health", async () => {
-      const f = await createFirm(t.app, { publish: false });
-      rx.on('/test/bad', behaviours.status(410, 'gone'));
-      const { endpoint } = await createEndpoint(f, '/test/bad');
-      const r = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys.read });
-      await waitStatus(r.body.delivery.id, 'failed');
-      t.clock.advance(3_600_000);
-      t.app.get(DeliveryDispatcher).wake();
-      await idle();
-      const d = (await t.get('/v1/webhook-deliveries', { key: f.keys.read })).body.deliveries[0];
-      expect(d).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
-      expect(d.attempts[0]).toMatchObject({ status_code: 410 });
-      const ep = (await t.get('/v1/webhook-endpoints', { key: f.keys.read })).body.endpoints[0];
-      expect(ep).toMatchObject({
-        status: 'enabled',
-        disabled_reason: null,
-        last_success_at: null,
-        last_failure_at: null,
-        failing_since: null,
-      });
-      expect(rx.at('/test/bad')).toHaveLength(1);
     });
 
     it("404 for an unknown or another firm's endpoint, 400 for a non-uuid, 409 when off, 403 without webhooks:test", async () => {
@@ -299,7 +226,7 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   });
 
   describe('POST /v1/webhook-deliveries/{id}/redeliver', () => {
-    it('creates a new delivery (trigger redelivery) of the same event; the original is untouched', async () => {
+    it('answers 202 with the new pending delivery (trigger redelivery) of the same event', async () => {
       const f = await createFirm(t.app, { publish: false });
       const { endpoint } = await createEndpoint(f, '/re/ok');
       const e = await record(f.orgId, 'lead.created', { lead_id: 'lead_re' });
@@ -319,13 +246,6 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       });
       expect(r.body.delivery.id).not.toBe(original.id);
       await waitStatus(r.body.delivery.id, 'succeeded');
-      const posts = rx.at('/re/ok');
-      expect(posts).toHaveLength(2);
-      expect(posts[1].body).toBe(posts[0].body);
-      expect(posts[1].headers['webhook-id']).toBe(e.envelope.id);
-      const after = (await t.get('/v1/webhook-deliveries', { key: f.keys.read, query: { event_id: e.envelope.id } })).body.deliveries;
-      expect(after.map((d: any) => d.trigger)).toEqual(['redelivery', 'event']);
-      expect(after[1]).toEqual(original);
     });
 
     it("404 for another firm's or an unknown delivery, 400 for a non-uuid, 409 when the endpoint is off", async () => {
@@ -349,12 +269,11 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   });
 
   describe('rate limit: 5 tests and resends per endpoint per minute', () => {
-    it('answers the 6th with 429 rate_limited and the exact Retry-After, then allows again', async () => {
+    it('answers the 6th with 429 rate_limited and a Retry-After the body repeats', async () => {
       // Exact seconds: real time must not slide the window between requests on a busy machine.
       t.clock.freeze();
       const f = await createFirm(t.app, { publish: false });
       const { endpoint } = await createEndpoint(f, '/rl/a');
-      const other = await createEndpoint(f, '/rl/b');
       const test = () => t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, { key: f.keys.read });
       const first = await test();
       expect(first.status).toBe(202);
@@ -365,22 +284,16 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
       }
       t.clock.advance(10_000);
       // A resend counts against the same limit.
-      expect((await t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read })).status).toBe(
-        202,
-      );
+      const resend = () => t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read });
+      expect((await resend()).status).toBe(202);
       t.clock.advance(5_000); // 45 s after the first of the five
       const limited = await test();
       expect(limited.status).toBe(429);
       expect(limited.headers.get('retry-after')).toBe('15');
       expect(limited.body).toMatchObject({ code: 'rate_limited', retry_after: 15 });
-      const resend = await t.request('POST', `/v1/webhook-deliveries/${first.body.delivery.id}/redeliver`, { key: f.keys.read });
-      expect(resend.status).toBe(429);
-      // Per endpoint: the other one is unaffected.
-      expect((await t.request('POST', `/v1/webhook-endpoints/${other.endpoint.id}/test`, { key: f.keys.read })).status).toBe(202);
-      t.clock.advance(14_000);
-      expect((await test()).headers.get('retry-after')).toBe('1');
-      t.clock.advance(1_000);
-      expect((await test()).status).toBe(202);
+      const resent = await resend();
+      expect(resent.status).toBe(429);
+      expect(resent.headers.get('retry-after')).toBe('15');
       await idle();
     });
 

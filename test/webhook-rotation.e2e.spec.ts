@@ -23,6 +23,10 @@ const verifies = (secret: string, got: Received): true | string => {
 };
 const signatures = (got: Received) => String(got.headers['webhook-signature']).split(' ');
 
+/**
+ * `endpoint rotate-secret` on the CLI, and what a receiver and the document see of a rotation. The overlap's rule
+ * (both secrets sign until it ends, then only the new one) is tested on the dispatcher: test/medium/webhook-delivery.spec.ts.
+ */
 describe('signing-secret rotation (endpoint rotate-secret)', () => {
   let t: TestApp;
   let rx: Receiver;
@@ -34,7 +38,6 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
     await t.close();
     await rx.close();
   });
-  afterEach(() => t.clock.reset());
 
   const newEndpoint = async (path: string): Promise<{ f: TestFirm; id: string; secret: string }> => {
     const f = await createFirm(t.app, { publish: false });
@@ -92,38 +95,10 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
     expect(String(header.examples.rotation.value)).toMatch(new RegExp(header.schema.pattern as string));
   });
 
-  it('after the overlap only the new secret signs: the old one no longer verifies', async () => {
-    const { f, id, secret: oldSecret } = await newEndpoint('/rot-after');
-    // Rotate "almost a day ago", so the 24 h overlap ends two minutes from now.
-    t.clock.advance(-(24 * HOUR - 2 * MIN));
-    const rotate = COMMANDS.find((c) => c.name === 'endpoint rotate-secret')!;
-    const rotated = await rotate.run({ app: t.app, flags: { id }, readInput: async () => '' });
-    const newSecret = rotated.secret as string;
-    t.clock.reset();
-
-    const during = await deliver(f.orgId, '/rot-after');
-    expect(signatures(during)).toHaveLength(2);
-    expect(verifies(newSecret, during)).toBe(true);
-    expect(verifies(oldSecret, during)).toBe(true);
-
-    t.clock.advance(3 * MIN);
-    const after = await deliver(f.orgId, '/rot-after');
-    expect(signatures(after)).toHaveLength(1);
-    expect(verifies(newSecret, after)).toBe(true);
-    expect(verifies(oldSecret, after)).toMatch(/signature/i);
-  });
-
-  it('--overlap 0 switches at once; a bad overlap or an unknown id is refused with a message', async () => {
-    const { f, id, secret: oldSecret } = await newEndpoint('/rot-zero');
+  it('a bad --overlap or an unknown id is refused with a message', async () => {
+    const { id } = await newEndpoint('/rot-refused');
     const rotate = COMMANDS.find((c) => c.name === 'endpoint rotate-secret')!;
     const run = (flags: Record<string, string>) => rotate.run({ app: t.app, flags, readInput: async () => '' });
-    const rotated = await run({ id, overlap: '0' });
-    expect(rotated.previous_secret_expires_at).toBeNull();
-    const got = await deliver(f.orgId, '/rot-zero');
-    expect(signatures(got)).toHaveLength(1);
-    expect(verifies(rotated.secret as string, got)).toBe(true);
-    expect(verifies(oldSecret, got)).not.toBe(true);
-
     await expect(run({ id, overlap: 'soon' })).rejects.toThrow(/--overlap must look like 24h/);
     await expect(run({ id, overlap: '8d' })).rejects.toThrow(/between 0 and 7 days/);
     const cli = await runCli(['endpoint', 'rotate-secret', '--id', '00000000-0000-4000-8000-000000000000', '--json'], {

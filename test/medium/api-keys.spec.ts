@@ -1,6 +1,9 @@
 import { AccountService } from '../../src/account';
 import { ApiKeyService } from '../../src/auth';
+import { createFirm } from '../support/factories';
 import { newMediumService, type MediumService } from '../support/medium';
+import { waitFor } from '../support/receiver';
+import { hold } from '../support/time';
 
 /** ApiKeyService (the dashboard's key actions and the bearer check) against the real database, without HTTP. */
 describe('ApiKeyService', () => {
@@ -84,6 +87,94 @@ describe('ApiKeyService', () => {
     // Without `cached` (every route that does not re-check the key in its own statement) the key is always looked up.
     expect(m.sut.authenticateNow(`Bearer ${key}`)).toBeInstanceOf(Promise);
     expect(() => m.sut.authenticateNow('Bearer nope', true)).toThrow(expect.objectContaining({ code: 'unauthorized' }) as Error);
+  });
+
+  it('ten live keys leave room for ten test keys, and the eleventh of either mode is refused', async () => {
+    const orgId = await newOrg();
+    for (let i = 0; i < 10; i++) await create(orgId);
+    await expect(create(orgId)).rejects.toMatchObject({ code: 'invalid_request' });
+    for (let i = 0; i < 10; i++) await m.sut.create({ orgId, name: `test ${i}`, set: 'read', livemode: false });
+    await expect(m.sut.create({ orgId, name: 'test 11', set: 'read', livemode: false })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    const listed = await m.sut.list(orgId);
+    expect(listed.filter((k) => k.mode === 'live')).toHaveLength(10);
+    expect(listed.filter((k) => k.mode === 'test')).toHaveLength(10);
+  });
+
+  it('stores only a hash of each key, with its prefix and last4 to recognise it', async () => {
+    const firm = await createFirm(m.module);
+    const [row] = await m.sql('SELECT prefix, last4, key_hash FROM api_keys WHERE id = $1', [firm.keyIds.read]);
+    expect(firm.keys.read).toMatch(/^svc_live_[A-Za-z0-9_-]{43,}$/);
+    expect(row.prefix).toBe(firm.keys.read.slice(9, 17));
+    expect(row.last4).toBe(firm.keys.read.slice(-4));
+    expect(Buffer.from(row.key_hash).toString('utf8')).not.toContain(firm.keys.read.slice(9));
+    const dump = JSON.stringify(await m.sql('SELECT * FROM api_keys WHERE org_id = $1', [firm.orgId]));
+    for (const key of Object.values(firm.keys)) expect(dump).not.toContain(key.slice(9));
+  });
+
+  it('an expired key stops authenticating once the clock passes its expiry', async () => {
+    const orgId = await newOrg();
+    const expiresAt = new Date(m.clock.now().getTime() + 3_600_000);
+    const { key } = await create(orgId, { expiresAt });
+    expect((await m.sut.authenticate(`Bearer ${key}`)).expiresAt).toEqual(expiresAt);
+    m.clock.advance(3_600_000 + 1000);
+    await expect(m.sut.authenticate(`Bearer ${key}`)).rejects.toMatchObject({ code: 'unauthorized' });
+    // A principal this process cached is not served past its expiry either.
+    await expect(Promise.resolve().then(() => m.sut.authenticateNow(`Bearer ${key}`, true))).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
+    m.clock.reset();
+  });
+
+  it('maps each permission set to the scopes of the spec', async () => {
+    const firm = await createFirm(m.module);
+    const scopesOf = async (key: string) => (await m.sut.authenticate(`Bearer ${key}`)).scopes;
+    const base = ['org:read', 'receptionist:read', 'calls:read', 'leads:read', 'webhooks:read', 'webhooks:test'];
+    const full = [
+      'org:read',
+      'receptionist:read',
+      'calls:read',
+      'calls:transcript',
+      'calls:recording',
+      'leads:read',
+      'leads:narrative',
+      'webhooks:read',
+      'webhooks:test',
+    ];
+    expect(await scopesOf(firm.keys['read-no-transcripts'])).toEqual(base);
+    expect(await scopesOf(firm.keys['read-no-transcripts-update-leads'])).toEqual([...base.slice(0, 4), 'leads:write', ...base.slice(4)]);
+    expect(await scopesOf(firm.keys.read)).toEqual(full);
+    expect(await scopesOf(firm.keys['read-update-leads'])).toEqual([...full.slice(0, 7), 'leads:write', ...full.slice(7)]);
+  });
+
+  it('moves last_used_at at most once a minute, in a write after the use', async () => {
+    const orgId = await newOrg();
+    const { key, summary } = await create(orgId);
+    // Every write of last_used_at to this key, in order (the write follows the use, so it is observed, not awaited).
+    const table = `touches_${summary.id.replaceAll('-', '')}`;
+    await m.sql(`CREATE TABLE ${table} (at timestamptz, seq serial)`);
+    await m.sql(`CREATE FUNCTION log_${table}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO ${table} (at) VALUES (NEW.last_used_at); RETURN NEW; END $$`);
+    await m.sql(
+      `CREATE TRIGGER log_${table} AFTER UPDATE OF last_used_at ON api_keys FOR EACH ROW WHEN (NEW.id = '${summary.id}') EXECUTE FUNCTION log_${table}()`,
+    );
+    const touches = async (): Promise<Date[]> => (await m.sql(`SELECT at FROM ${table} ORDER BY seq`)).map((r) => r.at);
+
+    await m.sut.authenticate(`Bearer ${key}`);
+    const [first] = await waitFor(async () => ((await touches()).length === 1 ? touches() : null), 'the first use to move last_used_at');
+    await m.sut.authenticate(`Bearer ${key}`);
+    // Past the second a noted use waits before its write: the second use, within the minute, was not noted.
+    await hold(1_500);
+    expect(await touches()).toHaveLength(1);
+    m.clock.advance(61_000);
+    await m.sut.authenticate(`Bearer ${key}`);
+    const all = await waitFor(async () => ((await touches()).length >= 2 ? touches() : null), 'the use a minute later to move it');
+    // The second use, within the minute, wrote nothing: the writes are the first use's and the later one's.
+    expect(all).toHaveLength(2);
+    expect(all[1].getTime() - first.getTime()).toBeGreaterThanOrEqual(61_000);
+    expect((await m.sut.list(orgId)).find((k) => k.id === summary.id)?.last_used_at).toBe(all[1].toISOString());
+    m.clock.reset();
   });
 
   it('revoking an unknown key is not found', async () => {

@@ -1,10 +1,12 @@
-import type { Type } from '@nestjs/common';
+import type { ModuleMetadata, Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ApiKeyService } from '../../src/auth';
 import { AdjustableClock } from '../../src/common/clock';
+import type { ApiPrincipal } from '../../src/common/http/principal';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { coreModules } from '../../src/core-modules';
 import { createTestDatabase } from './database';
@@ -22,17 +24,31 @@ export interface MediumService<S> {
   databaseUrl: string;
   /** A direct connection for assertions about stored rows (never for the code under test). */
   sql(text: string, params?: unknown[]): Promise<any[]>;
+  /** The principal a request with this key would carry (the key checked by the real ApiKeyService). */
+  principal(key: string): Promise<ApiPrincipal>;
   close(): Promise<void>;
+}
+
+export interface MediumOptions {
+  /** Environment variables, as an operator would set them. */
+  env?: Record<string, string>;
+  /**
+   * Modules beside the CLI's `coreModules` that the service under test lives in (the worker modules, test
+   * helpers, the scheduler): still no controller is reached, no HTTP server listens.
+   */
+  imports?: ModuleMetadata['imports'];
+  /** A database the test prepared (a clone of the template); by default a new clone. */
+  databaseUrl?: string;
 }
 
 /**
  * The medium tier (immich's model, without its mocks: every collaborator is real): `Service` with the real
  * repositories, services and PostgreSQL (a clone of the run's migrated template), composed from the same
- * `coreModules` as the CLI, so no controller, pipe, guard or HTTP server takes part. `env` adds environment
- * variables as an operator would set them.
+ * `coreModules` as the CLI (plus `imports`), so no pipe, guard or HTTP server takes part. One context per test
+ * file, shared by its tests; each test isolates its data in a firm of its own.
  */
-export async function newMediumService<S>(Service: Type<S>, opts: { env?: Record<string, string> } = {}): Promise<MediumService<S>> {
-  const databaseUrl = await createTestDatabase();
+export async function newMediumService<S>(Service: Type<S>, opts: MediumOptions = {}): Promise<MediumService<S>> {
+  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const log = captureAppLog();
   // Removed at close unless the test chose its own folder (test-app.ts does the same).
   const ownDataDir = opts.env?.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'medium-data-')) : undefined;
@@ -46,7 +62,7 @@ export async function newMediumService<S>(Service: Type<S>, opts: { env?: Record
   });
   const clock = new AdjustableClock();
   const module = await Test.createTestingModule({
-    imports: coreModules({ config, databaseUrl, clock, logStream: log.stream }),
+    imports: [...coreModules({ config, databaseUrl, clock, logStream: log.stream }), ...(opts.imports ?? [])],
   }).compile();
   await module.init();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -57,6 +73,7 @@ export async function newMediumService<S>(Service: Type<S>, opts: { env?: Record
     config,
     databaseUrl,
     sql: async (text, params) => (await pool.query(text, params)).rows,
+    principal: (key) => module.get(ApiKeyService).authenticate(`Bearer ${key}`),
     close: async () => {
       await module.close();
       await pool.end();

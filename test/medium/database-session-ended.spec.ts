@@ -1,7 +1,8 @@
 import { DataSource, type EntityManager } from 'typeorm';
-import { isDatabaseUnavailable } from '../src/common/errors/db-errors';
-import { waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { isDatabaseUnavailable } from '../../src/common/errors/db-errors';
+import { Database } from '../../src/database/sql';
+import { newMediumService, type MediumService } from '../support/medium';
+import { waitFor } from '../support/receiver';
 
 /**
  * PostgreSQL ending a session while its transaction sits between two statements
@@ -11,29 +12,29 @@ import { startTestApp, type TestApp } from './support/test-app';
  * database being unavailable (503 with Retry-After), not a defect (500).
  */
 describe('a session ended between two statements of a transaction', () => {
-  let t: TestApp;
+  let m: MediumService<Database>;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    m = await newMediumService(Database);
   });
 
   afterAll(async () => {
-    await t?.close();
+    await m?.close();
   });
 
   /** Runs a transaction whose session another one ends (as a server shutdown does, 57P01) while it is idle in it. */
-  const endedMidTransaction = (then: (m: EntityManager) => Promise<unknown>) =>
-    t.app.get(DataSource).transaction(async (m: EntityManager) => {
-      const [{ pid }] = await m.query('SELECT pg_backend_pid() AS pid');
-      await t.sql('SELECT pg_terminate_backend($1)', [pid]);
-      await waitFor(() => m.queryRunner?.isReleased, 'TypeORM to release the ended session', 10_000);
-      await then(m);
+  const endedMidTransaction = (then: (tx: EntityManager) => Promise<unknown>) =>
+    m.module.get(DataSource).transaction(async (tx: EntityManager) => {
+      const [{ pid }] = await tx.query('SELECT pg_backend_pid() AS pid');
+      await m.sql('SELECT pg_terminate_backend($1)', [pid]);
+      await waitFor(() => tx.queryRunner?.isReleased, 'TypeORM to release the ended session', 10_000);
+      await then(tx);
     });
 
   it('fails the next statement with an error read as the database being unavailable', async () => {
     let failure: unknown = null;
-    await endedMidTransaction((m) =>
-      m.query('SELECT 1').catch((err: unknown) => {
+    await endedMidTransaction((tx) =>
+      tx.query('SELECT 1').catch((err: unknown) => {
         failure = err;
         throw err;
       }),

@@ -1,11 +1,14 @@
 import pg from 'pg';
-import { Database } from '../src/database/sql';
-import { CallsService } from '../src/calls';
-import { fullCallDocument, ingestOk, internalEnv, putCall, unansweredCallDocument } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
-import { seededRandom } from './support/seeded-random';
-import { hold } from './support/time';
+import { CallsService } from '../../src/calls';
+import type { ApiPrincipal } from '../../src/common/http/principal';
+import { Database } from '../../src/database/sql';
+import { IngestionService } from '../../src/ingestion';
+import { LeadsService } from '../../src/leads';
+import { fullCallDocument, unansweredCallDocument } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { newMediumService, type MediumService } from '../support/medium';
+import { seededRandom } from '../support/seeded-random';
+import { hold } from '../support/time';
 
 /**
  * The spec's sync recipe under concurrent writes with late commits.
@@ -24,17 +27,28 @@ const WRITE_FOR_MS = 3000;
 
 type Mirror = Map<string, unknown>;
 
-describe('sync: the poller recipe never misses a late commit', () => {
-  let t: TestApp;
+describe('sync: the poller recipe never misses a late commit (CallsService.list, LeadsService.list)', () => {
+  let m: MediumService<CallsService>;
   let firm: TestFirm;
-  let key: string;
+  let principal: ApiPrincipal;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ...internalEnv, LIST_AS_OF_MARGIN_MS: String(MARGIN_MS) } });
-    firm = await createFirm(t.app);
-    key = firm.keys['read-update-leads'];
+    m = await newMediumService(CallsService, { env: { LIST_AS_OF_MARGIN_MS: String(MARGIN_MS) } });
+    firm = await createFirm(m.module);
+    principal = await m.principal(firm.keys['read-update-leads']);
   });
-  afterAll(() => t.close());
+  afterAll(() => m.close());
+
+  const ingest = (callId: string, doc: unknown) => m.module.get(IngestionService).ingest(firm.orgId, doc, callId, { livemode: true });
+  /** One page of a list, as GET /v1/calls or /v1/leads answers it to the key. */
+  const page = async (path: '/v1/calls' | '/v1/leads', q: { limit: number; updated_since?: string; cursor?: string }) => {
+    if (path === '/v1/calls') {
+      const p = await m.sut.list(principal, q);
+      return { asOf: p.as_of, items: p.calls.map((c) => [c.call_id, c] as const), next: p.next_cursor };
+    }
+    const p = await m.module.get(LeadsService).list(principal, q);
+    return { asOf: p.as_of, items: p.leads.map((l) => [l.lead_id, l] as const), next: p.next_cursor };
+  };
 
   /** One run of the recipe: page through with updated_since, upsert on id; returns the first page's as_of. */
   async function run(
@@ -43,20 +57,14 @@ describe('sync: the poller recipe never misses a late commit', () => {
     mirror: Mirror,
     asOfOverride?: () => Promise<string>,
   ): Promise<string> {
-    const listKey = path === '/v1/calls' ? 'calls' : 'leads';
-    const idKey = path === '/v1/calls' ? 'call_id' : 'lead_id';
     const naiveAsOf = asOfOverride ? await asOfOverride() : null;
     let cursor: string | undefined;
     let asOf: string | undefined;
     do {
-      const r = await t.get(path, {
-        key,
-        query: { limit: 100, ...(since ? { updated_since: since } : {}), ...(cursor ? { cursor } : {}) },
-      });
-      if (r.status !== 200) throw new Error(`poll failed: ${r.status} ${r.text}`);
-      asOf ??= r.body.as_of;
-      for (const item of r.body[listKey]) mirror.set(item[idKey], item);
-      cursor = r.body.next_cursor ?? undefined;
+      const p = await page(path, { limit: 100, ...(since ? { updated_since: since } : {}), ...(cursor ? { cursor } : {}) });
+      asOf ??= p.asOf;
+      for (const [id, item] of p.items) mirror.set(id, item);
+      cursor = p.next ?? undefined;
     } while (cursor);
     return naiveAsOf ?? asOf!;
   }
@@ -77,18 +85,18 @@ describe('sync: the poller recipe never misses a late commit', () => {
         i % 2
           ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() })
           : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 1, i)).toISOString() });
-      const r = await ingestOk(t, firm.orgId, id, doc);
+      const r = await ingest(id, doc);
       callIds.push(id);
       if (r.lead_id) leadIds.push(r.lead_id);
     }
     const heldIds = ['call_held_0', 'call_held_1', 'call_held_2'];
-    for (const id of heldIds) await ingestOk(t, firm.orgId, id, unansweredCallDocument({ started_at: '2026-02-01T00:00:00Z' }));
+    for (const id of heldIds) await ingest(id, unansweredCallDocument({ started_at: '2026-02-01T00:00:00Z' }));
 
     const mirrors = { calls: new Map() as Mirror, leads: new Map() as Mirror };
     const naive = { calls: new Map() as Mirror, leads: new Map() as Mirror };
     const naiveAsOf = async () =>
       (
-        await t.sql(
+        await m.sql(
           `SELECT to_char((clock_timestamp() - make_interval(secs => $1::float8 / 1000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS a`,
           [MARGIN_MS],
         )
@@ -130,11 +138,11 @@ describe('sync: the poller recipe never misses a late commit', () => {
           i % 3
             ? fullCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() })
             : unansweredCallDocument({ started_at: new Date(Date.UTC(2026, 2, 5, 0, i)).toISOString() });
-        const r = await putCall(t, firm.orgId, id, doc);
-        if (r.status !== 201) failures.push(`ingest ${id}: ${r.status}`);
+        const r = await ingest(id, doc).catch((e: Error) => e);
+        if (r instanceof Error || r.status !== 'created') failures.push(`ingest ${id}: ${r instanceof Error ? r.message : r.status}`);
         else {
           callIds.push(id);
-          if (r.body.lead_id) leadIds.push(r.body.lead_id);
+          if (r.lead_id) leadIds.push(r.lead_id);
           stats.ingested++;
         }
       }
@@ -149,8 +157,8 @@ describe('sync: the poller recipe never misses a late commit', () => {
           duration_s: Math.floor(random.next() * 600),
         });
         if (random.next() < 0.2) doc.lead = null;
-        const r = await putCall(t, firm.orgId, id, doc);
-        if (r.status !== 200 && r.status !== 201) failures.push(`reprocess ${id}: ${r.status}`);
+        const r = await ingest(id, doc).catch((e: Error) => e);
+        if (r instanceof Error) failures.push(`reprocess ${id}: ${r.message}`);
         else stats.reprocessed++;
       }
     };
@@ -161,19 +169,19 @@ describe('sync: the poller recipe never misses a late commit', () => {
           await hold(10);
           continue;
         }
-        const r = await t.request('PATCH', `/v1/leads/${pick(leadIds)}`, {
-          key,
-          body: { status: pick(['contacted', 'signed', 'rejected']), status_reason: `sync ${i}` },
-        });
-        if (r.status === 409) stats.conflicts++;
-        else if (r.status !== 200) failures.push(`patch: ${r.status} ${r.text}`);
+        const r = await m.module
+          .get(LeadsService)
+          .patch(principal, pick(leadIds), { status: pick(['contacted', 'signed', 'rejected'] as const), status_reason: `sync ${i}` })
+          .catch((e: { code?: string; message: string }) => e);
+        if ('code' in r && r.code === 'status_conflict') stats.conflicts++;
+        else if (!('changed' in r)) failures.push(`patch: ${r.message}`);
         else stats.patched++;
       }
     };
     // Another session holds the events table now and then: every writer that has written its rows
     // and must record an event waits, so it commits up to a second after its updated_at.
     const eventLocker = async () => {
-      const client = new pg.Client({ connectionString: t.databaseUrl });
+      const client = new pg.Client({ connectionString: m.databaseUrl });
       await client.connect();
       try {
         while (keepWriting()) {
@@ -190,8 +198,8 @@ describe('sync: the poller recipe never misses a late commit', () => {
     };
     // The recordings port, in transactions that idle before writing (no xid yet) and commit a second after writing.
     const heldWriter = async () => {
-      const ds = t.app.get(Database);
-      const calls = t.app.get(CallsService);
+      const ds = m.module.get(Database);
+      const calls = m.sut;
       for (let i = 0; keepWriting(); i++) {
         const id = heldIds[i % heldIds.length];
         await ds.transaction(async (m) => {
@@ -219,7 +227,7 @@ describe('sync: the poller recipe never misses a late commit', () => {
     await run('/v1/leads', lastNaive.sinceLeads, naive.leads, naiveAsOf);
 
     const truth = { calls: await everything('/v1/calls'), leads: await everything('/v1/leads') };
-    const [dbCounts] = await t.sql(
+    const [dbCounts] = await m.sql(
       `SELECT (SELECT count(*)::int FROM calls WHERE org_id = $1) AS calls, (SELECT count(*)::int FROM leads WHERE org_id = $1) AS leads`,
       [firm.orgId],
     );
