@@ -128,3 +128,24 @@ export function checkRss({ processes }) {
   return { name: 'no process grew beyond noise', counts, violations };
 }
 const round = (x) => (x === undefined || !Number.isFinite(x) ? null : Math.round(x * 10) / 10);
+
+/**
+ * Every process the run did not kill was still running when traffic stopped: one that exited by itself (a crash, V8
+ * out of memory) is named with its exit and the end of its stderr, which is kept beside its log.
+ */
+export function checkExits({ processes }) {
+  const violations = [];
+  const counts = { processes: processes.length, killed: 0, exited_by_themselves: 0 };
+  for (const p of processes) {
+    if (p.killedAt !== undefined) counts.killed++;
+    else if (p.exit !== undefined) {
+      counts.exited_by_themselves++;
+      const life = ((p.exit.at - p.startedAt) / 1000).toFixed(1);
+      const tail = p.stderr().trim().split('\n').slice(-12).join('\n    ');
+      violations.push(
+        `${p.role} ${p.pid}${p.watched ? ' (kept)' : ''} exited by itself after ${life} s (code ${p.exit.code}, signal ${p.exit.signal}); its stderr ended:\n    ${tail}`,
+      );
+    }
+  }
+  return { name: 'no process exited unless the run killed it', counts, violations };
+}

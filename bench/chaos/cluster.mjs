@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -134,7 +134,8 @@ export async function startService(role, env, deadline) {
   for (let attempt = 1; ; attempt++) {
     const port = role === 'api' ? await freePort() : 0;
     // Its JSON log lines (stdout: warnings and errors, with their error_id) are kept for a failure's diagnosis.
-    const out = openSync(join(LOG_DIR, `${role}-${++started}.log`), 'a');
+    const logNumber = ++started;
+    const out = openSync(join(LOG_DIR, `${role}-${logNumber}.log`), 'a');
     const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
       env: { ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', out, 'pipe'],
@@ -145,14 +146,22 @@ export async function startService(role, env, deadline) {
     const banner = `Receptionist API (${role})`;
     while (running(child) && !err.includes(banner) && Date.now() < deadline) await pause(100);
     if (running(child) && err.includes(banner)) {
-      return {
+      const service = {
         role,
         pid: child.pid,
         child,
         baseUrl: role === 'api' ? `http://127.0.0.1:${port}` : null,
         startedAt: Date.now(),
         stderr: () => err,
+        /** Set when it exits: {at, code, signal}; the fleet marks the exits it caused (killedAt, stopping). */
+        exit: undefined,
       };
+      // Its stderr (a crash's stack, V8's out-of-memory report) is kept beside its log: an exit nobody caused is a failure.
+      child.once('exit', (code, signal) => {
+        service.exit = { at: Date.now(), code, signal };
+        writeFileSync(join(LOG_DIR, `${role}-${logNumber}.stderr`), err);
+      });
+      return service;
     }
     if (running(child)) child.kill('SIGKILL');
     if (Date.now() >= deadline)

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { checkAnswers, checkMirror, checkRss } from './check-answers.mjs';
+import { checkAnswers, checkExits, checkMirror, checkRss } from './check-answers.mjs';
 import { checkDeliveries, checkDisabled } from './check-deliveries.mjs';
 import { checkEvents } from './check-events.mjs';
 
@@ -62,6 +62,7 @@ export async function checkAll({ db, firms, fleet, http, ledger, mirrors, receiv
     checkMirror({ ...data, mirrors }),
     checkAnswers({ answers: http.answers, outages: fleet.outages }),
     checkRss({ processes: fleet.processes }),
+    checkExits({ processes: fleet.processes }),
   ];
 }
 
