@@ -169,39 +169,3 @@ export async function startService(role, env, deadline) {
     await pause(1000);
   }
 }
-
-/** The CLI could not connect at all (a busy machine, PostgreSQL restarting): nothing was written, so it may run again. */
-const NEVER_CONNECTED =
-  /timeout exceeded when trying to connect|connection timeout|ECONNREFUSED|the database system is (starting up|shutting down)/;
-
-/** Runs the compiled CLI with --json; resolves to its parsed output, rejects with its stderr. Tried again (5 times at most) when it never connected. */
-export async function runCli(args, env) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await runCliOnce(args, env);
-    } catch (err) {
-      if (attempt >= 5 || !NEVER_CONNECTED.test(err.message)) throw err;
-      await pause(1000);
-    }
-  }
-}
-
-/** One run, bounded to 120 s. */
-function runCliOnce(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args, '--json'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out));
-      else reject(new Error(`cli ${args.slice(0, 2).join(' ')} exited ${code}: ${err.slice(-2000)}`));
-    });
-  });
-}
