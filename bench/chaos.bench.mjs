@@ -7,7 +7,8 @@
  * the internal route, test events and redeliveries to local webhook receivers), while a process is
  * SIGKILLed every 10 to 20 s (roles in turn; one process of each role is kept for the whole run so
  * its RSS can be judged) and a new one of its role started, PostgreSQL is stopped
- * and started every 2 minutes, and webhook endpoints are disabled and enabled through the CLI.
+ * and started every 2 minutes, and webhook endpoints are disabled and enabled through the CLI's commands (run in
+ * this process, bench/chaos/seed.mjs).
  * Then an invariant checker (bench/chaos/check-*.mjs) reads the database and the receivers' logs
  * and proves nothing was lost; each invariant is printed with its counts.
  *
@@ -29,7 +30,7 @@ import { ChaosClient } from './chaos/client.mjs';
 import { Fleet } from './chaos/fleet.mjs';
 import { Mirror } from './chaos/mirror.mjs';
 import { startReceivers } from './chaos/receivers.mjs';
-import { seedFirm } from './chaos/seed.mjs';
+import { openCli, seedFirm } from './chaos/seed.mjs';
 import { chaosSettings } from './chaos/settings.mjs';
 import { parseGoals, RunLength } from './chaos/run-length.mjs';
 import { newLedger, operations, runTraffic } from './chaos/traffic.mjs';
@@ -38,9 +39,10 @@ import { checkAll, drain } from './chaos/verdict.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line) => process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
-async function seed(settings, env, receivers, http, ledger) {
-  log(`seeding ${settings.firms} firms through the CLI...`);
-  const firms = await Promise.all(Array.from({ length: settings.firms }, (_, n) => seedFirm(n, env, receivers)));
+async function seed(settings, cli, receivers, http, ledger) {
+  log(`seeding ${settings.firms} firms through the CLI's commands...`);
+  const firms = [];
+  for (let n = 0; n < settings.firms; n++) firms.push(await seedFirm(n, cli, receivers));
   const ops = new Map(operations(http, ledger, settings).map(([name, , run]) => [name, run]));
   for (const firm of firms) {
     while (firm.leads.length < 6) await ops.get('ingest')(firm);
@@ -54,7 +56,8 @@ async function run(settings, db, receivers) {
   const s3 = await startS3();
   const dataDir = mkdtempSync(join(tmpdir(), 'chaos-data-'));
   const env = serviceEnv(db.url, s3.env, dataDir);
-  const fleet = new Fleet(env, db, log);
+  const cli = await openCli(env);
+  const fleet = new Fleet(env, db, log, cli);
   let finished = false;
   try {
     log(`starting two api and two worker processes (their logs: ${LOG_DIR})...`);
@@ -62,7 +65,7 @@ async function run(settings, db, receivers) {
     await Promise.all([fleet.add('api', true), fleet.add('api'), fleet.add('worker', true), fleet.add('worker')]);
     const http = new ChaosClient(fleet);
     const ledger = newLedger();
-    const firms = await seed(settings, env, receivers, http, ledger);
+    const firms = await seed(settings, cli, receivers, http, ledger);
     const mirrors = firms.map((f) => new Mirror(http, f));
     const started = Date.now();
     const runLength = new RunLength(settings.durationS, parseGoals(settings.until), { fleet, http });
@@ -94,10 +97,11 @@ async function run(settings, db, receivers) {
     for (const p of fleet.processes) fleet.sample(p);
     finished = true;
     await sampler;
-    const verdict = await checkAll({ db, firms, fleet, http, ledger, mirrors, receivers });
+    const verdict = await checkAll({ db, firms, fleet, http, ledger, mirrors, receivers, judgeRss: !settings.until });
     return { elapsedS, drained, verdict, firms, fleet, http, loadSamples, runLength: runLength.report() };
   } finally {
     finished = true;
+    await cli.close();
     await fleet.stopAll();
     await s3.close();
     rmSync(dataDir, { recursive: true, force: true });

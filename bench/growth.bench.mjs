@@ -23,7 +23,7 @@
 //          call detail at both sizes, and time the detail's two statements alone: bench/growth-statements.mjs)
 //          --template-calls N (220, demo calls the template firm is ingested with)
 //          --drop-days N (10, days dropped at 10x under reads)  --drop-gap-ms N (1000, readers alone before each drop)
-//          --tiny (40 firms, 20,000 calls, 2,000 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls,
+//          --tiny (30 firms, 6,000 calls, 600 in the large firm, 1 audit firm, 3 days, 10 requests, 40 template calls,
 //          2 days dropped 100 ms apart: seconds)
 // Environment: BENCH_DATABASE_URL (a PostgreSQL server to use; default: an embedded one in a temp folder);
 // BENCH_RESULTS_DIR (bench/results) is where the results file goes.
@@ -69,9 +69,9 @@ function parseArgs(argv) {
     const [k, v] = [argv[i], argv[i + 1]];
     if (k === '--tiny')
       Object.assign(o, {
-        firms: 40,
-        calls: 20_000,
-        large: 2_000,
+        firms: 30,
+        calls: 6_000,
+        large: 600,
         auditFirms: 1,
         days: 3,
         requests: 10,

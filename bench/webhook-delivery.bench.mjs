@@ -305,14 +305,15 @@ async function waitForListeners(databaseUrl, n) {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
-    for (let i = 0; i < 300; i++) {
+    // A bound for a hang: a worker took over 30 s to start on a machine at load 19.
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
       const { rows } = await c.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`,
       );
       if (rows[0].n >= n) return;
       await sleep(100);
     }
-    throw new Error('workers did not start');
+    throw new Error('workers did not start within 180 s');
   } finally {
     await c.end();
   }
@@ -328,99 +329,105 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
       await runMigrations({ connectionString: setup.url, logger: silentLogger() });
     }
     const procs = [];
-    // CPU used from the moment the workers are ready (start-up excluded) to the last delivery recorded.
-    const cpu = () => ({
-      workers: procs.reduce((sum, p) => sum + cpuMs(p.child.pid), 0),
-      postgres: postgresCpuMs(pgDir),
-      bench: benchCpuMs(),
-    });
-    let cpuAtStart;
-    const startWorkers = async () => {
-      await resetStatements(client);
-      for (let i = 0; i < workers; i++)
-        procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
-      if (system === 'ours') await waitForListeners(setup.url, workers);
-      else await Promise.all(procs.map((p) => p.ready));
-      cpuAtStart = cpu();
-    };
-    receiver.reset();
-    const client = new pg.Client({ connectionString: setup.url });
-    await client.connect();
-    const produce = makeProducer(client, setup.orgId, system, setup.eventTime);
-    const commits = new Map();
-    const expected = events * setup.endpoints.length;
-    let t0;
-    if (phase === 'burst') {
-      // Preload the whole backlog, then let the workers drain it.
-      for (let done = 0; done < events; done += 100)
-        for (const [id, at] of await produce(Math.min(100, events - done))) commits.set(id, at);
-      t0 = performance.now();
-      await startWorkers();
-    } else {
-      await startWorkers();
-      t0 = performance.now();
-      const perTick = Math.max(1, Math.round((rate * 20) / 1000));
-      let produced = 0;
-      for (let tick = 0; produced < events; tick++) {
-        const due = t0 + tick * 20;
-        const wait = due - performance.now();
-        if (wait > 0) await sleep(wait);
-        const n = Math.min(perTick, events - produced);
-        for (const [id, at] of await produce(n)) commits.set(id, at);
-        produced += n;
+    // Stopped however the phase ends: a worker left running would outlive the bench (and hold its stderr open).
+    try {
+      // CPU used from the moment the workers are ready (start-up excluded) to the last delivery recorded.
+      const cpu = () => ({
+        workers: procs.reduce((sum, p) => sum + cpuMs(p.child.pid), 0),
+        postgres: postgresCpuMs(pgDir),
+        bench: benchCpuMs(),
+      });
+      let cpuAtStart;
+      const startWorkers = async () => {
+        await resetStatements(client);
+        for (let i = 0; i < workers; i++)
+          procs.push(system === 'ours' ? startOurWorker(setup.url) : startGraphileWorker(setup.url, setup.endpoints));
+        if (system === 'ours') await waitForListeners(setup.url, workers);
+        else await Promise.all(procs.map((p) => p.ready));
+        cpuAtStart = cpu();
+      };
+      receiver.reset();
+      const client = new pg.Client({ connectionString: setup.url });
+      await client.connect();
+      const produce = makeProducer(client, setup.orgId, system, setup.eventTime);
+      const commits = new Map();
+      const expected = events * setup.endpoints.length;
+      let t0;
+      if (phase === 'burst') {
+        // Preload the whole backlog, then let the workers drain it.
+        for (let done = 0; done < events; done += 100)
+          for (const [id, at] of await produce(Math.min(100, events - done))) commits.set(id, at);
+        t0 = performance.now();
+        await startWorkers();
+      } else {
+        await startWorkers();
+        t0 = performance.now();
+        const perTick = Math.max(1, Math.round((rate * 20) / 1000));
+        let produced = 0;
+        for (let tick = 0; produced < events; tick++) {
+          const due = t0 + tick * 20;
+          const wait = due - performance.now();
+          if (wait > 0) await sleep(wait);
+          const n = Math.min(perTick, events - produced);
+          for (const [id, at] of await produce(n)) commits.set(id, at);
+          produced += n;
+        }
       }
-    }
-    const producedAt = performance.now();
-    await receiver.until(expected, 300_000);
-    const t1 = performance.now();
-    const arrivals = [...receiver.first.values()].sort((a, b) => a - b);
-    const latencies = [];
-    for (const [key, at] of receiver.first) latencies.push(at - commits.get(key.split('|')[1]));
-    latencies.sort((a, b) => a - b);
-    const a10 = arrivals[Math.floor(arrivals.length * 0.1)];
-    const a90 = arrivals[Math.floor(arrivals.length * 0.9)];
-    let recorded = null;
-    if (system === 'ours') {
-      // Everything the receiver saw must also be recorded as succeeded.
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await client.query(
-          // This phase's deliveries only: the history's (events evt_h...) were finished before it began.
-          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries WHERE event_id NOT LIKE 'evt_h%'`,
-        );
-        recorded = rows[0];
-        if (recorded.ok === expected) break;
-        await sleep(50);
+      const producedAt = performance.now();
+      await receiver.until(expected, 300_000);
+      const t1 = performance.now();
+      const arrivals = [...receiver.first.values()].sort((a, b) => a - b);
+      const latencies = [];
+      for (const [key, at] of receiver.first) latencies.push(at - commits.get(key.split('|')[1]));
+      latencies.sort((a, b) => a - b);
+      const a10 = arrivals[Math.floor(arrivals.length * 0.1)];
+      const a90 = arrivals[Math.floor(arrivals.length * 0.9)];
+      let recorded = null;
+      if (system === 'ours') {
+        // Everything the receiver saw must also be recorded as succeeded.
+        for (let i = 0; i < 200; i++) {
+          const { rows } = await client.query(
+            // This phase's deliveries only: the history's (events evt_h...) were finished before it began.
+            `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*)::int AS n FROM webhook_deliveries WHERE event_id NOT LIKE 'evt_h%'`,
+          );
+          recorded = rows[0];
+          if (recorded.ok === expected) break;
+          await sleep(50);
+        }
       }
+      const cpuAtEnd = cpu();
+      const statements = await statementsSince(client, expected, { per: 1000 });
+      await client.end();
+      const perThousand = (key) => Math.round(((cpuAtEnd[key] - cpuAtStart[key]) * 1000) / expected);
+      phases[phase] = {
+        deliveries: expected,
+        duplicates: receiver.total - expected,
+        ...(phase === 'paced' ? { produce_s: +((producedAt - t0) / 1000).toFixed(2) } : {}),
+        [phase === 'burst' ? 'drain_s' : 'total_s']: +((t1 - t0) / 1000).toFixed(2),
+        sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
+        overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
+        ...(phase === 'paced'
+          ? {
+              latency_ms: {
+                p50: Math.round(quantile(latencies, 0.5)),
+                p99: Math.round(quantile(latencies, 0.99)),
+                max: Math.round(latencies[latencies.length - 1]),
+              },
+            }
+          : {}),
+        ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
+        // bench: this process, i.e. the receiver (and in the paced phase the producer).
+        cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres'), bench: perThousand('bench') },
+        ...(statements ? { statements_per_1000: statements } : {}),
+      };
+    } finally {
+      await Promise.all(procs.map((p) => p.stop()));
     }
-    const cpuAtEnd = cpu();
-    const statements = await statementsSince(client, expected, { per: 1000 });
-    await client.end();
-    const perThousand = (key) => Math.round(((cpuAtEnd[key] - cpuAtStart[key]) * 1000) / expected);
-    phases[phase] = {
-      deliveries: expected,
-      duplicates: receiver.total - expected,
-      ...(phase === 'paced' ? { produce_s: +((producedAt - t0) / 1000).toFixed(2) } : {}),
-      [phase === 'burst' ? 'drain_s' : 'total_s']: +((t1 - t0) / 1000).toFixed(2),
-      sustained_per_s: Math.round((0.8 * arrivals.length) / ((a90 - a10) / 1000)),
-      overall_per_s: Math.round(expected / ((t1 - t0) / 1000)),
-      ...(phase === 'paced'
-        ? {
-            latency_ms: {
-              p50: Math.round(quantile(latencies, 0.5)),
-              p99: Math.round(quantile(latencies, 0.99)),
-              max: Math.round(latencies[latencies.length - 1]),
-            },
-          }
-        : {}),
-      ...(recorded ? { recorded_succeeded: recorded.ok } : {}),
-      // bench: this process, i.e. the receiver (and in the paced phase the producer).
-      cpu_ms_per_1000: { workers: perThousand('workers'), postgres: perThousand('postgres'), bench: perThousand('bench') },
-      ...(statements ? { statements_per_1000: statements } : {}),
-    };
-    await Promise.all(procs.map((p) => p.stop()));
     const { statements_per_1000: _, ...shown } = phases[phase];
     process.stderr.write(`  ${name} ${phase}: ${JSON.stringify(shown)}\n`);
-    process.stderr.write(statementsTable(`  ${name} ${phase}, PostgreSQL statements per 1,000 deliveries:`, statements));
+    process.stderr.write(
+      statementsTable(`  ${name} ${phase}, PostgreSQL statements per 1,000 deliveries:`, phases[phase].statements_per_1000 ?? null),
+    );
   }
   return { name, system, workers, ...phases };
 }

@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 /**
- * The checks `npm test` runs before Jest, each its own package script, run side by side (as many at
- * once as the machine has cores, at least two), longest first. None reads what another writes (the
- * type-check, ESLint and dependency-cruiser read the sources, never dist/), and each is a single
- * thread, so on two cores this takes about half the time of running them one after another. Each
- * check's output is printed whole when it ends, so a failure reads as it would alone; every check
- * runs to its end, and the exit code is 1 if any failed.
+ * The checks `npm test` runs beside Jest, each its own package script, run side by side (as many at once as the
+ * machine has cores, at least two), longest first. None reads what another writes (the type-check, ESLint and
+ * dependency-cruiser read the sources, never dist/), and each is a single thread, so on two cores this takes about
+ * half the time of running them one after another. Each check's output is printed whole when it ends, so a failure
+ * reads as it would alone; every check runs to its end.
  *
- *   node scripts/checks.mjs            (npm test runs it, then Jest)
+ *   node scripts/checks.mjs            (the checks alone; exit code 1 if any failed)
+ *   node scripts/test.mjs              (npm test: the checks, and Jest once the build is done)
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
-/** Package scripts, longest first (seconds on the 2-core machine: ESLint with type information ~27, Prettier ~11, tsc ~10, nest build ~9). */
-const CHECKS = ['lint:eslint', 'lint:format', 'typecheck', 'build', 'lint:deps'];
+/**
+ * Package scripts: the build first (Jest waits for dist/ only), then longest first (seconds on the 2-core machine,
+ * two at a time: ESLint with type information ~45, the type-check ~22, Prettier ~18, nest build ~17, dependency-cruiser ~6).
+ */
+export const CHECKS = ['build', 'lint:eslint', 'typecheck', 'lint:format', 'lint:deps'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function run(script) {
@@ -33,11 +37,31 @@ function run(script) {
   });
 }
 
-const queue = [...CHECKS];
-const lanes = Array.from({ length: Math.min(CHECKS.length, Math.max(2, availableParallelism())) }, async () => {
-  const results = [];
-  for (let script = queue.shift(); script !== undefined; script = queue.shift()) results.push(await run(script));
-  return results;
-});
-const passed = (await Promise.all(lanes)).flat().every(Boolean);
-process.exit(passed ? 0 : 1);
+/**
+ * Runs every check; resolves to true when all passed. `onEnd(script, ok)` hears of each as it ends; `lanes()` says how
+ * many may run at once from now on (read before each new check starts: `npm test` narrows it to one once Jest runs,
+ * so the checks left take one core and Jest's workers the rest).
+ */
+export async function runChecks({ onEnd = () => undefined, lanes = () => Math.max(2, availableParallelism()) } = {}) {
+  const queue = [...CHECKS];
+  let running = 0;
+  let passed = true;
+  return new Promise((resolve) => {
+    const next = () => {
+      while (queue.length > 0 && running < lanes()) {
+        const script = queue.shift();
+        running++;
+        void run(script).then((ok) => {
+          running--;
+          passed &&= ok;
+          onEnd(script, ok);
+          next();
+        });
+      }
+      if (queue.length === 0 && running === 0) resolve(passed);
+    };
+    next();
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exit((await runChecks()) ? 0 : 1);

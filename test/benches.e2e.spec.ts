@@ -14,10 +14,26 @@ interface BenchRun {
   stderr: string;
   /** The JSON results file it wrote, if it writes one. */
   results: any;
+  seconds: number;
 }
 
+/** Process groups of the benches running now (each bench leads its own), killed if the test ends before they do. */
+const running = new Set<number>();
+const killGroup = (pid: number) => {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+};
+
+/**
+ * Runs a bench in a process group of its own. When it exits, whatever it left running in that group is killed: a
+ * service process a failed bench did not stop would hold the bench's stderr open, and the run would wait on it for ever.
+ */
 function runBench(file: string, args: string[], env: Record<string, string>): Promise<BenchRun> {
   const resultsDir = mkdtempSync(join(tmpdir(), 'bench-results-'));
+  const started = Date.now();
   const child = spawn(process.execPath, [file, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -28,6 +44,12 @@ function runBench(file: string, args: string[], env: Record<string, string>): Pr
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.add(child.pid!);
+  child.once('exit', () => {
+    running.delete(child.pid!);
+    killGroup(child.pid!);
   });
   let stdout = '';
   let stderr = '';
@@ -38,7 +60,7 @@ function runBench(file: string, args: string[], env: Record<string, string>): Pr
       const [written] = readdirSync(resultsDir);
       const results = written ? JSON.parse(readFileSync(join(resultsDir, written), 'utf8')) : undefined;
       rmSync(resultsDir, { recursive: true, force: true });
-      resolve({ code, stdout, stderr, results });
+      resolve({ code, stdout, stderr, results, seconds: (Date.now() - started) / 1000 });
     });
   });
 }
@@ -141,6 +163,8 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
 const RUN_BY_OWN_TEST: Record<string, string> = { 'chaos.bench.mjs': 'test/chaos.e2e.spec.ts' };
 
 describe('benchmarks', () => {
+  afterAll(() => running.forEach(killGroup));
+
   it('every bench/*.bench.mjs is exercised here or by a test of its own', () => {
     expect(
       readdirSync('bench')
@@ -154,6 +178,7 @@ describe('benchmarks', () => {
     // Side by side: each starts its own PostgreSQL and processes, and most of each run is start-up.
     const names = Object.keys(BENCHES);
     const runs = await Promise.all(names.map((name) => runBench(join('bench', name), BENCHES[name].args ?? [], BENCHES[name].env)));
+    process.stderr.write(`benches: ${names.map((name, i) => `${name} ${runs[i].seconds.toFixed(1)} s`).join(', ')}\n`);
     for (const [i, name] of names.entries()) {
       const run = runs[i];
       expect({ name, code: run.code, stderr: run.code === 0 ? '' : run.stderr.slice(-2000) }).toEqual({ name, code: 0, stderr: '' });

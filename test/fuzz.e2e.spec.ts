@@ -3,7 +3,7 @@ import { internalEnv } from './support/call-documents';
 import { Conformance, recordExercised } from './support/conformance';
 import { TableChecksummer, changedTables, waitForQuiet, type TableChecksums } from './support/db-checksum';
 import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { hostileRequest } from './support/fuzz/mutations';
+import { hostileRequest, hostileRequestOfKind, mutationKinds } from './support/fuzz/mutations';
 import { publicOperations, type FuzzOperation } from './support/fuzz/operations';
 import { describe as describeRequest, toRaw, validRequest, type FuzzContext, type FuzzRequest } from './support/fuzz/requests';
 import { rawRequest } from './support/raw-http';
@@ -23,13 +23,22 @@ import { createTestKeys, simulateTestCall } from './support/test-mode';
  * document for its status; a refused (4xx) request changes no table
  * (test/support/db-checksum.ts says what "unchanged" means).
  *
+ * Every operation gets VALID_PER_OPERATION valid requests, and every kind of hostile change
+ * (test/support/fuzz/mutations.ts: 23 to 25 an operation, 532 pairs) PER_KIND times; then HOSTILE_RUNS requests
+ * with one or two changes of any kinds: 1,052 requests. The 2,000 drawn at random before (1,500 hostile, 500 valid)
+ * met each pair about four times on average but by chance: about one pair in 25 (one kind of body change in 13) not
+ * at all, and an operation as few valid requests as chance gave it.
+ *
  * The seed is fixed and printed; FUZZ_SEED=<n> replays or varies a run
  * (ids of the seeded firm differ between runs, the shapes do not), and
- * FUZZ_RUNS=<n> scales the hostile run (valid runs are a third of it).
+ * FUZZ_RUNS=<n> scales the run: n random hostile requests (300 by default), and per operation and kind
+ * n / 300 times as many.
  */
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_261_125;
-const HOSTILE_RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 1500;
-const VALID_RUNS = Math.ceil(HOSTILE_RUNS / 3);
+const HOSTILE_RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 300;
+const SCALE = Math.max(1, Math.round(HOSTILE_RUNS / 300));
+const PER_KIND = SCALE;
+const VALID_PER_OPERATION = 10 * SCALE;
 
 describe('fuzz: generated requests for every public operation never break the service', () => {
   const data = tempDataDir();
@@ -44,7 +53,9 @@ describe('fuzz: generated requests for every public operation never break the se
   const seen = new Map<string, Set<number>>();
 
   beforeAll(async () => {
-    process.stderr.write(`fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${HOSTILE_RUNS} hostile and ${VALID_RUNS} valid runs\n`);
+    process.stderr.write(
+      `fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${VALID_PER_OPERATION} valid requests an operation, ${PER_KIND} of each kind of hostile change, ${HOSTILE_RUNS} mixed\n`,
+    );
     rx = await Receiver.start();
     t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     firm = await createFirmWithData(t, rx.url('/hook'));
@@ -123,20 +134,25 @@ describe('fuzz: generated requests for every public operation never break the se
     baseline = await checksums.take();
   }
 
-  const run = async (kind: string, arb: fc.Arbitrary<FuzzRequest>, numRuns: number) => {
-    try {
-      await fc.assert(fc.asyncProperty(arb, exchange), { seed: SEED, numRuns });
-    } finally {
-      const lines = [...seen].filter(([k]) => k.startsWith(kind)).map(([k, v]) => `  ${k}: ${[...v].sort().join(' ')}`);
-      process.stderr.write(`fuzz: statuses seen (seed ${SEED})\n${lines.sort().join('\n')}\n`);
-    }
+  /** The property over `numRuns` requests from `arb`; `seed`: SEED, or one derived from it for each operation and kind. */
+  const run = (arb: fc.Arbitrary<FuzzRequest>, numRuns: number, seed = SEED) =>
+    fc.assert(fc.asyncProperty(arb, exchange), { seed, numRuns });
+  const printSeen = (kind: string) => {
+    const lines = [...seen].filter(([k]) => k.startsWith(kind)).map(([k, v]) => `  ${k}: ${[...v].sort().join(' ')}`);
+    process.stderr.write(`fuzz: statuses seen (seed ${SEED})\n${lines.sort().join('\n')}\n`);
   };
 
   it('valid requests for every operation: no 5xx, documented answers, refusals change nothing', async () => {
     expect(ops.length).toBeGreaterThanOrEqual(19);
-    // Past the 5-a-minute window of test and redeliver, whatever ran before (the tests may run in any order).
-    t.clock.advance(61_000);
-    await run('valid', fc.oneof(...ops.map((op) => validRequest(ctx, op))), VALID_RUNS);
+    try {
+      for (const [i, op] of ops.entries()) {
+        // Past the 5-a-minute window that test and redeliver share, whatever ran before (the tests may run in any order).
+        t.clock.advance(61_000);
+        await run(validRequest(ctx, op), VALID_PER_OPERATION, SEED + i);
+      }
+    } finally {
+      printSeen('valid');
+    }
     // Each operation that can succeed did succeed at least once: the generator builds real requests, not noise.
     const neverSucceeded = ops
       .filter((op) => Object.keys((ctx.doc.paths[op.template] as any)[op.method.toLowerCase()].responses).some((s) => s.startsWith('2')))
@@ -147,7 +163,27 @@ describe('fuzz: generated requests for every public operation never break the se
   });
 
   it('hostile requests for every operation: no 5xx, documented answers, refusals change nothing', async () => {
-    await run('hostile', fc.oneof(...ops.map((op) => hostileRequest(ctx, validRequest(ctx, op)))), HOSTILE_RUNS);
+    let pairs = 0;
+    try {
+      // Every kind of change to every operation, each from a seed of its own (a failure names the pair it came from).
+      for (const [i, op] of ops.entries()) {
+        for (const [j, kind] of mutationKinds(ctx, op)
+          .flatMap((group) => Object.keys(group))
+          .entries()) {
+          try {
+            await run(hostileRequestOfKind(ctx, op, kind), PER_KIND, SEED + 1000 * (i + 1) + j);
+          } catch (err) {
+            throw new Error(`${op.operationId}, ${kind}: ${(err as Error).message}`, { cause: err });
+          }
+          pairs++;
+        }
+      }
+      // Then changes of any kinds, one or two to a request.
+      await run(fc.oneof(...ops.map((op) => hostileRequest(ctx, op))), HOSTILE_RUNS);
+    } finally {
+      process.stderr.write(`fuzz: ${pairs} pairs of operation and kind of change, ${PER_KIND} request(s) each; ${HOSTILE_RUNS} mixed\n`);
+      printSeen('hostile');
+    }
     // Every operation was sent hostile requests, and every keyed one refused some (health tolerates what it can).
     expect(ops.filter((op) => !seen.has(`hostile ${op.operationId}`)).map((op) => op.operationId)).toEqual([]);
     const neverRefused = ops.filter((op) => op.keyed && ![...(seen.get(`hostile ${op.operationId}`) ?? [])].some((s) => s >= 400));

@@ -66,7 +66,8 @@ describe('two api and two worker processes behave as one service', () => {
     apis.push(started[0], started[1]);
     workers.push(started[2], started[3]);
     client = new SpreadClient(apis);
-  }, 90_000);
+    // Five processes (s3rver and four service processes) start at once: a bound for a hang, minutes at load 25.
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all([...apis, ...workers].map((p) => stopService(p)));

@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -8,10 +8,43 @@ import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const MiB = 1024 * 1024;
-const TURNS = 10_000;
 const STALLED = 10;
-/** Long enough to measure ten stalled readers on a busy machine, short enough to watch the server cut them. */
-const IDLE_MS = 15_000;
+/**
+ * The idle bound of the app the stalled readers are measured on: longer than any test here, so what a stalled
+ * reader holds is measured while it stalls, however long a busy machine takes to prepare ten answers. (With one
+ * 15 s bound for everything, a loaded machine cut readers whose answers were still being prepared, and the wait for
+ * all ten to be under way never ended.) The cut itself is tested on an app of its own, below.
+ */
+const PATIENT_IDLE_MS = 600_000;
+
+/** Alternating speakers, so no two turns join; intake with the receptionist, then the last 1,000 turns with staff. */
+const turnAt = (i: number, total: number) => {
+  const intake = i < total - 1_000;
+  return {
+    speaker: i % 2 ? 'caller' : intake ? 'receptionist' : 'staff',
+    speaker_name: i % 2 || intake ? null : 'Dana Reyes',
+    segment: intake ? 'intake' : 'conversation',
+    text: `turn ${i}: ${'é"\\ and then \u2028 said 😀 '.repeat(24)}`,
+    start_s: i * 1.25,
+  };
+};
+
+/**
+ * What the kernel can hold of an answer a client never reads, on loopback: the server's send buffer (autotuned up
+ * to tcp_wmem's maximum) and the client's receive buffer (tcp_rmem's default; it grows only as the client reads).
+ */
+function kernelBufferBytes(): number {
+  const field = (file: string, i: number) => Number(readFileSync(`/proc/sys/net/ipv4/${file}`, 'utf8').trim().split(/\s+/)[i]);
+  return field('tcp_wmem', 2) + field('tcp_rmem', 1);
+}
+
+/**
+ * 10,000 turns (about 7.8 MiB of JSON, against 4.1 MiB of loopback buffers on Linux's defaults), or more where the
+ * buffers are larger: a stalled answer must leave at least 2 MiB in the server process, or the kernel would take
+ * it whole and no reader would stall (each test below then times out waiting for its answers to be under way).
+ */
+const TURNS = Math.max(10_000, Math.ceil((kernelBufferBytes() + 2 * MiB) / Buffer.byteLength(JSON.stringify(turnAt(5_000, 10_000)))));
+
 /**
  * Memory ten stalled readers may keep alive (heap and buffers, after full
  * collections): spooled, each holds a read chunk or two, about 2 MiB for ten;
@@ -37,9 +70,13 @@ async function liveMemory(): Promise<{ live: number; rss: number }> {
 }
 const mib = (n: number) => Math.round((n / MiB) * 10) / 10;
 
-/** Answers spooled to nameless files and still open (json-answer.ts). */
-const spooledAnswers = () =>
-  readdirSync('/proc/self/fd')
+/**
+ * Answers an app spooled to nameless files and still open (json-answer.ts): this process's descriptors on files of
+ * the app's own spool folder (another test file that ran earlier in this Jest worker may have left others open).
+ */
+const spooledAnswers = (app: TestApp) => {
+  const folder = `${app.config.dataDir}/tmp/answers/`;
+  return readdirSync('/proc/self/fd')
     .map((fd) => {
       try {
         return readlinkSync(`/proc/self/fd/${fd}`);
@@ -47,23 +84,11 @@ const spooledAnswers = () =>
         return '';
       }
     })
-    .filter((target) => target.includes('/tmp/answers/')).length;
-
-/**
- * Alternating speakers, so no two turns join: the answer's turns are exactly these (about 7.8 MiB of JSON). Intake
- * is the caller with the receptionist, the conversation the caller with staff (ingestion refuses anyone else there).
- */
-const bigTurns = () =>
-  Array.from({ length: TURNS }, (_, i) => ({
-    speaker: i % 2 ? 'caller' : i < 9_000 ? 'receptionist' : 'staff',
-    speaker_name: i % 2 || i < 9_000 ? null : 'Dana Reyes',
-    segment: i < 9_000 ? 'intake' : 'conversation',
-    text: `turn ${i}: ${'é"\\ and then \u2028 said 😀 '.repeat(24)}`,
-    start_s: i * 1.25,
-  }));
+    .filter((target) => target.startsWith(folder)).length;
+};
 
 /** What JSON.stringify made of the answer before it was streamed: the bytes must not change. */
-function expectedAnswer(callId: string, start: number, count: number, total: number, turns: ReturnType<typeof bigTurns>) {
+function expectedAnswer(callId: string, start: number, count: number, total: number, turns: ReturnType<typeof turnAt>[]) {
   const hasMore = start + count < total;
   return JSON.stringify({
     call_id: callId,
@@ -80,18 +105,30 @@ function expectedAnswer(callId: string, start: number, count: number, total: num
   });
 }
 
+/** An app whose own end of each connection is kept, to see answers under way and connections closed. */
+async function watchedApp(env: Record<string, string>, databaseUrl?: string): Promise<{ t: TestApp; sockets: Socket[] }> {
+  const t = await startTestApp({ databaseUrl, env: { ...internalEnv, ...env } });
+  const sockets: Socket[] = [];
+  t.app.getHttpServer().on('connection', (socket: Socket) => sockets.push(socket));
+  return { t, sockets };
+}
+
+/**
+ * An answer is under way and stalled once the server holds part of it (the kernel's buffers are full); it did not
+ * get there if its connection was closed first.
+ */
+const underWay = (s: Socket) => s.writableLength > 0;
+
 describe('stalled readers of a large unpaged transcript', () => {
   let t: TestApp;
+  let serverSockets: Socket[];
   let firm: TestFirm;
   const callId = 'call_big_transcript';
   const path = `/v1/calls/${callId}/transcript`;
-  const turns = bigTurns();
-  /** The app's own end of each connection, to see answers under way and connections closed. */
-  const serverSockets: Socket[] = [];
+  const turns = Array.from({ length: TURNS }, (_, i) => turnAt(i, TURNS));
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ...internalEnv, HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS) } });
-    t.app.getHttpServer().on('connection', (socket: Socket) => serverSockets.push(socket));
+    ({ t, sockets: serverSockets } = await watchedApp({ HTTP_IDLE_TIMEOUT_MS: String(PATIENT_IDLE_MS) }));
     firm = await createFirm(t.app);
     const transcript = {
       conversation_status: 'partial',
@@ -107,19 +144,17 @@ describe('stalled readers of a large unpaged transcript', () => {
    * Clients that send the request and never read: the kernel's buffers fill (about 4 MiB of each answer on
    * Linux's loopback defaults), then the server's, where the rest of the answer waits.
    */
-  async function stallReaders(): Promise<{ clients: Socket[]; server: Socket[] }> {
-    const known = serverSockets.length;
-    const clients = Array.from({ length: STALLED }, () => {
-      const socket = connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port) });
+  async function stallReaders(app: { t: TestApp; sockets: Socket[] }, n: number): Promise<{ clients: Socket[]; server: Socket[] }> {
+    const known = app.sockets.length;
+    const clients = Array.from({ length: n }, () => {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(app.t.baseUrl).port) });
       socket.pause();
       socket.on('error', () => undefined);
       socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`);
       return socket;
     });
-    await waitFor(() => serverSockets.length >= known + STALLED, 'the stalled readers to connect');
-    const server = serverSockets.slice(known);
-    await waitFor(() => server.every((s) => s.writableLength > 0), 'every stalled answer to be under way', 60_000);
-    return { clients, server };
+    await waitFor(() => app.sockets.length >= known + n, 'the stalled readers to connect');
+    return { clients, server: app.sockets.slice(known) };
   }
 
   it('answers every turn with the bytes and headers JSON.stringify gave, Content-Length included', async () => {
@@ -128,29 +163,31 @@ describe('stalled readers of a large unpaged transcript', () => {
     const whole = await t.get(path, { key: firm.keys.read, headers: identity });
     expect(whole.status).toBe(200);
     expect(whole.text).toBe(expectedAnswer(callId, 0, TURNS, TURNS, turns));
-    expect(Buffer.byteLength(whole.text)).toBeGreaterThan(7.5 * MiB);
+    expect(Buffer.byteLength(whole.text)).toBeGreaterThan(kernelBufferBytes() + 2 * MiB);
     expect(whole.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(whole.headers.get('content-length')).toBe(String(Buffer.byteLength(whole.text)));
     expect(whole.headers.get('transfer-encoding')).toBeNull();
     // The same headers as any other keyed JSON read, such as the call's own.
     const call = await t.get(`/v1/calls/${callId}`, { key: firm.keys.read, headers: identity });
     expect([...whole.headers.keys()].sort()).toEqual([...call.headers.keys()].sort());
-    const page = await t.get(path, { key: firm.keys.read, query: { start_turn: 9_700, limit: 200 } });
-    expect(page.text).toBe(expectedAnswer(callId, 9_700, 200, TURNS, turns.slice(9_700)));
+    const page = await t.get(path, { key: firm.keys.read, query: { start_turn: TURNS - 300, limit: 200 } });
+    expect(page.text).toBe(expectedAnswer(callId, TURNS - 300, 200, TURNS, turns.slice(TURNS - 300)));
     const tail = await t.get(path, { key: firm.keys.read, headers: identity, query: { segment: 'conversation', start_turn: 400 } });
-    const conversation = turns.slice(9_000);
+    const conversation = turns.slice(TURNS - 1_000);
     expect(tail.text).toBe(expectedAnswer(callId, 400, 600, 1_000, conversation.slice(400)));
     expect(tail.headers.get('content-length')).toBe(String(Buffer.byteLength(tail.text)));
   }, 60_000);
 
-  it('holds little memory and no database connection for ten stalled readers, until the idle bound cuts them', async () => {
+  it('holds little memory and no database connection for ten stalled readers, and frees each answer when its reader goes away', async () => {
     const before = await liveMemory();
-    const { server } = await stallReaders();
+    const { clients, server } = await stallReaders({ t, sockets: serverSockets }, STALLED);
+    // Ten answers prepared at once: seconds on a quiet machine, minutes at load 25 (a bound for a hang).
+    await waitFor(() => server.every(underWay), 'every stalled answer to be under way', 240_000);
     const stalled = await liveMemory();
     const grew = { live_mib: mib(stalled.live - before.live), rss_mib: mib(stalled.rss - before.rss) };
     const within = { live: stalled.live - before.live < STALLED_LIVE_BUDGET, rss: stalled.rss - before.rss < STALLED_RSS_BUDGET };
     expect({ ...grew, within }).toEqual({ ...grew, within: { live: true, rss: true } });
-    expect(spooledAnswers()).toBe(STALLED);
+    expect(spooledAnswers(t)).toBe(STALLED);
     // No transaction is open for them: the snapshot was read and serialised before the first byte went out.
     const inTransaction = () =>
       t.sql(
@@ -160,24 +197,48 @@ describe('stalled readers of a large unpaged transcript', () => {
     const asked = Date.now();
     const other = await t.get(path, { key: firm.keys.read, query: { limit: 5 } });
     expect({ status: other.status, prompt: Date.now() - asked < 10_000 }).toEqual({ status: 200, prompt: true });
-
-    // The server's idle timeout ends each one and frees its file: Node lets a pending write that moved since it was
-    // queued have one more HTTP_IDLE_TIMEOUT_MS, so the cut comes one to two idle periods after the last progress.
-    await waitFor(() => server.every((s) => s.destroyed), 'the server to cut the stalled readers', 2 * IDLE_MS + 30_000);
-    await waitFor(() => spooledAnswers() === 0, 'their spooled answers to be closed');
-    const after = await liveMemory();
-    expect(mib(after.live - before.live)).toBeLessThan(8);
-  }, 120_000);
-
-  it('frees a spooled answer as soon as its reader goes away', async () => {
-    const before = await liveMemory();
-    const { clients } = await stallReaders();
-    expect(spooledAnswers()).toBe(STALLED);
+    // Still stalled (nothing cut them), until their readers go away: then each spooled answer is closed at once.
+    expect(server.filter((s) => s.destroyed)).toHaveLength(0);
     for (const client of clients) client.destroy();
-    await waitFor(() => spooledAnswers() === 0, 'the spooled answers of readers that went away to be closed');
+    await waitFor(() => spooledAnswers(t) === 0, 'the spooled answers of readers that went away to be closed');
     const after = await liveMemory();
     expect(mib(after.live - before.live)).toBeLessThan(8);
-  }, 90_000);
+  }, 300_000);
+
+  it('cuts a stalled reader after HTTP_IDLE_TIMEOUT_MS without progress, and closes its spooled answer', async () => {
+    // The idle bound runs from the request on, while the answer is prepared, so it is set from how long one whole read
+    // takes on this machine now: a bound far shorter than that would cut the reader before its answer was under way,
+    // which proves nothing about stalled readers. If the machine slowed down that much since, it is tried again
+    // with a bound four times as long (twice at most).
+    const asked = Date.now();
+    expect((await t.get(path, { key: firm.keys.read })).status).toBe(200);
+    let idleMs = Math.min(60_000, Math.max(2_000, 3 * (Date.now() - asked)));
+    const cutEarly: number[] = [];
+    for (;;) {
+      const short = await watchedApp({ HTTP_IDLE_TIMEOUT_MS: String(idleMs) }, t.databaseUrl);
+      try {
+        const {
+          server: [reader],
+        } = await stallReaders(short, 1);
+        await waitFor(() => underWay(reader) || reader.destroyed, 'the stalled answer to be under way or cut', 4 * idleMs + 60_000);
+        if (!underWay(reader)) {
+          cutEarly.push(idleMs);
+          if (cutEarly.length === 3) throw new Error(`cut before its answer was under way with idle bounds of ${cutEarly.join(', ')} ms`);
+          idleMs *= 4;
+          continue;
+        }
+        const stalledAt = Date.now();
+        // Node gives a pending write that moved since it was queued one more idle period: the cut comes one to two
+        // periods after the last progress (and not at once: half a period is left for a late poll on a busy machine).
+        await waitFor(() => reader.destroyed, 'the server to cut the stalled reader', 2 * idleMs + 30_000);
+        expect(Date.now() - stalledAt).toBeGreaterThanOrEqual(idleMs / 2);
+        await waitFor(() => spooledAnswers(short.t) === 0, 'its spooled answer to be closed');
+        return;
+      } finally {
+        await short.t.close();
+      }
+    }
+  }, 300_000);
 
   it('frees the answer of a reader that went away before it was ready', async () => {
     const reads = async () =>
@@ -190,8 +251,8 @@ describe('stalled readers of a large unpaged transcript', () => {
       socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`, () => socket.destroy());
     }
     // Each read still runs to its end (it is audited), then its answer meets a closed connection.
-    await waitFor(async () => (await reads()) >= readsBefore + STALLED, 'the ten reads to finish', 60_000);
+    await waitFor(async () => (await reads()) >= readsBefore + STALLED, 'the ten reads to finish', 240_000);
     await waitFor(() => serverSockets.slice(known).every((s) => s.destroyed), 'their connections to close');
-    await waitFor(() => spooledAnswers() === 0, 'no spooled answer left open');
-  }, 90_000);
+    await waitFor(() => spooledAnswers(t) === 0, 'no spooled answer left open');
+  }, 300_000);
 });

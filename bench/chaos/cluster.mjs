@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -134,7 +134,8 @@ export async function startService(role, env, deadline) {
   for (let attempt = 1; ; attempt++) {
     const port = role === 'api' ? await freePort() : 0;
     // Its JSON log lines (stdout: warnings and errors, with their error_id) are kept for a failure's diagnosis.
-    const out = openSync(join(LOG_DIR, `${role}-${++started}.log`), 'a');
+    const logNumber = ++started;
+    const out = openSync(join(LOG_DIR, `${role}-${logNumber}.log`), 'a');
     const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
       env: { ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', out, 'pipe'],
@@ -145,54 +146,26 @@ export async function startService(role, env, deadline) {
     const banner = `Receptionist API (${role})`;
     while (running(child) && !err.includes(banner) && Date.now() < deadline) await pause(100);
     if (running(child) && err.includes(banner)) {
-      return {
+      const service = {
         role,
         pid: child.pid,
         child,
         baseUrl: role === 'api' ? `http://127.0.0.1:${port}` : null,
         startedAt: Date.now(),
         stderr: () => err,
+        /** Set when it exits: {at, code, signal}; the fleet marks the exits it caused (killedAt, stopping). */
+        exit: undefined,
       };
+      // Its stderr (a crash's stack, V8's out-of-memory report) is kept beside its log: an exit nobody caused is a failure.
+      child.once('exit', (code, signal) => {
+        service.exit = { at: Date.now(), code, signal };
+        writeFileSync(join(LOG_DIR, `${role}-${logNumber}.stderr`), err);
+      });
+      return service;
     }
     if (running(child)) child.kill('SIGKILL');
     if (Date.now() >= deadline)
       throw new Error(`the ${role} process did not start (${attempt} attempts); last output:\n${err.slice(-2000)}`);
     await pause(1000);
   }
-}
-
-/** The CLI could not connect at all (a busy machine, PostgreSQL restarting): nothing was written, so it may run again. */
-const NEVER_CONNECTED =
-  /timeout exceeded when trying to connect|connection timeout|ECONNREFUSED|the database system is (starting up|shutting down)/;
-
-/** Runs the compiled CLI with --json; resolves to its parsed output, rejects with its stderr. Tried again (5 times at most) when it never connected. */
-export async function runCli(args, env) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await runCliOnce(args, env);
-    } catch (err) {
-      if (attempt >= 5 || !NEVER_CONNECTED.test(err.message)) throw err;
-      await pause(1000);
-    }
-  }
-}
-
-/** One run, bounded to 120 s. */
-function runCliOnce(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args, '--json'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out));
-      else reject(new Error(`cli ${args.slice(0, 2).join(' ')} exited ${code}: ${err.slice(-2000)}`));
-    });
-  });
 }

@@ -1,4 +1,4 @@
-import { rssMiB, runCli, startService } from './cluster.mjs';
+import { rssMiB, startService } from './cluster.mjs';
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const between = (lo, hi) => (lo + Math.random() * (hi - lo)) * 1000;
@@ -10,10 +10,12 @@ const between = (lo, hi) => (lo + Math.random() * (hi - lo)) * 1000;
  * process's RSS samples.
  */
 export class Fleet {
-  constructor(env, db, log) {
+  /** `cli`: the CLI's commands in the bench's process (seed.mjs openCli), for the endpoint toggles. */
+  constructor(env, db, log, cli) {
     this.env = env;
     this.db = db;
     this.log = log;
+    this.cliCommands = cli;
     this.processes = [];
     this.starting = new Set();
     this.kills = [];
@@ -95,7 +97,7 @@ export class Fleet {
     }
   }
 
-  /** Every `everyS` (while CHAOS_UNTIL wants more), one endpoint is disabled through the CLI and enabled again 3 to 8 s later. */
+  /** Every `everyS` (while CHAOS_UNTIL wants more), one endpoint is disabled through the CLI's command and enabled again 3 to 8 s later. */
   async toggleLoop(run, everyS, endpoints) {
     while (run.lastsPast(Date.now() + everyS * 1000) && run.wants('disables')) {
       await run.pause(everyS * 1000);
@@ -114,7 +116,7 @@ export class Fleet {
     const start = Date.now();
     for (let i = 0; ; i++) {
       try {
-        await runCli(args, this.env);
+        await this.cliCommands.run(args);
         return [start, Date.now()];
       } catch (err) {
         if (i >= 30) throw err;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { checkAnswers, checkMirror, checkRss } from './check-answers.mjs';
+import { checkAnswers, checkExits, checkMirror, checkRss } from './check-answers.mjs';
 import { checkDeliveries, checkDisabled } from './check-deliveries.mjs';
 import { checkEvents } from './check-events.mjs';
 
@@ -50,7 +50,8 @@ async function readDatabase(databaseUrl, firms) {
 }
 
 /** Every invariant, each {name, counts, violations}. */
-export async function checkAll({ db, firms, fleet, http, ledger, mirrors, receivers }) {
+/** `judgeRss`: a run of fixed length (checkRss). */
+export async function checkAll({ db, firms, fleet, http, ledger, mirrors, receivers, judgeRss }) {
   const data = await readDatabase(db.url, firms);
   const timeline = { toggles: fleet.toggles, kills: fleet.kills, outages: fleet.outages };
   const tested = checkAccepted(ledger, data, http.answers);
@@ -61,7 +62,8 @@ export async function checkAll({ db, firms, fleet, http, ledger, mirrors, receiv
     checkDisabled({ ...data, ...timeline, receipts: receivers.log }),
     checkMirror({ ...data, mirrors }),
     checkAnswers({ answers: http.answers, outages: fleet.outages }),
-    checkRss({ processes: fleet.processes }),
+    checkRss({ processes: fleet.processes, judge: judgeRss }),
+    checkExits({ processes: fleet.processes }),
   ];
 }
 

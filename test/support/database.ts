@@ -1,7 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { cloneStatement, newDatabaseName, STOCK_TABLE } from './database-stock';
 
-/** A fresh, migrated database cloned from the run's template; returns its URL. */
+/**
+ * A fresh, migrated database cloned from the run's template; returns its URL. One the global setup made ahead is
+ * taken when there is one (test/support/database-stock.mjs), else it is cloned now.
+ */
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   const template = process.env.TEST_PG_TEMPLATE;
@@ -10,11 +13,15 @@ export async function createTestDatabase(): Promise<string> {
       'no test database: the unit tier (src/**/*.spec.ts) has none; a spec that needs one is a medium (test/medium/) or e2e spec, run through jest',
     );
   }
-  const name = `t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
+  let name: string;
   try {
-    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    const { rows } = await client.query<{ name: string }>(
+      `DELETE FROM ${STOCK_TABLE} WHERE name = (SELECT name FROM ${STOCK_TABLE} ORDER BY made_at LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING name`,
+    );
+    name = rows[0]?.name ?? newDatabaseName();
+    if (rows.length === 0) await client.query(cloneStatement(name, template));
   } finally {
     await client.end();
   }

@@ -53,6 +53,7 @@ export default async function globalSetup() {
   register('./ts-hooks.mjs', import.meta.url);
   const { startEmbeddedPostgres } = await import(new URL('embedded-postgres.ts', sources).href);
   const { runMigrations } = await import(new URL('migrate.ts', sources).href);
+  const { stockDatabases } = await import(new URL('database-stock.ts', import.meta.url).href);
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const dir = mkdtempSync(join(tmpdir(), 'receptionist-test-'));
@@ -77,6 +78,8 @@ export default async function globalSetup() {
   const templateUrl = new URL(adminUrl);
   templateUrl.pathname = `/${template}`;
   await runMigrations(templateUrl.toString());
+  // Clones made ahead while the files run: a file takes one instead of waiting for its own (test/support/database.ts).
+  globalThis.__stopDatabaseStock = await stockDatabases(adminUrl, template);
   // Every log line of the run lands here (test/support/run-log.ts); global-teardown.mjs searches it for secrets.
   process.env.TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'receptionist-test-logs-'));
   if (process.env.TEST_HOLD_XMIN_MS) globalThis.__xminHolder = holdXmin(adminUrl, Number(process.env.TEST_HOLD_XMIN_MS));

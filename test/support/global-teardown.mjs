@@ -87,6 +87,9 @@ export default async function globalTeardown(globalConfig) {
       if (globalThis.__xminHolder) await globalThis.__xminHolder();
     },
     async () => {
+      if (globalThis.__stopDatabaseStock) await globalThis.__stopDatabaseStock();
+    },
+    async () => {
       if (globalThis.__testPg) await globalThis.__testPg.stop();
       // The run's cluster is throw-away: hundreds of MB a run otherwise stay in the temp folder.
       if (globalThis.__testPgDir) rmSync(globalThis.__testPgDir, { recursive: true, force: true });

@@ -81,7 +81,8 @@ export async function startService(role: Role, env: Record<string, string>): Pro
       return output.join('').includes(`Receptionist API (${role})`);
     },
     `the ${role} process to start`,
-    60_000,
+    // A bound for a hang: at load 25 on the 2-core machine, four processes starting at once took over a minute.
+    180_000,
   );
   return { role, child, output, baseUrl, exited };
 }
