@@ -9,6 +9,7 @@ import type { Tx } from '../database/sql.js';
 import { ReceptionistService } from '../receptionist/index.js';
 import { toAccountDto } from './account.mapper.js';
 import type { AccountDto } from './dto/account.dto.js';
+import type { OrgEntity } from './entities/org.entity.js';
 import type { Org } from './org.js';
 import { checkNumber, checkSlug, checkTimezone, slugify } from './org-rules.js';
 import { OrgsRepository } from './orgs.repository.js';
@@ -34,6 +35,9 @@ export interface UpdateOrgInput {
   ownerEmail?: string | null;
 }
 
+/** A firm as it leaves the context: a plain copy of its row, never the entity. */
+const toOrg = (row: OrgEntity): Org => ({ ...row });
+
 /** Firms: created and changed from the dashboard (CLI), read by every context. */
 @Injectable()
 export class AccountService {
@@ -50,7 +54,7 @@ export class AccountService {
     const slug = checkSlug(input.slug ?? slugify(name));
     const timezone = checkTimezone(input.timezone ?? 'America/Chicago');
     if (await this.orgs.slugTaken(slug)) throw new InvalidInputError('slug', `"${slug}" is already taken`);
-    return this.orgs.insert({
+    const org = await this.orgs.insert({
       slug,
       displayName: name,
       status: 'onboarding',
@@ -60,6 +64,7 @@ export class AccountService {
       ownerEmail: input.ownerEmail ?? null,
       paymentMethodOnFile: false,
     });
+    return toOrg(org);
   }
 
   async updateOrg(orgId: string, input: UpdateOrgInput): Promise<Org> {
@@ -79,21 +84,21 @@ export class AccountService {
     if (input.paymentMethodOnFile !== undefined) org.paymentMethodOnFile = input.paymentMethodOnFile;
     if (input.ownerEmail !== undefined) org.ownerEmail = input.ownerEmail;
     org.updatedAt = this.clock.now();
-    return this.orgs.save(org);
+    return toOrg(await this.orgs.save(org));
   }
 
   /** The firm named by its id or slug (CLI). */
   async resolveOrg(idOrSlug: string): Promise<Org> {
     const org = isUuid(idOrSlug) ? await this.orgs.findById(idOrSlug) : await this.orgs.findBySlug(idOrSlug);
     if (!org) throw new NotFoundError('The firm', `no firm with id or slug "${idOrSlug}"`);
-    return org;
+    return toOrg(org);
   }
 
   /** The firm, or NotFoundError; a malformed id is simply not found. */
   async getOrg(orgId: string): Promise<Org> {
     const org = isUuid(orgId) ? await this.orgs.findById(orgId) : null;
     if (!org) throw new NotFoundError('The firm', `no firm with id "${orgId}"`);
-    return org;
+    return toOrg(org);
   }
 
   hasAnyOrg(): Promise<boolean> {
@@ -104,8 +109,8 @@ export class AccountService {
     return this.orgs.slugTaken(slug);
   }
 
-  listOrgs(): Promise<Org[]> {
-    return this.orgs.listByCreation();
+  async listOrgs(): Promise<Org[]> {
+    return (await this.orgs.listByCreation()).map(toOrg);
   }
 
   async timezoneOf(orgId: string): Promise<string> {
