@@ -11,6 +11,7 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import type { ApiKeyEntity } from './entities/api-key.entity.js';
 import { Database } from '../database/sql.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
+import { isUuid } from '../common/ids.js';
 import { NotFoundError } from '../common/errors/problems.js';
 import { LastUsedRecorder } from './last-used.js';
 import { PrincipalCache } from './principal-cache.js';
@@ -123,13 +124,21 @@ export class ApiKeyService implements OnApplicationShutdown {
   }
 
   async revoke(id: string): Promise<ApiKeySummary> {
+    // Refused before the statement: PostgreSQL would fail on the uuid's syntax, which reads as an unexpected error.
+    if (!isUuid(id)) throw new InvalidInputError(null, `"${id}" is not an API key id`);
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
-      const row = await this.keys.lockById(tx, id);
+      const row = await this.keys.lockById(tx, id.toLowerCase());
       if (!row) throw new NotFoundError('The API key', `no API key with id "${id}"`);
-      if (await this.keys.revoke(tx, id, now)) {
+      if (await this.keys.revoke(tx, row.id, now)) {
         await this.audit.record(
-          { orgId: row.orgId, actor: { type: 'owner', id: null }, action: 'api_key.revoked', resourceType: 'api_key', resourceIds: [id] },
+          {
+            orgId: row.orgId,
+            actor: { type: 'owner', id: null },
+            action: 'api_key.revoked',
+            resourceType: 'api_key',
+            resourceIds: [row.id],
+          },
           tx,
         );
         row.revokedAt = now;

@@ -1,5 +1,6 @@
 import { AccountService } from '../../src/account';
 import { ApiKeyService } from '../../src/auth';
+import { cliFailure } from '../../src/cli/failures';
 import { createFirm } from '../support/factories';
 import { newMediumService, type MediumService } from '../support/medium';
 import { waitFor } from '../support/receiver';
@@ -57,6 +58,13 @@ describe('ApiKeyService', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     const [{ active }] = await m.sql(`SELECT count(*)::int AS active FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL`, [orgId]);
     expect(active).toBe(10);
+  });
+
+  it("revoke: an id that is no key id, or no key's, is a clear refusal (the CLI words it, exit 1), not an unexpected error", async () => {
+    const notAnId = await m.sut.revoke('nope').catch((e: unknown) => e);
+    expect(cliFailure(notAnId)).toEqual({ message: '"nope" is not an API key id', exitCode: 1 });
+    const unknown = await m.sut.revoke('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
+    expect(cliFailure(unknown)).toEqual({ message: 'no API key with id "00000000-0000-4000-8000-000000000000"', exitCode: 1 });
   });
 
   it('revoke: the key stops authenticating at once; revoking again changes nothing', async () => {
