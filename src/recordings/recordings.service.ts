@@ -61,7 +61,7 @@ export class RecordingsService {
     body: Readable,
     opts: { via: RecordingSource; declaredLength?: number },
   ): Promise<StoredRecordingSummary> {
-    await this.requireCall(orgId, callId);
+    await this.requireCall(orgId, callId, opts.via);
     if (opts.declaredLength !== undefined && opts.declaredLength > this.maxBytes) throw recordingTooLarge(this.maxBytes);
     const intake = new RecordingIntake(this.maxBytes);
     // A refusal can happen before the store has attached to the intake; it still reaches us through
@@ -82,7 +82,7 @@ export class RecordingsService {
       // After this process's earlier writers of the call (ingestion, another upload), each of which holds its row.
       previousKey = await this.turns.run(turnOf.call(orgId, callId), () =>
         this.db.transaction(async (tx) => {
-          await this.calls.requireCallIn(tx, orgId, callId, null);
+          await this.calls.requireCallIn(tx, orgId, callId, modeOf(opts.via));
           const row = await this.recordings.upsert(tx, { orgId, callId, storageKey: key, sizeBytes, sha256, now: this.clock.now() });
           await this.calls.setHasRecording(tx, orgId, callId, true);
           await this.audit.record(
@@ -128,10 +128,10 @@ export class RecordingsService {
 
   /** Removes the call's recording: has_recording turns false and every link to it stops. Idempotent. */
   async remove(orgId: string, callId: string, via: RecordingSource): Promise<RemovedRecordingSummary> {
-    await this.requireCall(orgId, callId);
+    await this.requireCall(orgId, callId, via);
     const key = await this.turns.run(turnOf.call(orgId, callId), () =>
       this.db.transaction(async (tx) => {
-        await this.calls.requireCallIn(tx, orgId, callId, null);
+        await this.calls.requireCallIn(tx, orgId, callId, modeOf(via));
         const removedKey = await this.recordings.delete(tx, orgId, callId);
         await this.calls.setHasRecording(tx, orgId, callId, false);
         if (removedKey) {
@@ -196,11 +196,11 @@ export class RecordingsService {
     }
   }
 
-  /** The pipeline's and the owner's writes name a call by firm and id alone: a call of either mode. */
-  private async requireCall(orgId: string, callId: string): Promise<void> {
+  /** The call a write names, by firm and id, in the mode its source may write (modeOf). */
+  private async requireCall(orgId: string, callId: string, via: RecordingSource): Promise<void> {
     // Not a firm id at all: the same 404 as any unknown call (and no invalid-uuid error from PostgreSQL).
     if (!isUuid(orgId)) throw new NotFoundError('The call');
-    await this.calls.requireCall(orgId, callId, null);
+    await this.calls.requireCall(orgId, callId, modeOf(via));
   }
 
   private async discard(key: string): Promise<void> {
@@ -210,6 +210,15 @@ export class RecordingsService {
       this.logger.warn({ err: String(err), storage_key: key }, 'could not remove a stored recording object');
     }
   }
+}
+
+/**
+ * The mode of the calls a source may write a recording of: the pipeline's routes write live calls only, as its call
+ * document route does (a test-mode call answers 404 there, like an unknown one); the owner's CLI, the demo and the
+ * test helpers name a call of either mode.
+ */
+function modeOf(via: RecordingSource): boolean | null {
+  return via === 'internal_api' ? true : null;
 }
 
 /** Strong validator: a storage key is never reused, so its id names exactly these bytes. */

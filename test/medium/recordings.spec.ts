@@ -86,6 +86,21 @@ describe.each(RECORDING_STORES)('recordings (%s store)', (kind) => {
   };
   const plays = async (token: string, range?: string) => links().open(token, { range }).then(bytesOf);
 
+  it("the pipeline's routes write live calls only: a test-mode call answers 404 there and nothing changes; the owner's CLI reaches it", async () => {
+    const callId = nextCallId('call_rec_test');
+    await m.module.get(IngestionService).ingest(firm.orgId, unansweredCallDocument(), callId, { livemode: false });
+    await expect(upload(callId, caller)).rejects.toThrow('The call');
+    await expect(m.sut.remove(firm.orgId, callId, 'internal_api')).rejects.toThrow('The call');
+    expect({ row: await row(callId), hasRecording: await hasRecording(callId), audited: await audit('recording.stored') }).toEqual({
+      row: undefined,
+      hasRecording: false,
+      audited: [],
+    });
+    await m.sut.store(firm.orgId, callId, Readable.from([caller]), { via: 'cli' });
+    expect(await hasRecording(callId)).toBe(true);
+    expect((await m.sut.remove(firm.orgId, callId, 'cli')).removed).toBe(true);
+  });
+
   it('store: the audio in the store under a fresh key, its size and hash in a row, has_recording, an audit entry', async () => {
     const callId = await newCall();
     expect(await hasRecording(callId)).toBe(false);
