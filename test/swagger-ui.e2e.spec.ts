@@ -9,7 +9,8 @@ import { startTestApp, type TestApp } from './support/test-app';
 /** Debian's chromium (CI installs it): never a browser download. */
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT = join(process.cwd(), 'test-output');
-const haveChromium = existsSync(CHROMIUM);
+// Skipped only on a workstation without it; CI (.ci/run installs it) runs it, and fails if it is missing.
+const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMIUM} (apt-get install -y chromium); .ci/run installs it`);
 
 (haveChromium ? describe : describe.skip)('Swagger UI in a real browser', () => {
