@@ -3,7 +3,7 @@ import { AccountService } from '../../src/account';
 import { RetentionRunner } from '../../src/common/retention/retention-runner';
 import { Database } from '../../src/database/sql';
 import { EventsService, type EventType } from '../../src/events';
-import { eventsListable, firmEventsListable, insertEvent, recordEvent } from '../support/events';
+import { eventData, eventsListable, firmEventsListable, insertEvent, recordEvent } from '../support/events';
 import { newMediumService, type MediumService } from '../support/medium';
 import { hold } from '../support/time';
 
@@ -106,7 +106,7 @@ describe('EventsService.list', () => {
       org: { id: orgId },
       test: false,
       livemode: true,
-      data: { call_id: 'call_1', answered: true },
+      data: eventData('call.completed', { call_id: 'call_1', answered: true }),
     });
     expect(page.events[0].id).toMatch(/^evt_[0-9a-z]{26}$/);
     expect(await m.sut.get(live(orgId), b.envelope.id)).toEqual(page.events[1]);
