@@ -1,9 +1,11 @@
 import type { PermissionSet } from '../../src/common/http/scopes';
+import { RecordingsService } from '../../src/recordings';
 import { WebhookEndpointsService } from '../../src/webhooks';
 import { fullCallDocument, nextCallId } from './call-documents';
 import type { DataIds, FirmWithData } from './firm-data';
 import { waitFor } from './receiver';
-import { fixture, upload } from './recordings';
+import { FIXTURES } from './recordings';
+import { join } from 'node:path';
 import type { TestApp } from './test-app';
 import { createTestKeys, ingestTestCall } from './test-mode';
 
@@ -35,7 +37,8 @@ export async function addTestModeData(t: TestApp, firm: FirmWithData, hookUrl: s
     'test lead PATCH',
     t.request('PATCH', `/v1/leads/${leadId}`, { key: keys['read-update-leads'], body: { external_id: externalId } }),
   );
-  await ok('test recording upload', upload(t, firm.orgId, callIds[0], fixture('injury-caller.ogg')));
+  // As the test helpers store one: the pipeline's recording route writes live calls only.
+  await t.app.get(RecordingsService).storeFromFile(firm.orgId, callIds[0], join(FIXTURES, 'injury-caller.ogg'), 'test_helper');
   const link = await ok('test recording link', t.request('POST', `/v1/calls/${callIds[0]}/recording-link`, { key: keys.read }), 201);
   const [event] = await t.sql(`SELECT id FROM events WHERE org_id = $1 AND NOT livemode ORDER BY seq LIMIT 1`, [firm.orgId]);
   const delivery = await waitFor(
