@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { AccountService } from '../src/account';
 import { WebhookEndpointsService } from '../src/webhooks';
+import { BROWSER_OUTPUT, launchChromium, haveChromium } from './support/browser';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { runCli } from './support/cli';
 import { linkToken } from './support/console';
@@ -13,12 +14,7 @@ import { freePort } from './support/net';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
-/** Debian's chromium (CI installs it): never a browser download. */
-const CHROMIUM = '/usr/bin/chromium';
-const OUTPUT = join(process.cwd(), 'test-output');
-// Skipped only on a workstation without it; CI (.ci/run installs it) runs it, and fails if it is missing.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium) console.warn(`SKIPPED: console browser test needs ${CHROMIUM} (apt-get install -y chromium); .ci/run installs it`);
+const OUTPUT = BROWSER_OUTPUT;
 
 /** A receiver's answer that would run script if the console did not escape it. */
 const HOSTILE_ANSWER = '<img src=x onerror="document.title=\'pwned\'"> upstream said no';
@@ -28,7 +24,7 @@ const HOSTILE_ANSWER = '<img src=x onerror="document.title=\'pwned\'"> upstream 
  * (the CLI), a failing endpoint, "Resend" and "Send test", the link refused a second time, another firm's endpoint
  * answering 404, and a cross-origin replay of "Resend" refused with nothing sent.
  */
-(haveChromium ? describe : describe.skip)('the console in a real browser', () => {
+(haveChromium('console browser test') ? describe : describe.skip)('the console in a real browser', () => {
   let t: TestApp;
   let rx: Receiver;
   let firm: TestFirm;
@@ -87,18 +83,7 @@ const HOSTILE_ANSWER = '<img src=x onerror="document.title=\'pwned\'"> upstream 
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (m) => {
       if (m.type() === 'error' && new URL(page.url()).origin === t.baseUrl) consoleErrors.push(m.text());

@@ -1,19 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import { type Browser, type Page, type Response } from 'playwright-core';
+import { BROWSER_OUTPUT, launchChromium, haveChromium } from './support/browser';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
 import { checkExchange } from './support/conformance';
 import { createFirm, type TestFirm } from './support/factories';
 import { startTestApp, type TestApp } from './support/test-app';
 
-/** Debian's chromium (CI installs it): never a browser download. */
-const CHROMIUM = '/usr/bin/chromium';
-const OUTPUT = join(process.cwd(), 'test-output');
-// Skipped only on a workstation without it; CI (.ci/run installs it) runs it, and fails if it is missing.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMIUM} (apt-get install -y chromium); .ci/run installs it`);
+const OUTPUT = BROWSER_OUTPUT;
 
-(haveChromium ? describe : describe.skip)('Swagger UI in a real browser', () => {
+(haveChromium('Swagger UI browser test') ? describe : describe.skip)('Swagger UI in a real browser', () => {
   let t: TestApp;
   let firm: TestFirm;
   let leadId: string;
@@ -39,18 +35,7 @@ if (!haveChromium) console.warn(`SKIPPED: Swagger UI browser test needs ${CHROMI
     t = await startTestApp({ env: { ...internalEnv, BASE_URL: '' } });
     firm = await createFirm(t.app);
     leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());

@@ -1,9 +1,10 @@
 import { Database } from '../src/database/sql';
 import { EventsService } from '../src/events';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
+import { deliveryReaches, firstAttemptsRecorded } from './support/deliveries';
 import { recordEvent, restrictKey } from './support/events';
 import { createFirm, type TestFirm } from './support/factories';
-import { Receiver, waitFor } from './support/receiver';
+import { Receiver } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const ENDPOINT_KEYS = [
@@ -65,23 +66,8 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated', data: Record<string, unknown> = {}) =>
     t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
   const idle = () => t.app.get(DeliveryDispatcher).idle();
-  /** Every delivery of these events has had its first attempt recorded. */
-  const attempted = (eventIds: string[], count: number) =>
-    waitFor(
-      async () =>
-        (
-          await t.sql(
-            `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND locked_until IS NULL`,
-            [eventIds],
-          )
-        )[0].n === count,
-      'first attempts',
-    );
-  const waitStatus = (id: string, status: string) =>
-    waitFor(
-      async () => (await t.sql(`SELECT status FROM webhook_deliveries WHERE id = $1 AND locked_until IS NULL`, [id]))[0]?.status === status,
-      `delivery ${status}`,
-    );
+  const attempted = (eventIds: string[], count: number) => firstAttemptsRecorded(t.sql, eventIds, count);
+  const waitStatus = (id: string, status: string) => deliveryReaches(t.sql, id, status);
 
   describe('GET /v1/webhook-endpoints', () => {
     it("lists the firm's endpoints newest first, with secret_last4 and never the secret", async () => {

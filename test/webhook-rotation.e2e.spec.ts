@@ -1,4 +1,3 @@
-import { Webhook } from 'standardwebhooks';
 import { Database } from '../src/database/sql';
 import { COMMANDS } from '../src/cli/commands';
 import { EventsService } from '../src/events';
@@ -7,25 +6,15 @@ import { createFirm, type TestFirm } from './support/factories';
 import { runCli } from './support/cli';
 import { Receiver, waitFor, type Received } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
+import { signatures, verifies } from './support/deliveries';
 import { recordEvent } from './support/events';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-/** Verifies with the standardwebhooks library exactly as a receiver would; the error when it refuses. */
-const verifies = (secret: string, got: Received): true | string => {
-  try {
-    new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
-    return true;
-  } catch (err) {
-    return (err as Error).message;
-  }
-};
-const signatures = (got: Received) => String(got.headers['webhook-signature']).split(' ');
-
 /**
  * `endpoint rotate-secret` on the CLI, and what a receiver and the document see of a rotation. The overlap's rule
- * (both secrets sign until it ends, then only the new one) is tested on the dispatcher: test/medium/webhook-delivery.spec.ts.
+ * (both secrets sign until it ends, then only the new one) is tested on the dispatcher: test/medium/webhooks.spec.ts.
  */
 describe('signing-secret rotation (endpoint rotate-secret)', () => {
   let t: TestApp;

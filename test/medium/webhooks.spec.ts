@@ -17,6 +17,7 @@ import {
   type WebhookEndpointDto,
 } from '../../src/webhooks';
 import { fullCallDocument, nextCallId } from '../support/call-documents';
+import { deliveryReaches, firstAttemptsRecorded, signatures, verifies } from '../support/deliveries';
 import { recordEvent } from '../support/events';
 import { createFirm, type TestFirm } from '../support/factories';
 import { newMediumService, type MediumService } from '../support/medium';
@@ -577,17 +578,6 @@ describe('deliveries an endpoint missed while it was off', () => {
   });
 });
 
-/** Verifies with the standardwebhooks library exactly as a receiver would; the error when it refuses. */
-const verifies = (secret: string, got: Received): true | string => {
-  try {
-    new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
-    return true;
-  } catch (err) {
-    return (err as Error).message;
-  }
-};
-const signatures = (got: Received) => String(got.headers['webhook-signature']).split(' ');
-
 describe('signing-secret rotation (WebhookEndpointsService.rotateSecret)', () => {
   const newEndpoint = async (path: string) => {
     const f = await newFirm();
@@ -645,23 +635,8 @@ describe('signing-secret rotation (WebhookEndpointsService.rotateSecret)', () =>
 describe('the deliveries API (WebhookDeliveriesService)', () => {
   const deliveries = () => m.module.get(WebhookDeliveriesService);
   const scope = (f: TestFirm) => ({ orgId: f.orgId, livemode: true });
-  /** Every delivery of these events has had its first attempt recorded. */
-  const attempted = (eventIds: string[], count: number) =>
-    waitFor(
-      async () =>
-        (
-          await m.sql(
-            `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND locked_until IS NULL`,
-            [eventIds],
-          )
-        )[0].n === count,
-      'first attempts',
-    );
-  const waitStatus = (id: string, status: string) =>
-    waitFor(
-      async () => (await m.sql(`SELECT status FROM webhook_deliveries WHERE id = $1 AND locked_until IS NULL`, [id]))[0]?.status === status,
-      `delivery ${status}`,
-    );
+  const attempted = (eventIds: string[], count: number) => firstAttemptsRecorded(m.sql, eventIds, count);
+  const waitStatus = (id: string, status: string) => deliveryReaches(m.sql, id, status);
 
   it("lists the firm's endpoints newest first, with secret_last4, the secret stored encrypted", async () => {
     const f = await newFirm();
