@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabasePool } from './database-pool.js';
+import { BOOT_CONNECT_DELAY_MS, BOOT_CONNECT_TRIES } from './migrate.js';
 import { Database } from './sql.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
@@ -29,8 +30,10 @@ export class DatabaseModule {
           installExtensions: false,
           uuidExtension: 'pgcrypto',
           logging: false,
-          // Keep failing fast when PostgreSQL is away so requests answer 503 quickly; the pool reconnects by itself.
-          retryAttempts: 0,
+          // The first connection, at boot only: processes started with PostgreSQL, or on a loaded machine, wait for it
+          // (as the migrations' connection does) rather than exit. Once running, the pool fails fast (503) and reconnects.
+          retryAttempts: BOOT_CONNECT_TRIES,
+          retryDelay: BOOT_CONNECT_DELAY_MS,
           extra: {
             max: poolSize,
             connectionTimeoutMillis: 3000,

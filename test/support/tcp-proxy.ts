@@ -11,6 +11,9 @@ export class TcpProxy {
   port = 0;
   /** Bytes the target has sent back through the proxy (to show how much a client really read). */
   bytesFromTarget = 0;
+  /** While true, each new connection is closed at once, as a server not yet up would; `refused` counts them. */
+  refusing = false;
+  refused = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -19,6 +22,11 @@ export class TcpProxy {
 
   async start(port = 0): Promise<number> {
     this.server = createServer((client) => {
+      if (this.refusing) {
+        this.refused++;
+        client.destroy();
+        return;
+      }
       const upstream = createConnection(this.targetPort, this.targetHost);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
