@@ -120,6 +120,11 @@ describe('GET /v1/events?wait= under load', () => {
     );
     return { ran: await backendsActiveSince(since), ...rows[0] };
   }
+  /** Requests the service process holds waiting now (its `events_waiting_requests` gauge). */
+  const waitingNow = async (): Promise<number> => {
+    const text = await (await fetch(`${api.baseUrl}/metrics`)).text();
+    return Number(/^events_waiting_requests (\d+)$/m.exec(text)![1]);
+  };
   /** The service has started statements since `since` and then run none for a second. */
   async function settled(since: Date): Promise<void> {
     await waitFor(async () => (await backendsActiveSince(since)) > 0, 'the requests to reach the database', 60_000);
@@ -151,15 +156,24 @@ describe('GET /v1/events?wait= under load', () => {
       waiters[i] = w;
     };
     const arrivals: Answer[] = [];
+    let since = await dbNow();
     for (let i = 0; i < WAITERS; i++) open(i);
     for (let round = 1; ; round++) {
-      await settled(await dbNow());
+      // Every request has arrived (on a loaded machine a thousand connections are accepted over seconds, and a late
+      // arrival's first page query would fall in the quiet interval): each is answered or waiting in the process.
+      await waitFor(
+        async () => (await waitingNow()) + waiters.filter((w) => w.answer).length === WAITERS,
+        'every waiting request to have arrived',
+        60_000,
+      );
+      await settled(since);
       const answered = waiters.flatMap((w, i) => (w.answer ? [[i, w.answer] as const] : []));
       if (answered.length === 0) break;
       arrivals.push(...answered.map(([, a]) => a));
       // Before the event, the only answer a waiting request may give is being shed.
       expect(answered.filter(([, a]) => !shed(a)).map(([, a]) => a)).toEqual([]);
       expect(round).toBeLessThan(10);
+      since = await dbNow();
       for (const [i] of answered) open(i);
     }
     // Every waiter's connection is open, its request unanswered.

@@ -15,7 +15,7 @@ import { EventEntity } from './entities/event.entity.js';
   imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule, AuthModule],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository, LeadEvents, EventWaits, WaitingEventsList],
-  exports: [EventsService],
+  exports: [EventsService, EventWaits],
 })
 export class EventsModule implements OnModuleInit {
   constructor(private readonly retention: RetentionRunner) {}

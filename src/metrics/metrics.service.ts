@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/sql.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { DatabaseOutage } from '../common/ops/database-outage.js';
+import { EventWaits } from '../events/index.js';
 import { WebhookMetrics } from '../webhooks/index.js';
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
@@ -35,6 +36,7 @@ export class MetricsService implements OnModuleInit {
     webhooks: WebhookMetrics,
     signals: OpsSignals,
     outage: DatabaseOutage,
+    waits: EventWaits,
   ) {
     for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics]) this.registry.registerMetric(metric);
     new Gauge({
@@ -48,6 +50,14 @@ export class MetricsService implements OnModuleInit {
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);
         this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+    new Gauge({
+      name: 'events_waiting_requests',
+      help: 'Requests waiting now on GET /v1/events?wait= in this process (each holds a connection, no database work).',
+      registers: [this.registry],
+      collect() {
+        this.set(waits.waiting);
       },
     });
   }
