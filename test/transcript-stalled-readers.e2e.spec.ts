@@ -245,11 +245,19 @@ describe('stalled readers of a large unpaged transcript', () => {
       (await t.sql(`SELECT count(*)::int AS n FROM audit_log WHERE org_id = $1 AND action = 'call.transcript_read'`, [firm.orgId]))[0].n;
     const readsBefore = await reads();
     const known = serverSockets.length;
-    for (let i = 0; i < STALLED; i++) {
+    const readers = Array.from({ length: STALLED }, () => {
       const socket = connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port) });
       socket.on('error', () => undefined);
-      socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`, () => socket.destroy());
-    }
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${firm.keys.read}\r\n\r\n`);
+      return socket;
+    });
+    // They go away once the server has read their requests: gone any sooner (a loaded machine reads late), the
+    // connection resets before the request is read and there is no read to free.
+    await waitFor(
+      () => serverSockets.length >= known + STALLED && serverSockets.slice(known).every((s) => s.bytesRead > 0),
+      'the server to have read the ten requests',
+    );
+    for (const socket of readers) socket.destroy();
     // Each read still runs to its end (it is audited), then its answer meets a closed connection.
     await waitFor(async () => (await reads()) >= readsBefore + STALLED, 'the ten reads to finish', 240_000);
     await waitFor(() => serverSockets.slice(known).every((s) => s.destroyed), 'their connections to close');
