@@ -186,6 +186,10 @@ describe('listen: safe against the API it polls', () => {
   const running: Listening[] = [];
   /** Requests the fake API got, with their query (the Receiver keeps paths only). */
   let urls: string[] = [];
+  /** When each of them arrived (ms, this process's clock). */
+  let arrivals: number[] = [];
+  /** The gaps between consecutive requests from the `from`-th on, in ms. */
+  const gapsFrom = (from: number) => arrivals.slice(from + 1).map((t, i) => t - arrivals[from + i]);
 
   const json = (res: ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -196,6 +200,7 @@ describe('listen: safe against the API it polls', () => {
   const eventsApi = (first: Behaviour, waiting: Behaviour = (_q, res) => json(res, EMPTY)) =>
     api.on('/v1/events', (req, res, body) => {
       urls.push(req.url ?? '');
+      arrivals.push(Date.now());
       (/[?&]wait=/.test(req.url ?? '') ? waiting : first)(req, res, body);
     });
   const start = (extra: string[] = [], text = false) => {
@@ -219,7 +224,6 @@ describe('listen: safe against the API it polls', () => {
     l.child.kill('SIGTERM');
     expect(await l.exited).toBe(0);
   };
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   /** The characters of `text` a terminal would act on or that reorder it. */
   const unsafeIn = (text: string) =>
     [...text].filter((c) => {
@@ -230,6 +234,7 @@ describe('listen: safe against the API it polls', () => {
   beforeEach(async () => {
     [api, elsewhere, receiver] = await Promise.all([Receiver.start(), Receiver.start(), Receiver.start()]);
     urls = [];
+    arrivals = [];
   });
   afterEach(async () => {
     for (const l of running.splice(0)) l.child.kill('SIGKILL');
@@ -260,11 +265,10 @@ describe('listen: safe against the API it polls', () => {
   it.each([['-1'], ['0'], ['soon'], ['']])('503 with Retry-After %j: backs off from 0.5 s, no hot loop', async (retryAfter) => {
     eventsApi((_req, res) => json(res, { code: 'service_unavailable' }, 503, retryAfter ? { 'retry-after': retryAfter } : {}));
     const l = start();
-    await waitFor(() => urls.length > 0, 'the first request');
-    await sleep(3000);
-    // 0.5 s, 1 s, 2 s apart: 3 requests in the 3 s after the first, 4 at most (a hot loop made hundreds).
-    expect(urls.length).toBeGreaterThanOrEqual(2);
-    expect(urls.length).toBeLessThanOrEqual(4);
+    // Backed off 0.5 s, then 1 s (a hot loop made hundreds a second): judged by when the retries arrived.
+    await waitFor(() => urls.length >= 3, 'two retries');
+    const [first, second] = gapsFrom(0);
+    expect({ first: first >= 450, second: second >= 900 }).toEqual({ first: true, second: true });
     await stopped(l);
     expect(l.stderr()).not.toContain('TimeoutOverflowWarning');
   });
@@ -273,7 +277,6 @@ describe('listen: safe against the API it polls', () => {
     eventsApi((_req, res) => json(res, { code: 'rate_limited' }, 429, { 'retry-after': '9999999' }));
     const l = start();
     await waitFor(() => l.stderr().includes('retrying in'), 'the retry line');
-    await sleep(1500);
     expect(urls).toHaveLength(1);
     expect(l.stderr()).toContain('the API answered 429; retrying in 300.0 s');
     await stopped(l);
@@ -285,8 +288,9 @@ describe('listen: safe against the API it polls', () => {
     const l = start();
     await waitFor(() => l.lines[0], 'the ready line');
     const from = urls.length;
-    await sleep(3000);
-    expect(urls.length - from).toBeLessThanOrEqual(4);
+    await waitFor(() => urls.length >= from + 4, 'three more polls');
+    // At most once a second (a little less for timer slack): judged by when they arrived, not counted in a window.
+    expect(gapsFrom(from).filter((gap) => gap < 950)).toEqual([]);
     await stopped(l);
   });
 

@@ -17,10 +17,10 @@ const DAY_OF_FEBRUARY = '02-(?:0[1-9]|1\\d|2[0-8])';
 const LEAP_DAY = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29';
 const DATE = `(?:${YEAR}-(?:${DAY_OF_31}|${DAY_OF_30}|${DAY_OF_FEBRUARY})|${LEAP_DAY})`;
 const TIME = '[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:[.,]\\d+)?)?';
-const OFFSET = '(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)';
+const UTC_OFFSET = '(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)';
 
 /** The whole grammar, as the document's `pattern` (ECMA-262, no flags) and the validator's check. */
-export const QUERY_DATE_TIME_PATTERN = `^${DATE}(?:${TIME}${OFFSET}?)?$`;
+export const QUERY_DATE_TIME_PATTERN = `^${DATE}(?:${TIME}${UTC_OFFSET}?)?$`;
 const QUERY_DATE_TIME = new RegExp(QUERY_DATE_TIME_PATTERN);
 
 /** The forms in words, for the document and the 400. */

@@ -53,9 +53,8 @@ async function chart() {
 }
 
 document.addEventListener('DOMContentLoaded', () => {
-  chart().catch((err) => {
+  chart().catch(() => {
     const holder = document.getElementById('deliveries-chart');
     if (holder) holder.textContent = 'The chart could not be drawn.';
-    console.warn(err);
   });
 });
