@@ -3,11 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../src/demo';
 import { runCli } from './support/cli';
+import { runCliInProcess } from './support/cli-in-process';
 import { freePort } from './support/net';
 import { createTestDatabase } from './support/database';
 import { startTestApp, type TestApp } from './support/test-app';
 import { createFirm } from './support/factories';
 
+/**
+ * The admin CLI's org, key, receptionist and demo commands. Their rules run in-process through the CLI's own
+ * parser, command table and failure map (runCliInProcess): a CLI process costs ~2 s of CPU just to load. The real
+ * process (runCli) stays where the contract is the process's own: an exit code, stdout holding exactly one JSON
+ * object with --json (the error object too), the message on stderr, reading stdin, the environment read at start,
+ * and starting the embedded database.
+ */
 describe('admin CLI against DATABASE_URL', () => {
   let db: string;
   let t: TestApp;
@@ -16,7 +24,11 @@ describe('admin CLI against DATABASE_URL', () => {
     db = await createTestDatabase();
     t = await startTestApp({ databaseUrl: db });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const cli = (args: string[]) => runCliInProcess(t.app, [...args, '--json']);
 
   it('creates a firm and a key that works against the API, shown only once', async () => {
     const org = await runCli(
@@ -27,9 +39,7 @@ describe('admin CLI against DATABASE_URL', () => {
     expect(org.json).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), slug: 'acme-law-llp' });
     expect(org.stdout.trim().split('\n')).toHaveLength(1);
 
-    const key = await runCli(['key', 'create', '--org', 'acme-law-llp', '--name', 'CRM sync', '--set', 'read-update-leads', '--json'], {
-      databaseUrl: db,
-    });
+    const key = await cli(['key', 'create', '--org', 'acme-law-llp', '--name', 'CRM sync', '--set', 'read-update-leads']);
     expect(key.code).toBe(0);
     expect(Object.keys(key.json).sort()).toEqual(['expires_at', 'id', 'key', 'last4', 'prefix', 'scopes'].sort());
     expect(key.json.key).toMatch(/^svc_live_[A-Za-z0-9_-]{43,}$/);
@@ -43,28 +53,31 @@ describe('admin CLI against DATABASE_URL', () => {
     expect(account.body.org).toMatchObject({ id: org.json.id, slug: 'acme-law-llp', timezone: 'America/New_York' });
     expect(account.body.number).toBe('+12125550142');
 
-    const list = await runCli(['key', 'list', '--org', org.json.id, '--json'], { databaseUrl: db });
+    const list = await cli(['key', 'list', '--org', org.json.id]);
     expect(list.code).toBe(0);
     expect(list.json.keys).toHaveLength(1);
     expect(list.json.keys[0]).toMatchObject({ id: key.json.id, name: 'CRM sync', status: 'active', prefix: key.json.prefix });
-    expect(list.stdout).not.toContain(key.json.key.slice(9));
+    // Neither form of the list shows the key.
+    expect(JSON.stringify(list.json)).not.toContain(key.json.key.slice(9));
+    expect(list.text).not.toContain(key.json.key.slice(9));
 
-    const revoke = await runCli(['key', 'revoke', '--id', key.json.id, '--json'], { databaseUrl: db });
+    const revoke = await cli(['key', 'revoke', '--id', key.json.id]);
     expect(revoke.code).toBe(0);
     expect(revoke.json).toMatchObject({ id: key.json.id, status: 'revoked' });
     expect((await t.get('/v1/account', { key: key.json.key })).status).toBe(401);
   });
 
   it('publishes and drafts receptionist settings from a file', async () => {
-    const org = await runCli(['org', 'create', '--name', 'Draft Firm', '--json'], { databaseUrl: db });
+    const org = await cli(['org', 'create', '--name', 'Draft Firm']);
     const file = join(dir, 'settings.json');
     writeFileSync(file, JSON.stringify(DEMO_SETTINGS));
-    const pub = await runCli(['receptionist', 'publish', '--org', org.json.slug, '--file', file, '--json'], { databaseUrl: db });
+    const pub = await cli(['receptionist', 'publish', '--org', org.json.slug, '--file', file]);
     expect(pub.code).toBe(0);
     expect(pub.json).toMatchObject({ org_id: org.json.id, version: 1, draft_pending: false, published_at: expect.any(String) });
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...DEMO_SETTINGS, team: [{ ...DEMO_SETTINGS.team[0], live_transfers: 'yes' }] }));
-    // A draft, and a refused publish beside it (neither changes the published version).
+    // Through the process: a draft read from stdin, and a refused publish beside it (exit 1, the reason on stderr
+    // and as the one JSON object on stdout); neither changes the published version.
     const [draft, refused] = await Promise.all([
       runCli(['receptionist', 'draft', '--org', org.json.slug, '--file', '-', '--json'], {
         databaseUrl: db,
@@ -76,14 +89,15 @@ describe('admin CLI against DATABASE_URL', () => {
     expect(draft.json).toMatchObject({ version: 1, draft_pending: true });
 
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/team\[0\]\.live_transfers/);
-    expect(refused.json.error.message).toMatch(/live_transfers/);
+    expect(refused.stderr).toMatch(/^error: .*team\[0\]\.live_transfers/);
+    expect(refused.json).toEqual({ error: { message: expect.stringMatching(/live_transfers/), exit_code: 1 } });
+    expect(refused.stdout.trim().split('\n')).toHaveLength(1);
     const [row] = await t.sql('SELECT version FROM receptionist_settings WHERE org_id = $1', [org.json.id]);
     expect(row.version).toBe(1);
   });
 
   it('demo seed prints the firm and one key per permission set', async () => {
-    const r = await runCli(['demo', 'seed', '--json'], { databaseUrl: db });
+    const r = await cli(['demo', 'seed']);
     expect(r.code).toBe(0);
     expect(r.json.org_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.keys(r.json.keys).sort()).toEqual([
@@ -100,24 +114,29 @@ describe('admin CLI against DATABASE_URL', () => {
 
   it('refuses bad input with a clear message and a non-zero exit', async () => {
     const firm = await createFirm(t.app);
-    // Independent refusals: their processes run side by side (each boots the CLI, a second or more).
-    const [unknown, missing, badSet, noName, badTz] = await Promise.all([
-      runCli(['org', 'explode', '--json'], { databaseUrl: db }),
-      runCli(['key', 'create', '--org', 'nobody', '--name', 'x', '--set', 'read', '--json'], { databaseUrl: db }),
-      runCli(['key', 'create', '--org', firm.slug, '--name', 'x', '--set', 'admin'], { databaseUrl: db }),
-      runCli(['org', 'create', '--json'], { databaseUrl: db }),
-      runCli(['org', 'create', '--name', 'Z', '--timezone', 'Nowhere/Place'], { databaseUrl: db }),
-    ]);
+    const before = await t.sql('SELECT (SELECT count(*) FROM orgs)::int AS orgs, (SELECT count(*) FROM api_keys)::int AS keys');
+    // One usage error through the process: exit 2, the message on stderr, and with --json one error object.
+    const unknown = await runCli(['org', 'explode', '--json'], { databaseUrl: db });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown command "org explode"/);
+    expect(unknown.stderr).toMatch(/^error: unknown command "org explode"/);
+    expect(unknown.json).toEqual({ error: { message: expect.stringMatching(/^unknown command "org explode"/), exit_code: 2 } });
+    // The other refusals' codes and messages, in-process through the same parser and failure map.
+    const [missing, badSet, noName, badTz] = await Promise.all([
+      runCliInProcess(t.app, ['key', 'create', '--org', 'nobody', '--name', 'x', '--set', 'read', '--json']),
+      runCliInProcess(t.app, ['key', 'create', '--org', firm.slug, '--name', 'x', '--set', 'admin']),
+      runCliInProcess(t.app, ['org', 'create', '--json']),
+      runCliInProcess(t.app, ['org', 'create', '--name', 'Z', '--timezone', 'Nowhere/Place']),
+    ]);
     expect(missing.code).toBe(1);
-    expect(missing.json.error.message).toMatch(/no firm with id or slug "nobody"/);
+    expect(missing.message).toMatch(/no firm with id or slug "nobody"/);
     expect(badSet.code).toBe(1);
-    expect(badSet.stderr).toMatch(/--set must be one of read-no-transcripts, read-no-transcripts-update-leads, read, read-update-leads/);
+    expect(badSet.message).toMatch(/--set must be one of read-no-transcripts, read-no-transcripts-update-leads, read, read-update-leads/);
     expect(noName.code).toBe(2);
-    expect(noName.stderr).toMatch(/--name is required/);
+    expect(noName.message).toMatch(/--name is required/);
     expect(badTz.code).toBe(1);
-    expect(badTz.stderr).toMatch(/timezone "Nowhere\/Place"/);
+    expect(badTz.message).toMatch(/timezone "Nowhere\/Place"/);
+    // Refused means nothing written.
+    expect(await t.sql('SELECT (SELECT count(*) FROM orgs)::int AS orgs, (SELECT count(*) FROM api_keys)::int AS keys')).toEqual(before);
   });
 
   it('refuses a bad environment at start with a message naming the variable', async () => {
