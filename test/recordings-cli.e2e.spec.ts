@@ -1,16 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordingCommands } from '../src/cli/commands/recording.commands';
-import { CliError } from '../src/cli/command';
+import { cliFailure } from '../src/cli/failures';
 import { DomainError } from '../src/common/errors/domain-error';
 import { RecordingsService } from '../src/recordings';
 import { createFirm, type TestFirm } from './support/factories';
 import { FIXTURES, fixture, getBytes, insertCall } from './support/recordings';
 import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
 import { runCli } from './support/cli';
+import { runCliInProcess } from './support/cli-in-process';
 import { startTestApp, type TestApp } from './support/test-app';
 
-/** The compiled CLI (npm test builds first), on the test's database and recording store. */
+/**
+ * The compiled CLI (npm test builds first), on the test's database and recording store: per store, one real process
+ * stores a file (the process builds its own store from the environment, and prints one JSON object). The command's
+ * other rules run in-process through the CLI's own parser, command table and failure map, on the test app's
+ * services (configured by the same environment): a CLI process costs ~2 s of CPU just to load.
+ */
 const cli = (t: TestApp, store: StoreUnderTest, args: string[]) => runCli(args, { databaseUrl: t.databaseUrl, env: store.env });
 
 describe.each(RECORDING_STORES)('CLI: call recording (%s store)', (kind) => {
@@ -56,24 +62,21 @@ describe.each(RECORDING_STORES)('CLI: call recording (%s store)', (kind) => {
   it('refuses a file that is not Ogg: exit 1 and the reason', async () => {
     const notOgg = join(store.env.DATA_DIR, 'not-ogg.wav');
     writeFileSync(notOgg, Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(100)]));
-    const r = await cli(t, store, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', notOgg, '--json']);
+    const r = await runCliInProcess(t.app, ['call', 'recording', '--org', firm.slug, '--call', callId, '--file', notOgg, '--json']);
     expect(r.code).toBe(1);
-    expect(r.json.error.message).toMatch(/^The body is not an Ogg stream/);
+    expect(r.message).toMatch(/^The body is not an Ogg stream/);
   });
 
-  // The same command object in-process (spawning costs seconds each), on the same services and database.
-  const run = (flags: Record<string, string | boolean>) =>
-    recordingCommands[0].run({ app: t.app, flags: { org: firm.slug, call: callId, ...flags }, readInput: async () => '' });
+  const run = (flags: string[]) => runCliInProcess(t.app, ['call', 'recording', '--org', firm.slug, '--call', callId, ...flags]);
 
   it.each([
-    ['--file and --remove together', { file: join(FIXTURES, 'injury-caller.ogg'), remove: true }, 2, /exactly one of --file/],
-    ['neither --file nor --remove', {}, 2, /exactly one of --file/],
-    ['a missing file', { file: '/nonexistent/recording.ogg' }, 1, /cannot read file/],
+    ['--file and --remove together', ['--file', join(FIXTURES, 'injury-caller.ogg'), '--remove'], 2, /exactly one of --file/],
+    ['neither --file nor --remove', [], 2, /exactly one of --file/],
+    ['a missing file', ['--file', '/nonexistent/recording.ogg'], 1, /cannot read file/],
   ])('refuses %s', async (_label, flags, exitCode, message) => {
-    const err = await run(flags).catch((e) => e);
-    expect(err).toBeInstanceOf(CliError);
-    expect(err.exitCode).toBe(exitCode);
-    expect(err.message).toMatch(message);
+    const r = await run(flags);
+    expect(r.code).toBe(exitCode);
+    expect(r.message).toMatch(message);
   });
 
   /** A call of its own with the Spanish fixture stored, so each test stands on its own data. */
@@ -87,10 +90,18 @@ describe.each(RECORDING_STORES)('CLI: call recording (%s store)', (kind) => {
   it('refuses an unknown call with the 404 detail, leaving the stored recording alone', async () => {
     const kept = await callWithRecording('call_cli_kept');
     const files = await oggFiles();
-    const err = await run({ call: 'call_nope', file: join(FIXTURES, 'injury-caller.ogg') }).catch((e) => e);
+    // The service's not_found, as the CLI words it (its detail, exit 1).
+    const err = await recordingCommands[0]
+      .run({
+        app: t.app,
+        flags: { org: firm.slug, call: 'call_nope', file: join(FIXTURES, 'injury-caller.ogg') },
+        readInput: async () => '',
+      })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err.code).toBe('not_found');
     expect(err.detail).toBe('The call was not found.');
+    expect(cliFailure(err)).toEqual({ exitCode: 1, message: 'The call was not found.' });
     expect((await getBytes(t, `/v1/calls/${kept}/recording`, { key: firm.keys.read })).bytes.equals(fixture('spanish-caller.ogg'))).toBe(
       true,
     );
@@ -100,13 +111,13 @@ describe.each(RECORDING_STORES)('CLI: call recording (%s store)', (kind) => {
   it('--remove removes it (and says so in human form when there is nothing left)', async () => {
     const removed = await callWithRecording('call_cli_removed');
     const files = await oggFiles();
-    const r = await cli(t, store, ['call', 'recording', '--org', firm.orgId, '--call', removed, '--remove', '--json']);
+    const r = await runCliInProcess(t.app, ['call', 'recording', '--org', firm.orgId, '--call', removed, '--remove', '--json']);
     expect(r.code).toBe(0);
     expect(r.json).toEqual({ org_id: firm.orgId, call_id: removed, has_recording: false, removed: true });
     expect((await t.get(`/v1/calls/${removed}/recording`, { key: firm.keys.read })).status).toBe(404);
     expect(await oggFiles()).toHaveLength(files.length - 1);
-    const again = await cli(t, store, ['call', 'recording', '--org', firm.slug, '--call', removed, '--remove']);
+    const again = await runCliInProcess(t.app, ['call', 'recording', '--org', firm.slug, '--call', removed, '--remove']);
     expect(again.code).toBe(0);
-    expect(again.stdout.trim()).toBe(`call ${removed} had no recording`);
+    expect(again.text).toBe(`call ${removed} had no recording`);
   });
 });
