@@ -6,10 +6,16 @@ import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../src/webhooks
 import { createFirm } from './support/factories';
 import { Receiver, waitFor } from './support/receiver';
 import { runCli } from './support/cli';
+import { runCliInProcess } from './support/cli-in-process';
 import { startTestApp, type TestApp } from './support/test-app';
 import { recordEvent } from './support/events';
 
-/** The real, compiled CLI (`npm run cli` without the build), against the test database. */
+/**
+ * The real, compiled CLI (`npm run cli` without the build), against the test database: kept where the contract is
+ * the process's own (one JSON object on stdout, the secret never in the logs on stderr, exit codes with the error
+ * object). The commands' other rules run in-process through the CLI's own parser, command table and failure map
+ * (runCliInProcess): a CLI process costs ~2 s of CPU just to load.
+ */
 const cli = (t: TestApp, args: string[], env: Record<string, string> = {}) =>
   runCli([...args, '--json'], { databaseUrl: t.databaseUrl, env: { LOG_LEVEL: 'info', ...env } });
 
@@ -41,7 +47,7 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(run.stderr).not.toContain(secret.slice(6));
 
-    const listed = await cli(t, ['endpoint', 'list', '--org', f.orgId]);
+    const listed = await runCliInProcess(t.app, ['endpoint', 'list', '--org', f.orgId, '--json']);
     expect(listed.code).toBe(0);
     expect(listed.json.endpoints).toEqual([
       expect.objectContaining({
@@ -53,7 +59,8 @@ describe('endpoint CLI (dashboard stand-in)', () => {
         secret_last4: secret.slice(-4),
       }),
     ]);
-    expect(listed.stdout).not.toContain(secret.slice(6));
+    expect(JSON.stringify(listed.json)).not.toContain(secret.slice(6));
+    expect(listed.text).not.toContain(secret.slice(6));
     const api = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
     expect(api.body.endpoints[0]).toEqual(listed.json.endpoints[0]);
 
@@ -95,7 +102,8 @@ describe('endpoint CLI (dashboard stand-in)', () => {
       /webhook\.test cannot be subscribed to/,
     );
 
-    // Through the real process: a refusal is exit 1 with one JSON error object; a missing flag is exit 2.
+    // Through the real process: a refusal is exit 1 with one JSON error object (the process's own configuration,
+    // without WEBHOOK_ALLOW_PRIVATE_TARGETS, refuses http://); a missing flag is exit 2.
     const [again, http, missing] = await Promise.all([
       cli(t, ['endpoint', 'delete', '--id', endpoint.id]),
       cli(t, ['endpoint', 'create', '--org', f.slug, '--url', 'http://hooks.example.com/a', '--types', 'lead.created']),
@@ -103,10 +111,11 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     ]);
     expect(again.code).toBe(1);
     expect(again.json).toEqual({ error: { message: `no webhook endpoint with id "${endpoint.id}"`, exit_code: 1 } });
+    expect(again.stderr).toContain(`error: no webhook endpoint with id "${endpoint.id}"`);
     expect(http.code).toBe(1);
     expect(http.json.error.message).toBe('--url must be an https URL (http:// needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true)');
     expect(missing.code).toBe(2);
-    expect(missing.json.error.message).toMatch(/--types is required/);
+    expect(missing.json).toEqual({ error: { message: expect.stringMatching(/--types is required/), exit_code: 2 } });
   });
 
   it('allows at most 5 endpoints per firm, also when created concurrently', async () => {
@@ -120,9 +129,18 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_ENDPOINTS_PER_FIRM);
     for (const r of results.filter((x) => x.status === 'rejected'))
       expect(String((r as PromiseRejectedResult).reason)).toMatch(/already has 5 webhook endpoints/);
-    const sixth = await cli(t, ['endpoint', 'create', '--org', f.slug, '--url', 'https://hooks.example.com/6', '--types', 'lead.created']);
+    const sixth = await runCliInProcess(t.app, [
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      'https://hooks.example.com/6',
+      '--types',
+      'lead.created',
+    ]);
     expect(sixth.code).toBe(1);
-    expect(sixth.json.error.message).toMatch(/already has 5 webhook endpoints/);
+    expect(sixth.message).toMatch(/already has 5 webhook endpoints/);
     expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [f.orgId])).toEqual([{ n: 5 }]);
   });
 });
