@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ApiKeyService } from '../src/auth';
-import { runCli } from './support/cli';
+import { runCliInProcess } from './support/cli-in-process';
 import { createTestDatabase } from './support/database';
 import { createFirm, type TestFirm } from './support/factories';
+import { newMediumService } from './support/medium';
 import { seededRandom } from './support/seeded-random';
 import { waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -38,8 +39,16 @@ describe('keys behave as credentials in every api process', () => {
     // Both have used (and could have remembered) the key.
     expect((await statusIn(one, key)).status).toBe(200);
     expect((await statusIn(two, key)).status).toBe(200);
-    const revoked = await runCli(['key', 'revoke', '--id', summary.id, '--json'], { databaseUrl });
-    expect(revoked.code).toBe(0);
+    // The CLI's command in a third context composed as the CLI's is (coreModules, on the same database), so neither
+    // api process takes part in the revoke; the CLI process itself is proven in cli.e2e.spec.ts (loading one costs
+    // ~2 s of CPU).
+    const cliContext = await newMediumService(ApiKeyService, { databaseUrl });
+    try {
+      const revoked = await runCliInProcess(cliContext.module, ['key', 'revoke', '--id', summary.id, '--json']);
+      expect(revoked).toMatchObject({ code: 0, json: { id: summary.id, status: 'revoked' } });
+    } finally {
+      await cliContext.close();
+    }
     const [a, b] = await Promise.all([statusIn(one, key), statusIn(two, key)]);
     for (const r of [a, b]) expect(r).toEqual({ status: 401, code: 'unauthorized', detail: 'The API key has been revoked.' });
   });
