@@ -102,7 +102,8 @@ export class SpreadClient {
   /** How many requests each process answered. */
   readonly served: number[];
 
-  constructor(private readonly apis: ServiceProcess[]) {
+  /** `apis`: compiled processes, or an in-process app (anything serving the API at a baseUrl). */
+  constructor(private readonly apis: { baseUrl: string | null }[]) {
     this.served = apis.map(() => 0);
   }
 
