@@ -30,6 +30,12 @@ export class DatabasePool {
       constructor(config?: pg.PoolConfig) {
         super(config);
         made(this);
+        // PostgreSQL ending a session (a shutdown, a restart) makes node-postgres emit 'error' on its client. The pool
+        // listens only while a connection is idle, TypeORM only while its query runner holds one; a connection checked
+        // out between statements, or released with an error and still closing, had no listener, and the process
+        // ended (the chaos run). The statement that needed it fails on its own and is answered 503, and the pool
+        // drops a connection released with an error, so the event itself needs nothing more.
+        this.on('connect', (client) => client.on('error', () => undefined));
       }
     };
   }

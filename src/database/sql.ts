@@ -157,18 +157,11 @@ export class Database implements PreparingQueryable {
   /** Check out, run, give back, as pg's own pool.query does: a connection that failed a statement is not reused. */
   private async run(config: QueryConfig): Promise<QueryResult> {
     const client = await this.pools.pool().connect();
-    // A checked-out pg client emits 'error' when its connection drops (an outage); with no listener that is an
-    // uncaught exception that ends the process. The failed query rejects below and is answered 503 from there;
-    // once released, the pool's own listener takes over.
-    const onConnectionError = () => undefined;
-    client.on('error', onConnectionError);
     try {
       const result = await client.query(config);
-      client.removeListener('error', onConnectionError);
       client.release();
       return result;
     } catch (err) {
-      client.removeListener('error', onConnectionError);
       client.release(err instanceof Error ? err : new Error(String(err)));
       throw err;
     }

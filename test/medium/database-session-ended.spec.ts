@@ -1,5 +1,6 @@
 import { DataSource, type EntityManager } from 'typeorm';
 import { isDatabaseUnavailable } from '../../src/common/errors/db-errors';
+import { DatabasePool } from '../../src/database/database-pool';
 import { Database } from '../../src/database/sql';
 import { newMediumService, type MediumService } from '../support/medium';
 import { waitFor } from '../support/receiver';
@@ -52,5 +53,27 @@ describe('a session ended between two statements of a transaction', () => {
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/already released/);
     expect(isDatabaseUnavailable(failure)).toBe(true);
+  });
+
+  // A server shutdown ends every session, also one whose connection is checked out with no statement running (or
+  // released with an error and still closing): node-postgres then emits 'error' on that client, and with no listener
+  // the process ends (the chaos run saw an api process exit so). Every pooled connection keeps a listener.
+  it('a checked-out connection between statements outlives its session ended, and the pool serves again', async () => {
+    const client = await m.module.get(DatabasePool).pool().connect();
+    const [{ pid }] = (await client.query('SELECT pg_backend_pid() AS pid')).rows;
+    await m.sql('SELECT pg_terminate_backend($1)', [pid]);
+    // No statement on it meanwhile: one would take the error itself, and the client would emit nothing.
+    await waitFor(
+      async () => (await m.sql('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid]))[0].n === 0,
+      'the session to end',
+      10_000,
+    );
+    const failure = await client.query('SELECT 1').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    client.release(failure as Error);
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+    expect(await m.sut.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
 });
