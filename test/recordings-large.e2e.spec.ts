@@ -69,8 +69,8 @@ class MemoryMeter {
 /**
  * Each sample is a full collection (hundreds of ms in a Jest worker's heap): one every 32 MiB moved, four a transfer
  * (there were seven at 16 MiB, for no more power). Buffering shows whatever the sampling rate: an upload held whole
- * grows with the bytes moved and is over the budget by the sample at 64 MiB; a download read whole before it is sent
- * is held from the first byte to the last, so the sample at 32 MiB sees it; and the last sample is taken at the end.
+ * grows with the bytes moved and is over the budget by the sample at 96 MiB (and the last, at the end); a download
+ * read whole before it is sent is held from the first byte to the last, so the sample at 32 MiB sees it.
  * Streaming stays at a chunk or two between any two samples.
  */
 const SAMPLE_EVERY = 32 * MiB;
