@@ -1,4 +1,3 @@
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { sendProblem } from '../common/errors/problem.filter.js';
@@ -106,6 +105,8 @@ export function configureConsoleHttp(fastify: FastifyInstance, views: ConsoleVie
   declareRoutesOf(fastify, ASSET_FILES, () =>
     fastify.register(
       async (assets) => {
+        // Loaded here, when the HTTP app is built: the CLI imports the console context and never serves a file.
+        const { default: fastifyStatic } = await import('@fastify/static');
         await assets.register(fastifyStatic, {
           root: [`${consoleUiFolder()}/assets`, uplotFolder()],
           prefix: '/',

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { Clock } from '../common/clock.js';
 import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { AppConfig } from '../config/app-config.js';
@@ -29,15 +29,18 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
     private readonly outage: DatabaseOutage,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runsWorker) return;
-    this.active = true;
     if (this.config.smtpUrl) {
+      // Loaded only where mail is sent over SMTP: the CLI, the API role and a worker without SMTP_URL never need it.
+      const { default: nodemailer } = await import('nodemailer');
       this.transport = nodemailer.createTransport(this.config.smtpUrl);
     } else {
       // The documented default for development: informational, not a warning.
       this.logger.log('SMTP_URL is not set: owner emails are written to the log instead of being sent');
     }
+    // Only once the transport exists: a poll before it would log a message instead of sending it.
+    this.active = true;
   }
 
   @Interval('mail-outbox', 1000)

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, request } from 'undici';
 import type { AttemptResult } from './delivery-rules.js';
 import { literalAddressAllowed, safeLookup } from './safe-target.js';
 
@@ -62,18 +62,25 @@ async function readPrefix(body: Dispatcher.ResponseData['body']): Promise<string
  * the one the socket connects to.
  */
 export class WebhookSender {
-  private readonly agent: Agent;
+  /**
+   * undici (110 modules) is loaded from the moment the sending process builds its sender, long before its first
+   * delivery; the processes that only import the webhooks context (the CLI, the API role) never load it.
+   */
+  private readonly undici: Promise<{ agent: Agent; request: typeof request }>;
   private readonly logger = new Logger(WebhookSender.name);
   private hinted = false;
 
   constructor(private readonly opts: { allowPrivateTargets: boolean; timeoutMs?: number }) {
     const timeout = opts.timeoutMs ?? SEND_TIMEOUT_MS;
-    this.agent = new Agent({
-      connect: { timeout, ...(opts.allowPrivateTargets ? {} : { lookup: safeLookup as never }) },
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-      keepAliveTimeout: 4_000,
-    });
+    this.undici = import('undici').then((undici) => ({
+      agent: new undici.Agent({
+        connect: { timeout, ...(opts.allowPrivateTargets ? {} : { lookup: safeLookup as never }) },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        keepAliveTimeout: 4_000,
+      }),
+      request: undici.request,
+    }));
   }
 
   async post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
@@ -96,6 +103,7 @@ export class WebhookSender {
   }
 
   private async attempt(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+    const { agent, request } = await this.undici;
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const refused = (error: string): AttemptResult => ({ statusCode: null, durationMs: null, error, responseBody: null });
@@ -111,7 +119,7 @@ export class WebhookSender {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(target, {
-        dispatcher: this.agent,
+        dispatcher: agent,
         method: 'POST',
         headers,
         body,
@@ -127,6 +135,6 @@ export class WebhookSender {
   }
 
   async close(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+    await (await this.undici).agent.close().catch(() => undefined);
   }
 }
