@@ -88,47 +88,78 @@ describe('an 8 MiB deeply nested body can no longer stall the service', () => {
     const target = `/v1/leads/${leadId}`;
     // Warm-up: both refusals and the health route have run once before anything is measured.
     await Promise.all([sendDeep(t.baseUrl, target, key, false), sendDeep(t.baseUrl, target, key, true), fetch(`${t.baseUrl}/v1/health`)]);
-    // The same probe with no attack first: on a busy machine health is slow anyway, and the bound is relative to that.
-    const quiet = await probeHealth(t.baseUrl, () => hold(2_000));
-    const rssBefore = process.memoryUsage().rss;
     const statuses: number[] = [];
-    const latencies = await probeHealth(t.baseUrl, async () => {
-      const attacks: Promise<void>[] = [];
-      // 8 a second for 5 seconds: 40 bodies of 8 MiB, half with Content-Length and half chunked.
-      for (let i = 0; i < 40; i++) {
-        attacks.push(sendDeep(t.baseUrl, target, key, i % 2 === 1).then((s) => void statuses.push(s)));
+    /** One second of attack: 8 bodies 125 ms apart, alternately with Content-Length and chunked; over once all are answered. */
+    const attack = async () => {
+      const sent: Promise<void>[] = [];
+      for (let i = 0; i < 8; i++) {
+        sent.push(sendDeep(t.baseUrl, target, key, i % 2 === 1).then((s) => void statuses.push(s)));
         await hold(125);
       }
-      await Promise.all(attacks);
+      await Promise.all(sent);
+    };
+    // The control is the same probe with no attack, in windows interleaved with the attack's (A C C A A C C A A C), each
+    // as long as the attack window before it: on a shared machine the load moves over seconds, and a control measured
+    // before the attack (as this test once did) judged an attack at load 19 against a quiet probe at load 15.
+    const rssBefore = process.memoryUsage().rss;
+    const windows = ['attack', 'control', 'control', 'attack', 'attack', 'control', 'control', 'attack', 'attack', 'control'] as const;
+    let lastAttackMs = 1_000;
+    const samples = await probeHealth(t.baseUrl, windows, async (w) => {
+      if (w === 'control') return hold(lastAttackMs);
+      const started = performance.now();
+      await attack();
+      lastAttackMs = performance.now() - started;
     });
     const rssGrowthMiB = (process.memoryUsage().rss - rssBefore) / MiB;
+    const [latencies, quiet] = (['attack', 'control'] as const).map((w) => samples.filter((s) => s.window === w).map((s) => s.ms));
     // 413 on the Content-Length; a chunked one is refused at its first chunk, too deep (400); or reset while still sending.
     expect(statuses.filter((s) => ![400, 413, 0].includes(s))).toEqual([]);
+    expect(statuses.length).toBe(40);
     expect(statuses.filter((s) => s > 0).length).toBeGreaterThanOrEqual(20);
     expect(latencies.length).toBeGreaterThanOrEqual(20);
+    expect(quiet.length).toBeGreaterThanOrEqual(20);
+    const figures = (ms: number[]) =>
+      `p50 ${percentile(ms, 50).toFixed(0)} ms, slowest ${[...ms]
+        .sort((x, y) => y - x)
+        .slice(0, 3)
+        .map((x) => x.toFixed(0))
+        .join(', ')} ms (${ms.length})`;
+    process.stderr.write(
+      `body attack: health ${figures(latencies)} under attack, ${figures(quiet)} without; RSS +${rssGrowthMiB.toFixed(1)} MiB\n`,
+    );
     // Parsing these bodies blocked the event loop 1 to 2 s each, so health waited seconds; refused unread, health is
-    // as fast as without the attack. Bounds relative to the quiet probe of the same run hold on a busy machine too;
-    // the figures on a quiet one are in docs/benchmarks.md.
+    // as fast as without the attack. Bounds relative to the control windows of the same run hold on a busy machine
+    // too; the figures on a quiet one are in docs/benchmarks.md.
     expect(percentile(latencies, 50)).toBeLessThan(100 + 4 * percentile(quiet, 50));
-    expect(percentile(latencies, 99)).toBeLessThan(250 + 4 * percentile(quiet, 99));
+    // The tail: at load 19, two answers in a hundred under attack took 0.2 to 0.6 s while the control's slowest took
+    // 30 to 40 ms (the attack's bytes are still written, read and dropped by this one process); a server that parsed
+    // these bodies delays every answer by seconds. So no more than 2 answers over the tail bound.
+    expect(latencies.filter((ms) => ms >= 250 + 4 * percentile(quiet, 99)).length).toBeLessThanOrEqual(2);
     expect(rssGrowthMiB).toBeLessThan(64);
   });
 });
 
-/** GET /v1/health in a loop (25 ms apart) while `during` runs; the latency of each answer, in ms. */
-async function probeHealth(baseUrl: string, during: () => Promise<void>): Promise<number[]> {
-  const latencies: number[] = [];
-  let stop = false;
+/**
+ * GET /v1/health in a loop (25 ms apart) while `during` runs for each window in turn: the latency of each answer, in
+ * ms, with the window it was asked and answered in. One that spans two windows counts in neither: a control window
+ * must not hold the answers the next attack delayed.
+ */
+async function probeHealth<W extends string>(
+  baseUrl: string,
+  windows: readonly W[],
+  during: (window: W) => Promise<void>,
+): Promise<{ window: W; ms: number }[]> {
+  const samples: { window: W; ms: number }[] = [];
+  let current = 0;
   const probe = (async () => {
-    while (!stop) {
-      const started = performance.now();
+    while (current < windows.length) {
+      const [window, started] = [current, performance.now()];
       expect((await fetch(`${baseUrl}/v1/health`)).status).toBe(200);
-      latencies.push(performance.now() - started);
+      if (current === window) samples.push({ window: windows[window], ms: performance.now() - started });
       await hold(25);
     }
   })();
-  await during();
-  stop = true;
+  for (; current < windows.length; current++) await during(windows[current]);
   await probe;
-  return latencies;
+  return samples;
 }
