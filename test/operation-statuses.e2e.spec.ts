@@ -87,6 +87,7 @@ describe('shared statuses on every operation that documents them', () => {
       return encodeURIComponent(example);
     });
 
+  const isShed = (r: HttpResult) => r.status === 503 && r.headers.get('retry-after') !== null;
   /** Sends `opts` to every operation documenting `status`; returns what each that answered otherwise got. */
   const sendEach = async (status: number, opts: (o: Operation) => RequestOptions, code: string): Promise<string[]> => {
     const ops = documenting(status);
@@ -94,7 +95,11 @@ describe('shared statuses on every operation that documents them', () => {
     const wrong: string[] = [];
     for (const o of ops) {
       // request() checks each answer against the document (status, type, body, documented headers) and records it.
-      const r: HttpResult = await t.request(o.method, pathOf(o), opts(o));
+      let r: HttpResult = await t.request(o.method, pathOf(o), opts(o));
+      // A shed answer (503 with Retry-After) is asked again, as a client does: at load 13 (two suites at once) a new
+      // pooled connection once took over its 3 s connect bound, and the key check before the body answered 503. It
+      // is not the refusal under test; a 503 that stays fails below.
+      for (let again = 0; again < 3 && status !== 503 && isShed(r); again++) r = await t.request(o.method, pathOf(o), opts(o));
       // A HEAD answer has no body to name its code.
       const codeSeen = o.method === 'HEAD' ? code : r.body?.code;
       if (r.status !== status || codeSeen !== code) wrong.push(`${name(o)}: ${r.status} ${r.text.slice(0, 160)}`);
