@@ -58,6 +58,9 @@ export class WaitingEventsList {
         if (outcome === 'woken') recheckMs = FIRST_RECHECK_MS;
         else if (outcome === 'tick' && recheckMs !== null) recheckMs = Math.min(2 * recheckMs, LAST_RECHECK_MS);
         answer = await page();
+        // After a re-check (the LISTEN back, or its tick while down) the event may be held back, and its notification
+        // was lost with the connection: re-check on the short tick as after a notification, not at the deadline.
+        if (answer.events.length === 0 && recheckMs === null && (await heldBack())) recheckMs = FIRST_RECHECK_MS;
       }
       return answer;
     } finally {

@@ -3,6 +3,10 @@ import { AccountService } from '../../src/account';
 import { RetentionRunner } from '../../src/common/retention/retention-runner';
 import { Database } from '../../src/database/sql';
 import { EventsService, type EventType } from '../../src/events';
+import { EventWaits } from '../../src/events/event-waits';
+import { WaitingEventsList } from '../../src/events/waiting-events-list';
+import { createFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
 import { eventData, eventsListable, firmEventsListable, insertEvent, recordEvent } from '../support/events';
 import { newMediumService, type MediumService } from '../support/medium';
 import { hold } from '../support/time';
@@ -326,5 +330,40 @@ describe('EventsService.list: catch-up while events are being written', () => {
     expect([...committed].filter((id) => !seen.includes(id))).toEqual([]); // nothing skipped
     expect(seen.length).toBe(committed.size);
     expect(pages).toBeGreaterThan(30);
+  });
+});
+
+/**
+ * A waiting request whose event's notification was lost with the LISTEN connection, and which the log still holds
+ * back when the reconnect's re-check runs: it re-checks on the short tick, so the event reaches it once the older
+ * transaction ends, not at its deadline (seen once under load: answered 20 s late, at the end of `wait=20`).
+ */
+describe('WaitingEventsList after the LISTEN connection comes back', () => {
+  it('keeps re-checking an event held back at the re-check, and answers it soon after it can be listed', async () => {
+    const firm = await createFirm(m.module, { publish: false });
+    const principal = await m.principal(firm.keys.read);
+    const waits = m.module.get(EventWaits);
+    const answered = m.module.get(WaitingEventsList).list(principal, { limit: 20 }, 20);
+    await waitFor(() => waits.listening && waits.waiting === 1, 'the request to wait with its LISTEN in place');
+    const older = await session();
+    try {
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      // Written with no notification (as one lost with the connection), and held back behind the older transaction.
+      const id = await insertEvent(pool, firm.orgId);
+      await m.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'events-listener'`);
+      await waitFor(() => !waits.listening, 'the LISTEN connection to be lost');
+      await waitFor(() => waits.listening, 'the LISTEN connection to be back (every waiter re-checks)', 10_000);
+      // No signal says the re-check has run; a pause only orders it before the commit (on a slower machine the commit
+      // may come first, and the test then passes either way: it cannot fail wrongly).
+      await hold(300);
+      await older.query('COMMIT');
+      const listableAt = Date.now();
+      const page = await answered;
+      expect(page.events.map((e) => e.id)).toEqual([id]);
+      expect(Date.now() - listableAt).toBeLessThan(3_000);
+    } finally {
+      await older.end();
+    }
   });
 });
