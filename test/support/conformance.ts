@@ -47,7 +47,7 @@ export class Conformance {
 
   constructor(private readonly doc: Json) {
     // The document is not checked against JSON Schema's meta-schema here (compiling that took two thirds of building a
-    // checker, once per test file): test/openapi-lint.e2e.spec.ts validates the document itself.
+    // checker, once per test file): test/openapi-document/openapi-lint.cases.ts validates the document itself.
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, validateSchema: false });
     (addFormats as unknown as (a: unknown) => void)(this.ajv);
     this.ajv.addFormat('binary', true);

@@ -1,6 +1,6 @@
-import { createFirm, type TestFirm } from './support/factories';
-import { fixture, insertCall, tempDataDir, upload } from './support/recordings';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { createFirm, type TestFirm } from '../support/factories';
+import { fixture, insertCall, tempDataDir, upload } from '../support/recordings';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 /**
  * Documented answers no other test file reaches through request(), so that

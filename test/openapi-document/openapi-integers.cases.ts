@@ -1,7 +1,8 @@
-import { typesOf, walkDocument } from './support/doc-walk';
-import { createFirm, type TestFirm } from './support/factories';
-import { servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
+import { typesOf, walkDocument } from '../support/doc-walk';
+import { createFirm, type TestFirm } from '../support/factories';
+import { servedDocument, type ServedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * What the spec types as an integer is documented `integer` (with its bounds
@@ -16,12 +17,11 @@ let doc: Json;
 let firm: TestFirm;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await sharedTestApp();
   served = await servedDocument(t);
   doc = served.doc;
   firm = await createFirm(t.app);
 });
-afterAll(() => t.close());
 
 /** Fields the spec types `number`: the only ones that may carry decimals. */
 const DECIMAL_FIELDS = ['start_s', 'intake_completeness', 'completeness'];

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, type Response } from 'playwright-core';
-import { BROWSER_OUTPUT, launchChromium, haveChromium } from './support/browser';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { checkExchange } from './support/conformance';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { BROWSER_OUTPUT, launchChromium, haveChromium } from '../support/browser';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { checkExchange } from '../support/conformance';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 const OUTPUT = BROWSER_OUTPUT;
 
@@ -32,7 +33,7 @@ const OUTPUT = BROWSER_OUTPUT;
 
   beforeAll(async () => {
     // BASE_URL unset, as on a fresh clone: the document's server must be relative for the page to work from 127.0.0.1.
-    t = await startTestApp({ env: { ...internalEnv, BASE_URL: '' } });
+    t = await sharedTestApp({ ...internalEnv, BASE_URL: '' });
     firm = await createFirm(t.app);
     leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
     browser = await launchChromium();
@@ -48,7 +49,6 @@ const OUTPUT = BROWSER_OUTPUT;
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
   });
 
   /** The operation block for METHOD PATH, found by its path (not by operationId, which the document may rename). */

@@ -3,7 +3,8 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestApp, type TestApp } from './support/test-app';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
@@ -24,7 +25,7 @@ let t: TestApp;
 let dir: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await sharedTestApp();
   const r = await t.get('/v1/openapi.json');
   expect(r.status).toBe(200);
   dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
@@ -33,7 +34,6 @@ beforeAll(async () => {
   copyFileSync(join(ROOT, 'redocly.yaml'), join(dir, 'redocly.yaml'));
   copyFileSync(join(ROOT, 'test/support/openapi-lint-ignore.yaml'), join(dir, '.redocly.lint-ignore.yaml'));
 });
-afterAll(() => t.close());
 
 describe('the served OpenAPI document passes both linters with no error and no warning', () => {
   it('Spectral, oas ruleset', async () => {

@@ -1,7 +1,8 @@
-import { HTTP_ANSWERS } from '../src/common/errors/http-answers';
-import { walkDocument } from './support/doc-walk';
-import { escapePointer, servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
+import { HTTP_ANSWERS } from '../../src/common/errors/http-answers';
+import { walkDocument } from '../support/doc-walk';
+import { escapePointer, servedDocument, type ServedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Every example of the served document fits: each error example carries its
@@ -15,11 +16,10 @@ let served: ServedDocument;
 let doc: Json;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await sharedTestApp();
   served = await servedDocument(t);
   doc = served.doc;
 });
-afterAll(() => t.close());
 
 /** status of each problem code, from the HTTP filter's one table. */
 function problemStatuses(): Record<string, number> {

@@ -1,11 +1,11 @@
-import { EVENT_TYPES } from '../src/events';
-import { internalEnv } from './support/call-documents';
-import { firmEventsListable } from './support/events';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { Receiver } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
+import { EVENT_TYPES } from '../../src/events';
+import { internalEnv } from '../support/call-documents';
+import { firmEventsListable } from '../support/events';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { Receiver } from '../support/receiver';
+import { tempDataDir } from '../support/recordings';
+import { servedDocument, type ServedDocument } from '../support/served-document';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * Events typed by type: in the served document the events list, the single

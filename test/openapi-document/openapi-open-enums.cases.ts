@@ -1,6 +1,7 @@
-import { walkDocument } from './support/doc-walk';
-import { servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
+import { walkDocument } from '../support/doc-walk';
+import { servedDocument, type ServedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Enumerations the spec calls open may gain values: the document lists their
@@ -17,11 +18,10 @@ let served: ServedDocument;
 let doc: Json;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await sharedTestApp();
   served = await servedDocument(t);
   doc = served.doc;
 });
-afterAll(() => t.close());
 
 /** The enumerations the spec calls open, with the values it lists (Call, Lead, Event, Webhook endpoint and delivery, data by type). */
 const OPEN = {

@@ -1,17 +1,17 @@
-import { undocumentedSchemas } from './support/openapi-walk';
-import { startTestApp, type TestApp } from './support/test-app';
+import { undocumentedSchemas } from '../support/openapi-walk';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let doc: Record<string, unknown>;
 
 beforeAll(async () => {
   // BASE_URL unset, as on a fresh start: the document's server must then be relative.
-  t = await startTestApp({ env: { BASE_URL: '' } });
+  t = await sharedTestApp({ BASE_URL: '' });
   const r = await t.get<Record<string, unknown>>('/v1/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body;
 });
-afterAll(() => t.close());
 
 describe('the served document describes every schema and property', () => {
   it('every status of every operation has its own example (errors written by hand, JSON successes composed)', () => {

@@ -1,6 +1,7 @@
-import { ConformanceError } from './support/conformance';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ConformanceError } from '../support/conformance';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * The conformance check (test/support/conformance.ts) reads every object
@@ -11,10 +12,9 @@ let t: TestApp;
 let firm: TestFirm;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await sharedTestApp();
   firm = await createFirm(t.app);
 });
-afterAll(() => t.close());
 
 describe('the conformance check reads every object schema closed', () => {
   it('refuses a member the document does not list, at the top of a body and nested, and keeps accepting the real answer', async () => {
