@@ -14,7 +14,7 @@ import { exposedNames, metricNames } from './support/promql-names';
 import { behaviours, Receiver, waitFor } from './support/receiver';
 import { startTestApp, type TestApp } from './support/test-app';
 
-// Jest runs from the project's root (as examples.e2e.spec.ts relies on too).
+// Jest runs from the project's root (as test/guides/examples.cases.ts relies on too).
 const ROOT = process.cwd();
 const ALERTS = join(ROOT, 'deploy/prometheus/alerts.yml');
 const ALERT_TESTS = join(ROOT, 'deploy/prometheus/alerts.test.yml');

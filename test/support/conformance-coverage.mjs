@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * Documented (operationId, status) pairs no request of this run received.
  * Each pair counts on its own: a status the shared code answers (401, 403,
  * 413, 415, 429, 503) is exercised on every operation that documents it
- * (test/operation-statuses.e2e.spec.ts walks them all from the document).
+ * (test/request-rules/operation-statuses.cases.ts walks them all from the document).
  */
 export function neverExercised(runDir) {
   if (!runDir || !existsSync(join(runDir, 'documented.json'))) return undefined;

@@ -1,29 +1,25 @@
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { HeadFirstConnection } from './support/head-first';
-import { fixture, tempDataDir, upload, uploadPath } from './support/recordings';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
-import { bigParsesDuring } from './support/json-parse-spy';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { HeadFirstConnection } from '../support/head-first';
+import { fixture, upload, uploadPath } from '../support/recordings';
+import { sharedTestApp } from '../support/shared-app';
+import { TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
+import { bigParsesDuring } from '../support/json-parse-spy';
 
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 describe('the stages a route declaration drives', () => {
-  const data = tempDataDir();
   let t: TestApp;
   let firm: TestFirm;
   let callId: string;
   let leadId: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir } });
+    t = await sharedTestApp(internalEnv);
     firm = await createFirm(t.app);
     callId = nextCallId();
     leadId = (await ingestOk(t, firm.orgId, callId, fullCallDocument())).lead_id as string;
     expect((await upload(t, firm.orgId, callId, fixture('injury-caller.ogg'))).status).toBe(200);
-  });
-  afterAll(async () => {
-    await t.close();
-    data.cleanup();
   });
 
   describe('an empty body with Content-Type: application/json on a POST that takes none is no body', () => {

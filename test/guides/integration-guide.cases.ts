@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createFirm } from './support/factories';
-import { freePort } from './support/net';
-import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
+import { createFirm } from '../support/factories';
+import { freePort } from '../support/net';
+import { sharedTestApp } from '../support/shared-app';
+import { TEST_SECRET_KEY, type TestApp } from '../support/test-app';
 
 /** The README's "Build your integration" block, pointed at this service, a live key of its firm and a free receiver port. */
 function readmeGuide(base: string, key: string, hookPort: number): string {
@@ -57,9 +58,8 @@ function runScript(
 describe("the README's integration guide", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
   });
-  afterAll(() => t.close());
 
   it('runs as written: a test key, listen to a verifying receiver, a simulated call, its events, the lead contacted, then a live key', async () => {
     const firm = await createFirm(t.app);

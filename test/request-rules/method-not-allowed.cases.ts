@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { registeredRoutes, type RegisteredRoute } from '../src/common/http/route-table';
-import { servedDocument } from './support/served-document';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { registeredRoutes, type RegisteredRoute } from '../../src/common/http/route-table';
+import { servedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import { TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -16,10 +17,9 @@ describe('a method a path does not have: 405 with Allow; an unknown path: 404', 
   let routes: readonly RegisteredRoute[];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN } });
+    t = await sharedTestApp({ INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN });
     routes = registeredRoutes(t.app.getHttpAdapter().getInstance() as FastifyInstance);
   });
-  afterAll(() => t.close());
 
   /** A template as a pattern of its own (not the router's): `:name` one segment, `*` the rest (not nothing). */
   const pattern = (url: string) =>

@@ -1,10 +1,10 @@
-import { SCOPES } from '../src/common/http/scopes';
-import { createTestDatabase } from './support/database';
-import { createFirm, type TestFirm } from './support/factories';
-import { insertKeyWithScopes } from './support/keys';
-import { fixture, insertCall, tempDataDir, upload } from './support/recordings';
-import { TcpProxy } from './support/tcp-proxy';
-import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type RequestOptions, type TestApp } from './support/test-app';
+import { SCOPES } from '../../src/common/http/scopes';
+import { createTestDatabase } from '../support/database';
+import { createFirm, type TestFirm } from '../support/factories';
+import { insertKeyWithScopes } from '../support/keys';
+import { fixture, insertCall, tempDataDir, upload } from '../support/recordings';
+import { TcpProxy } from '../support/tcp-proxy';
+import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type RequestOptions, type TestApp } from '../support/test-app';
 
 /**
  * The statuses shared code answers before any handler runs: 401 (no key),

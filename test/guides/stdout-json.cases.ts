@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createTestDatabase } from './support/database';
-import { requestAt } from './support/http';
-import { freePort } from './support/net';
-import { waitFor } from './support/receiver';
-import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from './support/test-app';
+import { createTestDatabase } from '../support/database';
+import { requestAt } from '../support/http';
+import { freePort } from '../support/net';
+import { waitFor } from '../support/receiver';
+import { TEST_INTERNAL_TOKEN, TEST_SECRET_KEY } from '../support/test-app';
 
 describe('the running service', () => {
   it('writes only JSON lines to stdout, from start to SIGTERM', async () => {

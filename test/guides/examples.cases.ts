@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
 import { Webhook } from 'standardwebhooks';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { createFirm } from './support/factories';
-import { freePort } from './support/net';
-import { waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { createFirm } from '../support/factories';
+import { freePort } from '../support/net';
+import { waitFor } from '../support/receiver';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
 
 /** Runs an example as its own process, as an integrator would; resolves with its exit code and output. */
 const runExample = (file: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -28,9 +29,8 @@ describe('reference integrations (examples/)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // No as_of margin, so a pass after a change reads only what changed since the last one.
-    t = await startTestApp({ env: { ...internalEnv, LIST_AS_OF_MARGIN_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    t = await sharedTestApp({ ...internalEnv, LIST_AS_OF_MARGIN_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   });
-  afterAll(() => t.close());
 
   it('sync-poller mirrors calls and leads, and a restarted run resumes from the saved as_of', async () => {
     const f = await createFirm(t.app);

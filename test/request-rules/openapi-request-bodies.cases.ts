@@ -1,8 +1,9 @@
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { escapePointer, servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
-import { createTestKeys, simulateTestCall } from './support/test-mode';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { escapePointer, servedDocument, type ServedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
+import { createTestKeys, simulateTestCall } from '../support/test-mode';
 
 /**
  * The document's request schema for every JSON body accepts exactly the
@@ -136,16 +137,6 @@ let testKey: string;
 let leadId: string;
 let testCallId: string;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: internalEnv });
-  served = await servedDocument(t);
-  firm = await createFirm(t.app);
-  leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
-  testKey = (await createTestKeys(t, firm.orgId))['read-update-leads'];
-  testCallId = (await simulateTestCall(t, testKey)).call_id;
-});
-afterAll(() => t.close());
-
 /** The operations with a JSON request body, and how each case of their table is sent. */
 const tables = () => ({
   'PATCH /v1/leads/{lead_id}': { cases: PATCH_LEAD, path: `/v1/leads/${leadId}`, key: firm.keys['read-update-leads'] },
@@ -184,6 +175,15 @@ async function serviceAccepts(
 }
 
 describe('every JSON request body: the document accepts exactly what the service accepts', () => {
+  beforeAll(async () => {
+    t = await sharedTestApp(internalEnv);
+    served = await servedDocument(t);
+    firm = await createFirm(t.app);
+    leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
+    testKey = (await createTestKeys(t, firm.orgId))['read-update-leads'];
+    testCallId = (await simulateTestCall(t, testKey)).call_id;
+  });
+
   it('the document has a JSON request body only where this table has cases, and /internal is not in it', () => {
     const withBody = Object.entries<any>(served.doc.paths).flatMap(([path, item]) =>
       Object.entries<any>(item)

@@ -1,14 +1,14 @@
-import { IDS_PATTERN } from '../src/calls';
-import { QUERY_DATE_TIME_PATTERN } from '../src/common/instant';
-import { PHONE_FORM_PATTERN } from '../src/common/phone';
-import { TEXT_PATTERN } from '../src/common/validation/string-safety';
-import { internalEnv } from './support/call-documents';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { Receiver } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { escapePointer, servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
-import { createTestKeys, simulateTestCall } from './support/test-mode';
+import { IDS_PATTERN } from '../../src/calls';
+import { QUERY_DATE_TIME_PATTERN } from '../../src/common/instant';
+import { PHONE_FORM_PATTERN } from '../../src/common/phone';
+import { TEXT_PATTERN } from '../../src/common/validation/string-safety';
+import { internalEnv } from '../support/call-documents';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { Receiver } from '../support/receiver';
+import { escapePointer, servedDocument, type ServedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
+import { createTestKeys, simulateTestCall } from '../support/test-mode';
 
 /**
  * For every operation of the served document, the query values the service
@@ -123,34 +123,6 @@ let testCallId: string;
 const real: Record<string, string[]> = {};
 const cursors: Record<string, string> = {};
 const issuedFor = (template: string, name: string): string[] => (name === 'cursor' ? [cursors[template]] : (real[name] ?? []));
-const data = tempDataDir();
-
-beforeAll(async () => {
-  rx = await Receiver.start();
-  t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-  served = await servedDocument(t);
-  firm = await createFirmWithData(t, rx.url('/hook'));
-  testKey = (await createTestKeys(t, firm.orgId))['read-update-leads'];
-  testCallId = (await simulateTestCall(t, testKey)).call_id;
-  const key = firm.keys['read-update-leads'];
-  // Values only the service can issue: a cursor of each unfiltered list, an event this firm's log holds.
-  for (const path of ['/v1/calls', '/v1/leads', '/v1/webhook-deliveries']) {
-    const next = (await t.get(`${path}?limit=1`, { key })).body.next_cursor;
-    if (typeof next !== 'string') throw new Error(`${path}: no second page to take a cursor from`);
-    cursors[path] = next;
-  }
-  real.after = [firm.eventId];
-  real.event_id = [firm.eventId];
-  real.endpoint_id = [firm.endpointId];
-  real.ids = [firm.callIds.join(',')];
-  real.call_id = [firm.callIds[0]];
-  real.external_id = [firm.externalId];
-}, 60_000);
-afterAll(async () => {
-  await t.close();
-  await rx.close();
-  data.cleanup();
-});
 
 const isInteger = (s: Json) => s.type === 'integer';
 
@@ -221,6 +193,29 @@ const operations = () =>
   );
 
 describe('query parameters: the document and the service accept the same values', () => {
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    t = await sharedTestApp({ ...internalEnv, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    served = await servedDocument(t);
+    firm = await createFirmWithData(t, rx.url('/hook'));
+    testKey = (await createTestKeys(t, firm.orgId))['read-update-leads'];
+    testCallId = (await simulateTestCall(t, testKey)).call_id;
+    const key = firm.keys['read-update-leads'];
+    // Values only the service can issue: a cursor of each unfiltered list, an event this firm's log holds.
+    for (const path of ['/v1/calls', '/v1/leads', '/v1/webhook-deliveries']) {
+      const next = (await t.get(`${path}?limit=1`, { key })).body.next_cursor;
+      if (typeof next !== 'string') throw new Error(`${path}: no second page to take a cursor from`);
+      cursors[path] = next;
+    }
+    real.after = [firm.eventId];
+    real.event_id = [firm.eventId];
+    real.endpoint_id = [firm.endpointId];
+    real.ids = [firm.callIds.join(',')];
+    real.call_id = [firm.callIds[0]];
+    real.external_id = [firm.externalId];
+  }, 60_000);
+  afterAll(() => rx.close());
+
   it('every listed parameter of every operation, value by value', async () => {
     const disagreements: string[] = [];
     const issuedOnly: string[] = [];

@@ -1,7 +1,8 @@
-import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../src/config/app-config';
-import { createFirm } from './support/factories';
-import { servedDocument, type ServedDocument } from './support/served-document';
-import { startTestApp, type TestApp } from './support/test-app';
+import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../../src/config/app-config';
+import { createFirm } from '../support/factories';
+import { servedDocument, type ServedDocument } from '../support/served-document';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
 
 /**
  * The general per-key rate limit is stated where a reader of the document
@@ -14,15 +15,14 @@ let t: TestApp;
 let served: ServedDocument;
 let doc: Json;
 
-beforeAll(async () => {
-  // The default general limit, so the headers are the ones a fresh deployment sends.
-  t = await startTestApp({ env: { RATE_LIMIT_PER_SECOND: String(DEFAULT_RATE_LIMIT_PER_SECOND) } });
-  served = await servedDocument(t);
-  doc = served.doc;
-});
-afterAll(() => t.close());
-
 describe('the general rate limit', () => {
+  beforeAll(async () => {
+    // The default general limit, so the headers are the ones a fresh deployment sends.
+    t = await sharedTestApp({ RATE_LIMIT_PER_SECOND: String(DEFAULT_RATE_LIMIT_PER_SECOND) });
+    served = await servedDocument(t);
+    doc = served.doc;
+  });
+
   const Q = DEFAULT_RATE_LIMIT_PER_SECOND;
   const BURST = defaultRateLimitBurst(Q);
 

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeclaration } from '../src/common/http/route-declaration';
-import { registeredRoutes, type RegisteredRoute } from '../src/common/http/route-table';
-import { SCOPES } from '../src/common/http/scopes';
-import { mintLink, openConsole, type ConsoleBrowser } from './support/console';
-import { createFirm, type TestFirm } from './support/factories';
-import { answerBeforeBody, type Answer } from './support/head-first';
-import { insertKeyWithScopes } from './support/keys';
-import { servedDocument } from './support/served-document';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import type { RouteDeclaration } from '../../src/common/http/route-declaration';
+import { registeredRoutes, type RegisteredRoute } from '../../src/common/http/route-table';
+import { SCOPES } from '../../src/common/http/scopes';
+import { mintLink, openConsole, type ConsoleBrowser } from '../support/console';
+import { createFirm, type TestFirm } from '../support/factories';
+import { answerBeforeBody, type Answer } from '../support/head-first';
+import { insertKeyWithScopes } from '../support/keys';
+import { servedDocument } from '../support/served-document';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 type Declared = RegisteredRoute & { declaration: RouteDeclaration };
 
