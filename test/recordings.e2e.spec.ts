@@ -516,7 +516,7 @@ describe.each(RECORDING_STORES)('call recordings (%s store)', (kind) => {
     expect(rec.get['x-required-scope']).toBe('calls:recording');
     expect(rec.get.security).toEqual([{ api_key: [] }]);
     // HEAD is documented as refused: 405 with Allow: GET, to anyone; 400 and 404 only for a request target
-    // that cannot be decoded (answered before any route: test/fuzz-findings.e2e.spec.ts), 503 from a process shutting
+    // that cannot be decoded (answered before any route: test/hostile-requests/fuzz-findings.cases.ts), 503 from a process shutting
     // down (test/outage.e2e.spec.ts).
     expect(Object.keys(rec.head.responses).sort()).toEqual(['400', '404', '405', '503']);
     expect(rec.head.security).toEqual([]);

@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { internalEnv } from './support/call-documents';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { Receiver, waitFor } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { rawRequest } from './support/raw-http';
-import { registerLiveToken, tokenRunsIn } from './support/run-log';
-import { startTestApp, type TestApp } from './support/test-app';
+import { internalEnv } from '../support/call-documents';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { Receiver, waitFor } from '../support/receiver';
+import { tempDataDir } from '../support/recordings';
+import { rawRequest } from '../support/raw-http';
+import { registerLiveToken, tokenRunsIn } from '../support/run-log';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * A mistyped recording link is still most of a live credential: from a

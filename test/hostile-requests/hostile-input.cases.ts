@@ -1,10 +1,11 @@
 import { connect } from 'node:net';
-import { InvalidInputError } from '../src/common/errors/invalid-input';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { waitFor } from './support/receiver';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { InvalidInputError } from '../../src/common/errors/invalid-input';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
+import { sharedTestApp } from '../support/shared-app';
+import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
 
 /** Writes raw bytes (so headers can repeat and bodies can stop short); resolves with all it read once the server closes. */
 function rawExchange(baseUrl: string, bytes: string): Promise<{ text: string; status: number; body: any }> {
@@ -38,10 +39,9 @@ describe('hostile input', () => {
   let firm: TestFirm;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     firm = await createFirm(t.app);
   });
-  afterAll(() => t.close());
 
   const newLead = async (): Promise<string> => (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id;
   const storedLead = async (leadId: string) =>

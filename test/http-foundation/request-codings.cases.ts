@@ -1,9 +1,10 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { HeadFirstConnection } from './support/head-first';
-import { fixture, tempDataDir, upload, uploadPath } from './support/recordings';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { HeadFirstConnection } from '../support/head-first';
+import { fixture, upload, uploadPath } from '../support/recordings';
+import { sharedTestApp } from '../support/shared-app';
+import { TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const plain = (bytes: Buffer) => bytes;
 
@@ -13,19 +14,14 @@ const plain = (bytes: Buffer) => bytes;
  * written (docs/decisions.md: refused rather than decoded).
  */
 describe('a request body with a Content-Encoding other than identity', () => {
-  const data = tempDataDir();
   let t: TestApp;
   let firm: TestFirm;
   let leadId: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir } });
+    t = await sharedTestApp(internalEnv);
     firm = await createFirm(t.app);
     leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string;
-  });
-  afterAll(async () => {
-    await t.close();
-    data.cleanup();
   });
 
   const lead = async () => (await t.get(`/v1/leads/${leadId}`, { key: firm.keys.read })).body;

@@ -1,6 +1,7 @@
-import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId, putCall } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import { type HttpResult, type TestApp } from '../support/test-app';
 
 /**
  * Every name on Object.prototype (constructor, valueOf, __proto__, ...):
@@ -17,10 +18,9 @@ describe('members named like Object.prototype properties are unknown members', (
   let firm: TestFirm;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     firm = await createFirm(t.app);
   });
-  afterAll(() => t.close());
 
   const expectRefused = (r: HttpResult, param: string, detail: string) => {
     expect({ status: r.status, code: r.body?.code, param: r.body?.param, detail: r.body?.detail }).toEqual({

@@ -1,10 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { checkExchange, toHeaders } from './support/conformance';
-import { createFirm, type TestFirm } from './support/factories';
-import { fixture, upload } from './support/recordings';
-import { startTestApp, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { checkExchange, toHeaders } from '../support/conformance';
+import { createFirm, type TestFirm } from '../support/factories';
+import { fixture, upload } from '../support/recordings';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let firm: TestFirm;
@@ -50,7 +51,7 @@ async function jsonGet(path: string, acceptEncoding: string): Promise<Wire> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ env: internalEnv });
+  t = await sharedTestApp(internalEnv);
   firm = await createFirm(t.app);
   [callId, longCallId] = [nextCallId('call_gz'), nextCallId('call_gz_long')];
   await ingestOk(t, firm.orgId, callId, fullCallDocument());
@@ -66,7 +67,6 @@ beforeAll(async () => {
   await ingestOk(t, firm.orgId, longCallId, { ...doc, transcript: { ...doc.transcript, briefings: [], turns } });
   expect((await upload(t, firm.orgId, callId, audio)).status).toBe(200);
 });
-afterAll(() => t.close());
 
 describe('JSON answers are compressed when the client asks', () => {
   it.each(['gzip', 'br'])('%s: the call detail, the same bytes and ETag as uncompressed, Vary on both', async (encoding) => {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { DEMO_SETTINGS } from '../src/demo';
-import { ReceptionistService } from '../src/receptionist';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { DEMO_SETTINGS } from '../../src/demo';
+import { ReceptionistService } from '../../src/receptionist';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let firm: TestFirm;
@@ -13,13 +14,12 @@ let leadId: string;
 let eventId: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: internalEnv });
+  t = await sharedTestApp(internalEnv);
   [firm, other] = [await createFirm(t.app), await createFirm(t.app)];
   callId = nextCallId('call_etag');
   leadId = (await ingestOk(t, firm.orgId, callId, fullCallDocument())).lead_id as string;
   [{ id: eventId }] = await t.sql(`SELECT id FROM events WHERE org_id = $1 ORDER BY seq LIMIT 1`, [firm.orgId]);
 });
-afterAll(() => t.close());
 
 /** The six single-resource reads, each with a key that may read it. */
 const reads = () => [

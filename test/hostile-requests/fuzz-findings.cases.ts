@@ -1,8 +1,9 @@
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { Conformance, recordExercised } from './support/conformance';
-import { createFirm, type TestFirm } from './support/factories';
-import { rawRequest, type RawRequest } from './support/raw-http';
-import { startTestApp, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { Conformance, recordExercised } from '../support/conformance';
+import { createFirm, type TestFirm } from '../support/factories';
+import { rawRequest, type RawRequest } from '../support/raw-http';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
 
 /**
  * What test/fuzz.e2e.spec.ts found, each pinned by a request that does not
@@ -14,11 +15,10 @@ describe('fuzz findings', () => {
   let conformance: Conformance;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     firm = await createFirm(t.app);
     conformance = new Conformance((await t.get('/v1/openapi.json')).body);
   });
-  afterAll(() => t.close());
 
   /** A raw exchange, checked against the served document like every request() is. */
   const send = async (r: RawRequest) => {

@@ -1,22 +1,17 @@
-import pg from 'pg';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { ReceptionistService } from '../src/receptionist';
-import { DEMO_SETTINGS } from '../src/demo';
-import { Database } from '../src/database/sql';
-import { createFirm, type TestFirm } from './support/factories';
-import { createTestDatabase } from './support/database';
-import { TcpProxy } from './support/tcp-proxy';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
-import { waitFor } from './support/receiver';
+import { ReceptionistService } from '../../src/receptionist';
+import { DEMO_SETTINGS } from '../../src/demo';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import { TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 describe('foundation', () => {
   let t: TestApp;
   let firm: TestFirm;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
     firm = await createFirm(t.app);
   });
-  afterAll(() => t.close());
 
   it('GET /v1/health needs no key and reads no firm data', async () => {
     const r = await t.get('/v1/health');
@@ -172,90 +167,3 @@ describe('foundation', () => {
     });
   });
 });
-
-describe('database outage', () => {
-  it('a connection dropped mid-statement fails that statement and nothing else (no uncaught pg error)', async () => {
-    const direct = new URL(await createTestDatabase());
-    const proxy = new TcpProxy(direct.hostname, Number(direct.port));
-    const viaProxy = new URL(direct.toString());
-    viaProxy.port = String(await proxy.start());
-    const t = await startTestApp({ databaseUrl: viaProxy.toString() });
-    const uncaught: unknown[] = [];
-    const onUncaught = (err: unknown) => uncaught.push(err);
-    process.on('uncaughtException', onUncaught);
-    // A statement that stays on the wire until the cut: it waits for an advisory lock this test holds.
-    const holder = new pg.Client({ connectionString: direct.toString() });
-    await holder.connect();
-    await holder.query('SELECT pg_advisory_lock(4242)');
-    try {
-      const outcome = t.app
-        .get(Database)
-        .query('SELECT pg_advisory_lock(4242)')
-        .then(
-          () => 'finished',
-          (err: Error) => err.message,
-        );
-      await waitFor(
-        async () =>
-          (await admin(
-            direct,
-            "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_advisory_lock(4242)' AND wait_event_type = 'Lock'",
-          )) > 0,
-        'the statement to wait on the lock',
-        5_000,
-      );
-      await proxy.cut();
-      expect(await outcome).toMatch(/terminated|ECONNRESET|closed/i);
-      await new Promise((r) => setImmediate(r));
-      expect(uncaught).toEqual([]);
-      await proxy.restore();
-      expect(await waitFor(async () => (await t.get('/health/ready')).status === 200, 'readiness again', 10_000)).toBe(true);
-    } finally {
-      process.off('uncaughtException', onUncaught);
-      await holder.end();
-      await proxy.cut().catch(() => undefined);
-      await t.close();
-    }
-  });
-
-  it('answers 503 with Retry-After while PostgreSQL is unreachable, then recovers by itself', async () => {
-    const direct = new URL(await createTestDatabase());
-    const proxy = new TcpProxy(direct.hostname, Number(direct.port));
-    const port = await proxy.start();
-    const viaProxy = new URL(direct.toString());
-    viaProxy.port = String(port);
-    const t = await startTestApp({ databaseUrl: viaProxy.toString() });
-    try {
-      const firm = await createFirm(t.app);
-      expect((await t.get('/v1/account', { key: firm.keys.read })).status).toBe(200);
-      await proxy.cut();
-      const down = await t.get('/v1/account', { key: firm.keys.read });
-      expect(down.status).toBe(503);
-      expect(down.body.code).toBe('service_unavailable');
-      expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect((await t.get('/health/ready')).status).toBe(503);
-      expect((await t.get('/v1/health')).status).toBe(200);
-      await proxy.restore();
-      // The pool reconnects by itself: the service answers again without a restart.
-      const up = await waitFor(
-        async () => (await t.get('/v1/account', { key: firm.keys.read })).status === 200,
-        'the service to answer again',
-        10_000,
-      );
-      expect(up).toBe(true);
-    } finally {
-      await proxy.cut().catch(() => undefined);
-      await t.close();
-    }
-  });
-});
-
-async function admin(url: URL, sql: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rowCount ?? 0;
-  } finally {
-    await client.end();
-  }
-}

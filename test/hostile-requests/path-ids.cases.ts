@@ -1,5 +1,6 @@
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp, type HttpResult } from './support/test-app';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp, type HttpResult } from '../support/test-app';
 
 /**
  * A path id that cannot name anything (a NUL byte, invalid UTF-8, 10,000
@@ -14,10 +15,9 @@ describe('path ids that cannot exist answer like unknown ids', () => {
   let firm: TestFirm;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
     firm = await createFirm(t.app);
   });
-  afterAll(() => t.close());
 
   const UNUSABLE: Array<[string, string]> = [
     ['a NUL byte', 'a%00b'],
