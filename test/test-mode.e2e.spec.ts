@@ -8,7 +8,7 @@ import { addTestModeData, type TestModeData } from './support/test-mode-data';
 
 type Ids = Record<DataIdKind, string>;
 
-/** Every id-taking operation and filter (as test/isolation-matrix.e2e.spec.ts sends them across firms). */
+/** Every id-taking operation and filter (as test/access/isolation-matrix.cases.ts sends them across firms). */
 const CASES = DATA_ID_CASES;
 
 describe('test mode: a test key sees only test data, a live key never sees it', () => {

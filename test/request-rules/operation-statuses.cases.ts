@@ -13,7 +13,7 @@ import { startTestApp, TEST_INTERNAL_TOKEN, type HttpResult, type RequestOptions
  * it, generated from the served document: an operation added tomorrow is
  * covered the day it is documented, and the conformance report counts each
  * (operation, status) on its own. 403 on every keyed operation:
- * test/scope-matrix.e2e.spec.ts.
+ * test/access/scope-matrix.cases.ts.
  */
 interface Operation {
   method: string;

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { ApiKeyService } from '../src/auth';
-import { runCliInProcess } from './support/cli-in-process';
-import { createTestDatabase } from './support/database';
-import { createFirm, type TestFirm } from './support/factories';
-import { newMediumService } from './support/medium';
-import { seededRandom } from './support/seeded-random';
-import { waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { runCliInProcess } from '../support/cli-in-process';
+import { createTestDatabase } from '../support/database';
+import { createFirm, type TestFirm } from '../support/factories';
+import { newMediumService } from '../support/medium';
+import { seededRandom } from '../support/seeded-random';
+import { waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('keys behave as credentials in every api process', () => {
   let databaseUrl: string;

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiKeyService } from '../src/auth';
-import { registeredRoutes } from '../src/common/http/route-table';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { requestAt } from './support/http';
-import { serviceEnv, startService, stopService, type ServiceProcess } from './support/processes';
-import { StatementCounter } from './support/statement-counter';
-import { waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { registeredRoutes } from '../../src/common/http/route-table';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { requestAt } from '../support/http';
+import { serviceEnv, startService, stopService, type ServiceProcess } from '../support/processes';
+import { StatementCounter } from '../support/statement-counter';
+import { waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const HOUR = 3_600_000;
 const isAudit = (sql: string) => /INSERT INTO audit_log/.test(sql);

@@ -1,10 +1,10 @@
 import { Webhook } from 'standardwebhooks';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { firmEventsListable } from './support/events';
-import { createFirm, type TestFirm } from './support/factories';
-import { Receiver, waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { firmEventsListable } from '../support/events';
+import { createFirm, type TestFirm } from '../support/factories';
+import { Receiver, waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The whole path an integrator sees: the pipeline hands over a call, the firm

@@ -1,6 +1,7 @@
-import { fullCallDocument, ingestOk, internalEnv, unansweredCallDocument } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, unansweredCallDocument } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 const TRANSCRIPT_KEYS = [
   'call_id',
@@ -29,13 +30,12 @@ describe('transcript: GET /v1/calls/{call_id}/transcript', () => {
     t.get(`/v1/calls/${callId}/transcript`, { key, query });
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     [firm, other] = await Promise.all([createFirm(t.app), createFirm(t.app)]);
     await ingestOk(t, firm.orgId, 'call_full', fullCallDocument());
     await ingestOk(t, firm.orgId, 'call_silent', unansweredCallDocument());
     await ingestOk(t, other.orgId, 'call_theirs', fullCallDocument());
   });
-  afterAll(() => t.close());
 
   it('answers the transcript exactly shaped, an empty one for a call with no conversation', async () => {
     const r = await get('call_full', { limit: 2 });

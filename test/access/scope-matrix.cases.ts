@@ -1,11 +1,11 @@
-import { ApiKeyService } from '../src/auth';
-import { PERMISSION_SETS, PERMISSION_SET_NAMES, SCOPES } from '../src/common/http/scopes';
-import { internalEnv } from './support/call-documents';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { insertKeyWithScopes } from './support/keys';
-import { Receiver } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { PERMISSION_SETS, PERMISSION_SET_NAMES, SCOPES } from '../../src/common/http/scopes';
+import { internalEnv } from '../support/call-documents';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { insertKeyWithScopes } from '../support/keys';
+import { Receiver } from '../support/receiver';
+import { tempDataDir } from '../support/recordings';
+import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
 
 interface Operation {
   method: string;

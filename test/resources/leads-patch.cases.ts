@@ -1,6 +1,7 @@
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * The HTTP contract of PATCH /v1/leads/{lead_id}: the answers (200, 409, 400, 415, 403, 404) and the body stage.
@@ -33,11 +34,10 @@ describe('leads: PATCH /v1/leads/{lead_id}', () => {
     }));
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     [firm, other] = await Promise.all([createFirm(t.app), createFirm(t.app)]);
     writeKey = firm.keys['read-update-leads'];
   });
-  afterAll(() => t.close());
 
   it('sets the status: answers {timezone, caller_data, lead, changed, next_step}', async () => {
     const leadId = await newLead();

@@ -1,8 +1,9 @@
-import { ApiKeyService } from '../src/auth';
-import { SCOPES } from '../src/common/http/scopes';
-import { createFirm, type TestFirm } from './support/factories';
-import { insertKeyWithScopes } from './support/keys';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { SCOPES } from '../../src/common/http/scopes';
+import { createFirm, type TestFirm } from '../support/factories';
+import { insertKeyWithScopes } from '../support/keys';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Keys and scopes as a request meets them: 401 for a missing, malformed, unknown or revoked key (never echoed), 403
@@ -13,10 +14,9 @@ describe('API keys and scopes', () => {
   let t: TestApp;
   let firm: TestFirm;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
     firm = await createFirm(t.app);
   });
-  afterAll(() => t.close());
 
   const expectUnauthorized = (r: { status: number; body: any; headers: Headers }) => {
     expect(r.status).toBe(401);

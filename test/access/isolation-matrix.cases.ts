@@ -1,10 +1,10 @@
-import { internalEnv } from './support/call-documents';
-import { DATA_ID_CASES, MISSING_ID, observable, pathCase, type IdCase, type IdKind } from './support/id-cases';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { Receiver } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { startTestApp, type TestApp } from './support/test-app';
-import { createTestKeys, simulateTestCall } from './support/test-mode';
+import { internalEnv } from '../support/call-documents';
+import { DATA_ID_CASES, MISSING_ID, observable, pathCase, type IdCase, type IdKind } from '../support/id-cases';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { Receiver } from '../support/receiver';
+import { tempDataDir } from '../support/recordings';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createTestKeys, simulateTestCall } from '../support/test-mode';
 
 type Case = IdCase;
 

@@ -1,8 +1,9 @@
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { firmEventsListable, recordEvent, restrictKey } from './support/events';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { firmEventsListable, recordEvent, restrictKey } from '../support/events';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * The HTTP contract of the events log: the answers' status and exact envelope, the refusals, scope and 404s. The
@@ -18,12 +19,11 @@ describe('events log (GET /v1/events, GET /v1/events/{id})', () => {
     t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data }));
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
     firm = await createFirm(t.app, { publish: false });
     other = await createFirm(t.app, { publish: false });
     key = firm.keys['read-no-transcripts'];
   });
-  afterAll(() => t.close());
 
   it('an empty log answers an empty page', async () => {
     const fresh = await createFirm(t.app, { publish: false });

@@ -1,6 +1,7 @@
-import { fullCallDocument, ingestOk, internalEnv, unansweredCallDocument } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv, unansweredCallDocument } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 const LIST_KEYS = ['timezone', 'caller_data', 'calls', 'has_more', 'next_cursor', 'as_of', 'truncated', 'note'];
 const ITEM_KEYS = [
@@ -39,13 +40,12 @@ describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
   const list = (query: Record<string, string | number> = {}, key = firm.keys.read) => t.get('/v1/calls', { key, query });
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     [firm, other] = await Promise.all([createFirm(t.app), createFirm(t.app, { timezone: 'Europe/Paris' })]);
     await ingestOk(t, firm.orgId, ids.full, fullCallDocument());
     await ingestOk(t, firm.orgId, ids.unanswered, unansweredCallDocument());
     await ingestOk(t, other.orgId, ids.others, fullCallDocument());
   });
-  afterAll(() => t.close());
 
   describe('list', () => {
     it('answers the exact envelope and items', async () => {

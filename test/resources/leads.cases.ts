@@ -1,6 +1,7 @@
-import { fullCallDocument, ingestOk, internalEnv } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { fullCallDocument, ingestOk, internalEnv } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 const LIST_KEYS = ['timezone', 'caller_data', 'leads', 'has_more', 'next_cursor', 'as_of', 'truncated', 'note'];
 const LEAD_KEYS = [
@@ -67,7 +68,7 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
   const list = (query: Record<string, string | number> = {}, key = firm.keys.read) => t.get('/v1/leads', { key, query });
 
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
     [firm, other] = await Promise.all([createFirm(t.app), createFirm(t.app)]);
     lead.a = (await ingestOk(t, firm.orgId, 'call_a', leadCall(1, '(312) 555-0101'))).lead_id;
     lead.contactOnly = (
@@ -80,7 +81,6 @@ describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
     ).lead_id;
     lead.theirs = (await ingestOk(t, other.orgId, 'call_theirs', leadCall(1, '(312) 555-0101'))).lead_id;
   });
-  afterAll(() => t.close());
 
   it('answers the exact envelope', async () => {
     const r = await list();
