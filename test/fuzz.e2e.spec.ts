@@ -90,7 +90,7 @@ describe('fuzz: generated requests for every public operation never break the se
         limit: ['1', '2', '20', '100'],
         start_turn: ['0', '1', '3'],
         cursor: [],
-        // Left out of valid requests: a valid wait holds an empty page up to 30 s (tested in test/events-wait.e2e.spec.ts).
+        // Left out of valid requests: a valid wait holds an empty page up to 30 s (tested in test/waiting-clients/events-wait.cases.ts).
         wait: [],
       },
     };

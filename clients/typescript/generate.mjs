@@ -1,6 +1,6 @@
 // Generates clients/typescript/src/schema.ts from the served OpenAPI document with openapi-typescript.
 // `npm run client:generate` (service running; or pass the document's URL) rewrites the file;
-// test/client.e2e.spec.ts regenerates from a real app and expects no difference.
+// test/waiting-clients/client.cases.ts regenerates from a real app and expects no difference.
 import { writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import pg from 'pg';
-import { Database } from '../src/database/sql';
-import { EventsService, EventWaits } from '../src/events';
-import { eventsListable, insertEvent, onEachEventsPage, recordEvent } from './support/events';
-import { createFirm, type TestFirm } from './support/factories';
-import { waitFor } from './support/receiver';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { Database } from '../../src/database/sql';
+import { EventsService, EventWaits } from '../../src/events';
+import { eventsListable, insertEvent, onEachEventsPage, recordEvent } from '../support/events';
+import { createFirm, type TestFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
+import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
 
 /** A waiting GET /v1/events whose settlement the test can look at without awaiting it. */
 interface Pending {

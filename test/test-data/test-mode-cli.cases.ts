@@ -1,7 +1,8 @@
-import { runCli } from './support/cli';
-import { runCliInProcess } from './support/cli-in-process';
-import { createFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { runCli } from '../support/cli';
+import { runCliInProcess } from '../support/cli-in-process';
+import { createFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * --mode on key create and endpoint create, and the mode in the lists. The commands' rules run in-process through
@@ -12,9 +13,8 @@ import { startTestApp, type TestApp } from './support/test-app';
 describe('test mode in the dashboard CLI', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    t = await sharedTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   });
-  afterAll(() => t.close());
   const spawned = (args: string[]) => runCli(args, { databaseUrl: t.databaseUrl, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   const cli = (args: string[]) => runCliInProcess(t.app, args);
 

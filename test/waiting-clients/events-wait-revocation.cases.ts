@@ -1,15 +1,15 @@
-import { ApiKeyService } from '../src/auth';
-import { EventWaits } from '../src/events';
-import { IngestionService } from '../src/ingestion';
-import { fullCallDocument, nextCallId } from './support/call-documents';
-import { runCli } from './support/cli';
-import { createTestDatabase } from './support/database';
-import { firmEventsListable } from './support/events';
-import { createFirm, type TestFirm } from './support/factories';
-import type { HttpResult } from './support/http';
-import { serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from './support/processes';
-import { waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { EventWaits } from '../../src/events';
+import { IngestionService } from '../../src/ingestion';
+import { fullCallDocument, nextCallId } from '../support/call-documents';
+import { runCli } from '../support/cli';
+import { createTestDatabase } from '../support/database';
+import { firmEventsListable } from '../support/events';
+import { createFirm, type TestFirm } from '../support/factories';
+import type { HttpResult } from '../support/http';
+import { serviceEnv, SpreadClient, startService, stopService, type ServiceProcess } from '../support/processes';
+import { waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /** A waiting GET /v1/events, and when it was answered (0 while it waits). */
 interface Waiter {

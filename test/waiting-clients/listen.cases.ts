@@ -1,12 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { eventsListable, recordEvent, restrictKey } from './support/events';
-import { createFirm, type TestFirm } from './support/factories';
-import { listen, type Listening } from './support/listen';
-import { freePort } from './support/net';
-import { behaviours, Receiver, waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { eventsListable, recordEvent, restrictKey } from '../support/events';
+import { createFirm, type TestFirm } from '../support/factories';
+import { listen, type Listening } from '../support/listen';
+import { freePort } from '../support/net';
+import { behaviours, Receiver, waitFor } from '../support/receiver';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /** The command against the real service; test/listen-hostile-api.e2e.spec.ts runs it against a hostile fake one. */
 describe('listen: the events feed forwarded to a local receiver, signed', () => {
@@ -25,7 +26,7 @@ describe('listen: the events feed forwarded to a local receiver, signed', () => 
   const forwarded = (l: Listening) => l.lines.filter((x) => x.kind === 'forwarded');
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
     firm = await createFirm(t.app, { publish: false });
     await restrictKey(t, firm.keyIds.read, ['webhooks:read']);
     receiver = await Receiver.start();
@@ -33,7 +34,6 @@ describe('listen: the events feed forwarded to a local receiver, signed', () => 
   afterAll(async () => {
     for (const l of running) l.child.kill('SIGKILL');
     await receiver.close();
-    await t.close();
   });
   afterEach(() => {
     receiver.received.length = 0;

@@ -1,6 +1,7 @@
-import { ApiKeyService } from '../src/auth';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { createFirm, type TestFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * The HTTP contract of POST /v1/test-helpers/calls and /reprocess: their answers (201, 200), test keys only (403
@@ -13,11 +14,10 @@ describe('test helpers', () => {
   let testKey: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
     firm = await createFirm(t.app);
     testKey = (await t.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'test', set: 'read-update-leads', livemode: false })).key;
   });
-  afterAll(() => t.close());
 
   const simulate = (body?: unknown, key = testKey) => t.request('POST', '/v1/test-helpers/calls', { key, body });
   const reprocess = (callId: string, body?: unknown, key = testKey) =>

@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { ApiKeyService } from '../src/auth';
-import { createTestDatabase } from './support/database';
-import { createFirm, type TestFirm } from './support/factories';
-import { waitFor } from './support/receiver';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
+import { ApiKeyService } from '../../src/auth';
+import { createTestDatabase } from '../support/database';
+import { createFirm, type TestFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
+import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
 
 /** What the README and the document say: 100 test calls per key per hour (one back every 36 s), 4 requests under way. */
 const PER_HOUR = 100;

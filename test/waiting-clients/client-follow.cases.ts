@@ -1,17 +1,17 @@
-import { ApiError, createReceptionistClient, followEvents, type EventLogEntry } from '../clients/typescript/src/index';
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { recordEvent, restrictKey } from './support/events';
-import { createFirm } from './support/factories';
-import { waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ApiError, createReceptionistClient, followEvents, type EventLogEntry } from '../../clients/typescript/src/index';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { recordEvent, restrictKey } from '../support/events';
+import { createFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 describe('typed client: followEvents (GET /v1/events with wait)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await sharedTestApp();
   });
-  afterAll(() => t.close());
 
   const record = (orgId: string, type: 'call.completed' | 'lead.created' | 'lead.updated') =>
     t.app.get(Database).transaction((m) => recordEvent(t.app.get(EventsService), m, { orgId, type, data: {} }));

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SCHEMA_FILE, generateTypes } from '../clients/typescript/generate.mjs';
-import { createReceptionistClient, isKnownEvent, iterateCalls, type EventLogEntry } from '../clients/typescript/src/index';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { createFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { SCHEMA_FILE, generateTypes } from '../../clients/typescript/generate.mjs';
+import { createReceptionistClient, isKnownEvent, iterateCalls, type EventLogEntry } from '../../clients/typescript/src/index';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { createFirm } from '../support/factories';
+import { sharedTestApp } from '../support/shared-app';
+import type { TestApp } from '../support/test-app';
 
 describe('typed client (clients/typescript)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: internalEnv });
+    t = await sharedTestApp(internalEnv);
   });
-  afterAll(() => t.close());
 
   it('regenerating the types from the running service gives no diff (else: npm run client:generate)', async () => {
     const served = await t.get('/v1/openapi.json');

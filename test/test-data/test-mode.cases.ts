@@ -1,10 +1,10 @@
-import { internalEnv } from './support/call-documents';
-import { DATA_ID_CASES, MISSING_ID, observable, type DataIdKind } from './support/id-cases';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { Receiver } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { startTestApp, type TestApp } from './support/test-app';
-import { addTestModeData, type TestModeData } from './support/test-mode-data';
+import { internalEnv } from '../support/call-documents';
+import { DATA_ID_CASES, MISSING_ID, observable, type DataIdKind } from '../support/id-cases';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { Receiver } from '../support/receiver';
+import { tempDataDir } from '../support/recordings';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { addTestModeData, type TestModeData } from '../support/test-mode-data';
 
 type Ids = Record<DataIdKind, string>;
 

@@ -1,10 +1,10 @@
-import { Database } from '../src/database/sql';
-import { EventsService, EventWaits } from '../src/events';
-import { onEachEventsPage, recordEvent } from './support/events';
-import { createFirm } from './support/factories';
-import { waitFor } from './support/receiver';
-import { startTestApp, type HttpResult, type TestApp } from './support/test-app';
-import { createTestKeys } from './support/test-mode';
+import { Database } from '../../src/database/sql';
+import { EventsService, EventWaits } from '../../src/events';
+import { onEachEventsPage, recordEvent } from '../support/events';
+import { createFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
+import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
+import { createTestKeys } from '../support/test-mode';
 
 /** GET /v1/events?wait= in test mode: a request waits on its own firm's events of its own key's mode. */
 describe('waiting on the events feed, by mode', () => {
