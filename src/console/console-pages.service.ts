@@ -5,10 +5,10 @@ import {
   MAX_ENDPOINTS_PER_FIRM,
   WebhookDeliveriesService,
   WebhookEndpointsService,
-  type HourlyDeliveries,
   type WebhookDeliveryDto,
   type WebhookEndpointDto,
 } from '../webhooks/index.js';
+import { chartHours, type ChartHour } from './chart-hours.js';
 import type { ConsoleSession } from './console-session.js';
 
 /** What every page shows in its header. */
@@ -32,37 +32,13 @@ export interface EndpointPage extends PageFrame {
   older: boolean;
 }
 
-/** One hour of the chart: deliveries made that hour, by status. */
-export interface ChartHour {
-  hour: string;
-  succeeded: number;
-  failed: number;
-  pending: number;
-}
-
 export interface DeliveriesPerHour {
   endpoint_id: string;
   last_24_hours: ChartHour[];
   last_7_days: ChartHour[];
 }
 
-const HOUR_MS = 3600_000;
 const DELIVERIES_PER_PAGE = 20;
-
-/** Every hour of the last `hours` (the current one last), with its counts or zeros. */
-export function chartHours(rows: HourlyDeliveries[], hours: number, now: Date): ChartHour[] {
-  const current = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
-  const byHour = new Map<string, ChartHour>();
-  for (let i = hours - 1; i >= 0; i--) {
-    const hour = new Date(current - i * HOUR_MS).toISOString();
-    byHour.set(hour, { hour, succeeded: 0, failed: 0, pending: 0 });
-  }
-  for (const r of rows) {
-    const slot = byHour.get(new Date(r.hour).toISOString());
-    if (slot && (r.status === 'succeeded' || r.status === 'failed' || r.status === 'pending')) slot[r.status] += r.deliveries;
-  }
-  return [...byHour.values()];
-}
 
 /** What the console's pages show, read through the webhooks context's own services (the API's reads). */
 @Injectable()

@@ -8,7 +8,7 @@ import {
   sessionCookie,
   sessionCookieOf,
 } from './console-tokens';
-import { chartHours } from './console-pages.service';
+import { chartHours } from './chart-hours';
 
 describe('console credentials', () => {
   it('are 32 random bytes behind a prefix that names them', () => {

@@ -6,7 +6,7 @@ import { fullCallDocument, unansweredCallDocument } from './call-documents';
 /**
  * Call documents the ingestion port refuses, each with the member its refusal names: the spec's cross-field
  * rules (CROSS_FIELD_CASES), and a wrong shape for every object and array member of the document (SHAPE_CASES,
- * read from the DTO). test/medium/ingestion.spec.ts runs them through IngestionService.
+ * read from the DTO). test/medium/records/ingestion.cases.ts runs them through IngestionService.
  */
 export type Doc = Record<string, any>;
 

@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { AccountService } from '../../src/account';
-import { RetentionRunner } from '../../src/common/retention/retention-runner';
-import { pgTransactions, TimePartitions, utcDay } from '../../src/common/retention/time-partitions';
-import { newMediumService, type MediumService } from '../support/medium';
-import { waitFor } from '../support/receiver';
+import { AccountService } from '../../../src/account';
+import { RetentionRunner } from '../../../src/common/retention/retention-runner';
+import { pgTransactions, TimePartitions, utcDay } from '../../../src/common/retention/time-partitions';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { waitFor } from '../../support/receiver';
 
 const DAY = 86_400_000;
 const dayOf = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '');

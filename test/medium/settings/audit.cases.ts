@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { AuditService } from '../../src/audit';
-import { Database } from '../../src/database/sql';
-import { createTestDatabase } from '../support/database';
-import { createFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import { AuditService } from '../../../src/audit';
+import { Database } from '../../../src/database/sql';
+import { createTestDatabase } from '../../support/database';
+import { createFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
 
 /** AuditService: entries of changes (in their transaction) and of reads (group-committed), against the real database. */
 describe('AuditService', () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AccountService } from '../../src/account';
-import { COMMANDS } from '../../src/cli/commands';
-import { parseArgs } from '../../src/cli/parse-args';
-import { DEMO_SETTINGS, simulatedCallDocument } from '../../src/demo';
-import { newMediumService, type MediumService } from '../support/medium';
+import { AccountService } from '../../../src/account';
+import { COMMANDS } from '../../../src/cli/commands';
+import { parseArgs } from '../../../src/cli/parse-args';
+import { DEMO_SETTINGS, simulatedCallDocument } from '../../../src/demo';
+import { newMediumService, type MediumService } from '../../support/medium';
 
 type Json = Record<string, unknown>;
 

@@ -1,13 +1,13 @@
 import pg from 'pg';
-import { AccountService } from '../../src/account';
-import { RetentionRunner } from '../../src/common/retention/retention-runner';
-import { Database } from '../../src/database/sql';
-import { EventsService, EventWaits, WaitingEventsList, type EventType } from '../../src/events';
-import { createFirm } from '../support/factories';
-import { waitFor } from '../support/receiver';
-import { eventData, eventsListable, firmEventsListable, insertEvent, recordEvent } from '../support/events';
-import { newMediumService, type MediumService } from '../support/medium';
-import { hold } from '../support/time';
+import { AccountService } from '../../../src/account';
+import { RetentionRunner } from '../../../src/common/retention/retention-runner';
+import { Database } from '../../../src/database/sql';
+import { EventsService, EventWaits, WaitingEventsList, type EventType } from '../../../src/events';
+import { createFirm } from '../../support/factories';
+import { waitFor } from '../../support/receiver';
+import { eventData, eventsListable, firmEventsListable, insertEvent, recordEvent } from '../../support/events';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { hold } from '../../support/time';
 
 const DAY = 86_400_000;
 

@@ -1,9 +1,9 @@
 import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ApiKeyService } from '../../src/auth';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { IngestionService } from '../../src/ingestion';
+import { ApiKeyService } from '../../../src/auth';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { IngestionService } from '../../../src/ingestion';
 import {
   RECORDING_STORE,
   RecordingLinksService,
@@ -11,12 +11,12 @@ import {
   RecordingsService,
   type Playback,
   type RecordingStore,
-} from '../../src/recordings';
-import { nextCallId, unansweredCallDocument } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { RECORDING_STORES, startStore, type StoreUnderTest } from '../support/recording-stores';
-import { fixture } from '../support/recordings';
+} from '../../../src/recordings';
+import { nextCallId, unansweredCallDocument } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { RECORDING_STORES, startStore, type StoreUnderTest } from '../../support/recording-stores';
+import { fixture } from '../../support/recordings';
 
 const HOUR = 3_600_000;
 const GRACE_MS = 10 * 60_000;

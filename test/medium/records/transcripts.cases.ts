@@ -1,10 +1,10 @@
 import type { StreamableFile } from '@nestjs/common';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { IngestionService } from '../../src/ingestion';
-import { TranscriptsService } from '../../src/transcripts';
-import { fullCallDocument, unansweredCallDocument } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { IngestionService } from '../../../src/ingestion';
+import { TranscriptsService } from '../../../src/transcripts';
+import { fullCallDocument, unansweredCallDocument } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { sharedMediumService, type SharedMediumService } from '../../support/shared-medium';
 
 /** What fullCallDocument's transcript becomes: the caller's two consecutive intake lines are one turn. */
 const FULL_TURNS = [
@@ -33,13 +33,13 @@ async function json(file: StreamableFile): Promise<any> {
 
 /** TranscriptsService.get (GET /v1/calls/{call_id}/transcript) against the real database, without HTTP. */
 describe('TranscriptsService.get', () => {
-  let m: MediumService<TranscriptsService>;
+  let m: SharedMediumService<TranscriptsService>;
   let firm: TestFirm;
   let reader: ApiPrincipal;
   const get = async (callId: string, q: Parameters<TranscriptsService['get']>[2] = {}, p = reader) => json(await m.sut.get(p, callId, q));
 
   beforeAll(async () => {
-    m = await newMediumService(TranscriptsService);
+    m = await sharedMediumService(TranscriptsService);
     firm = await createFirm(m.module);
     reader = await m.principal(firm.keys.read);
     const other = await createFirm(m.module);
@@ -67,7 +67,6 @@ describe('TranscriptsService.get', () => {
       },
     });
   });
-  afterAll(() => m.close());
 
   it('answers the whole transcript without limit, consecutive speech of one speaker joined, briefings re-pointed', async () => {
     expect(await get('call_full')).toEqual({

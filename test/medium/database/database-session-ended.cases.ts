@@ -1,9 +1,9 @@
 import { DataSource, type EntityManager } from 'typeorm';
-import { isDatabaseUnavailable } from '../../src/common/errors/db-errors';
-import { DatabasePool } from '../../src/database/database-pool';
-import { Database } from '../../src/database/sql';
-import { newMediumService, type MediumService } from '../support/medium';
-import { waitFor } from '../support/receiver';
+import { isDatabaseUnavailable } from '../../../src/common/errors/db-errors';
+import { DatabasePool } from '../../../src/database/database-pool';
+import { Database } from '../../../src/database/sql';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { waitFor } from '../../support/receiver';
 
 /**
  * PostgreSQL ending a session while its transaction sits between two statements

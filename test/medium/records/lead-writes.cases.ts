@@ -1,20 +1,19 @@
-import { IngestionService } from '../../src/ingestion';
-import { LeadWritesService } from '../../src/leads';
-import { fullCallDocument, nextCallId } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import { IngestionService } from '../../../src/ingestion';
+import { LeadWritesService } from '../../../src/leads';
+import { fullCallDocument, nextCallId } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { sharedMediumService, type SharedMediumService } from '../../support/shared-medium';
 
 /** LeadWritesService.update (PATCH /v1/leads/{id} and the demo) against the real database, without HTTP. */
 describe('LeadWritesService.update', () => {
-  let m: MediumService<LeadWritesService>;
+  let m: SharedMediumService<LeadWritesService>;
   let firm: TestFirm;
   const byKey = () => ({ kind: 'api_key' as const, id: firm.keyIds['read-update-leads'] });
 
   beforeAll(async () => {
-    m = await newMediumService(LeadWritesService);
+    m = await sharedMediumService(LeadWritesService);
     firm = await createFirm(m.module);
   });
-  afterAll(() => m.close());
 
   /** A new lead, as the pipeline makes it: status new, version 1. */
   const newLead = async (orgId = firm.orgId): Promise<string> =>

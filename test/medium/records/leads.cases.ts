@@ -1,12 +1,12 @@
 import pg from 'pg';
-import { CallsService } from '../../src/calls';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { IngestionService } from '../../src/ingestion';
-import { LeadsService } from '../../src/leads';
-import { fullCallDocument, nextCallId } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { waitFor } from '../support/receiver';
+import { CallsService } from '../../../src/calls';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { IngestionService } from '../../../src/ingestion';
+import { LeadsService } from '../../../src/leads';
+import { fullCallDocument, nextCallId } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { sharedMediumService, type SharedMediumService } from '../../support/shared-medium';
+import { waitFor } from '../../support/receiver';
 
 type ListQuery = Parameters<LeadsService['list']>[1];
 
@@ -18,12 +18,11 @@ function leadCall(day: number, phone: string | null, extra: Record<string, any> 
   return doc;
 }
 
-/** One Nest context for the file (LeadsService with the real repositories); each describe makes its own firms. */
-let m: MediumService<LeadsService>;
+/** The group's shared Nest context (LeadsService with the real repositories); each describe makes its own firms. */
+let m: SharedMediumService<LeadsService>;
 beforeAll(async () => {
-  m = await newMediumService(LeadsService);
+  m = await sharedMediumService(LeadsService);
 });
-afterAll(() => m.close());
 
 /** LeadsService.list and .get (GET /v1/leads, GET /v1/leads/{lead_id}) against the real database, without HTTP. */
 describe('LeadsService: list and get', () => {

@@ -1,18 +1,18 @@
 import type { StreamableFile } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
-import { ApiKeyService } from '../../src/auth';
-import { CallsService } from '../../src/calls';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { IngestionService } from '../../src/ingestion';
-import { LeadsService } from '../../src/leads';
-import { RecordingsService } from '../../src/recordings';
-import { TestHelpersModule, TestHelpersService } from '../../src/test-helpers';
-import { TranscriptsService } from '../../src/transcripts';
-import { WebhookEndpointsService, WebhooksWorkerModule } from '../../src/webhooks';
-import { fullCallDocument } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { Receiver, waitFor } from '../support/receiver';
+import { ApiKeyService } from '../../../src/auth';
+import { CallsService } from '../../../src/calls';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { IngestionService } from '../../../src/ingestion';
+import { LeadsService } from '../../../src/leads';
+import { RecordingsService } from '../../../src/recordings';
+import { TestHelpersModule, TestHelpersService } from '../../../src/test-helpers';
+import { TranscriptsService } from '../../../src/transcripts';
+import { WebhookEndpointsService, WebhooksWorkerModule } from '../../../src/webhooks';
+import { fullCallDocument } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { Receiver, waitFor } from '../../support/receiver';
 
 type Simulate = Parameters<TestHelpersService['simulate']>[1];
 

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { AccountService } from '../../src/account';
-import { schemaDrift } from '../../src/database/schema-drift';
-import { createTestDatabase } from '../support/database';
-import { newMediumService, type MediumService } from '../support/medium';
+import { AccountService } from '../../../src/account';
+import { schemaDrift } from '../../../src/database/schema-drift';
+import { createTestDatabase } from '../../support/database';
+import { newMediumService, type MediumService } from '../../support/medium';
 
 const ROOT = process.cwd();
 

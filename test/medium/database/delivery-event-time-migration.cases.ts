@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { MIGRATIONS } from '../../migrations';
-import { DeliveryEventTime1764150000000 } from '../../migrations/1764150000000-delivery-event-time';
-import { databaseWith, migrationsThrough } from '../support/migrated-database';
+import { MIGRATIONS } from '../../../migrations';
+import { DeliveryEventTime1764150000000 } from '../../../migrations/1764150000000-delivery-event-time';
+import { databaseWith, migrationsThrough } from '../../support/migrated-database';
 
 async function endpointOf(sql: (text: string, params?: unknown[]) => Promise<{ id: string }[]>, orgId: string): Promise<string> {
   const [{ id }] = await sql(

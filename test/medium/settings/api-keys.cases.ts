@@ -1,10 +1,10 @@
-import { AccountService } from '../../src/account';
-import { ApiKeyService } from '../../src/auth';
-import { cliFailure } from '../../src/cli/failures';
-import { createFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { waitFor } from '../support/receiver';
-import { hold } from '../support/time';
+import { AccountService } from '../../../src/account';
+import { ApiKeyService } from '../../../src/auth';
+import { cliFailure } from '../../../src/cli/failures';
+import { createFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { waitFor } from '../../support/receiver';
+import { hold } from '../../support/time';
 
 /** ApiKeyService (the dashboard's key actions and the bearer check) against the real database, without HTTP. */
 describe('ApiKeyService', () => {

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiKeyService } from '../../src/auth';
-import { TEST_CALL_RETENTION_MS } from '../../src/calls';
-import { RetentionRunner } from '../../src/common/retention/retention-runner';
-import { demoRecordingPath } from '../../src/demo';
-import { IngestionService } from '../../src/ingestion';
-import { RecordingLinksService, RecordingSweeper, RecordingsService } from '../../src/recordings';
-import { fullCallDocument, nextCallId } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import { ApiKeyService } from '../../../src/auth';
+import { TEST_CALL_RETENTION_MS } from '../../../src/calls';
+import { RetentionRunner } from '../../../src/common/retention/retention-runner';
+import { demoRecordingPath } from '../../../src/demo';
+import { IngestionService } from '../../../src/ingestion';
+import { RecordingLinksService, RecordingSweeper, RecordingsService } from '../../../src/recordings';
+import { fullCallDocument, nextCallId } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -1,11 +1,11 @@
 import type { StreamableFile } from '@nestjs/common';
-import { CallsService, CATEGORIES, LANGUAGES, OUTCOMES, URGENCIES } from '../../src/calls';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { DemoService, demoHistory, type DemoSeedResult } from '../../src/demo';
-import { LeadsService } from '../../src/leads';
-import { RecordingsService } from '../../src/recordings';
-import { TranscriptsService } from '../../src/transcripts';
-import { newMediumService, type MediumService } from '../support/medium';
+import { CallsService, CATEGORIES, LANGUAGES, OUTCOMES, URGENCIES } from '../../../src/calls';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { DemoService, demoHistory, type DemoSeedResult } from '../../../src/demo';
+import { LeadsService } from '../../../src/leads';
+import { RecordingsService } from '../../../src/recordings';
+import { TranscriptsService } from '../../../src/transcripts';
+import { sharedMediumService, type SharedMediumService } from '../../support/shared-medium';
 
 type Call = Awaited<ReturnType<CallsService['list']>>['calls'][number];
 type Lead = Awaited<ReturnType<LeadsService['list']>>['leads'][number];
@@ -19,7 +19,7 @@ async function json(file: StreamableFile): Promise<any> {
 
 /** DemoService.seed: the demo firm gets a realistic call history, read back through the services a key reads. */
 describe('DemoService.seed', () => {
-  let m: MediumService<DemoService>;
+  let m: SharedMediumService<DemoService>;
   let demo: DemoSeedResult;
   let reader: ApiPrincipal;
   let calls: Call[];
@@ -38,7 +38,7 @@ describe('DemoService.seed', () => {
   }
 
   beforeAll(async () => {
-    m = await newMediumService(DemoService);
+    m = await sharedMediumService(DemoService);
     demo = await m.sut.seed();
     reader = await m.principal(demo.keys.read);
     calls = await all(async (cursor) => {
@@ -50,7 +50,6 @@ describe('DemoService.seed', () => {
       return { items: p.leads, next_cursor: p.next_cursor };
     });
   });
-  afterAll(() => m.close());
 
   // How long seeding takes is measured (docs/decisions.md), not asserted: a test passes on a busy machine.
   it('keeps its return shape', () => {

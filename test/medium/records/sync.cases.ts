@@ -1,14 +1,14 @@
 import pg from 'pg';
-import { CallsService } from '../../src/calls';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { Database } from '../../src/database/sql';
-import { IngestionService } from '../../src/ingestion';
-import { LeadsService } from '../../src/leads';
-import { fullCallDocument, unansweredCallDocument } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { seededRandom } from '../support/seeded-random';
-import { hold } from '../support/time';
+import { CallsService } from '../../../src/calls';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { Database } from '../../../src/database/sql';
+import { IngestionService } from '../../../src/ingestion';
+import { LeadsService } from '../../../src/leads';
+import { fullCallDocument, unansweredCallDocument } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { seededRandom } from '../../support/seeded-random';
+import { hold } from '../../support/time';
 
 /**
  * The spec's sync recipe under concurrent writes with late commits.

@@ -1,8 +1,8 @@
-import { CallsService } from '../../src/calls';
-import { Database } from '../../src/database/sql';
-import { IngestionService } from '../../src/ingestion';
-import { LeadsService } from '../../src/leads';
-import { fullCallDocument, nextCallId, unansweredCallDocument } from '../support/call-documents';
+import { CallsService } from '../../../src/calls';
+import { Database } from '../../../src/database/sql';
+import { IngestionService } from '../../../src/ingestion';
+import { LeadsService } from '../../../src/leads';
+import { fullCallDocument, nextCallId, unansweredCallDocument } from '../../support/call-documents';
 import {
   CROSS_FIELD_CASES,
   getAt,
@@ -13,10 +13,10 @@ import {
   untransferredDocument,
   type Doc,
   type Step,
-} from '../support/call-document-cases';
-import { changedTables, TableChecksummer } from '../support/db-checksum';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+} from '../../support/call-document-cases';
+import { changedTables, TableChecksummer } from '../../support/db-checksum';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
 
 /**
  * IngestionService (the pipeline's port: PUT /internal/v1/orgs/{org_id}/calls/{call_id}, `call ingest`, test

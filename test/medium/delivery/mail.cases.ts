@@ -1,9 +1,9 @@
-import { RetentionRunner } from '../../src/common/retention/retention-runner';
-import { Database } from '../../src/database/sql';
-import { MailDispatcher, MailService, MailWorkerModule } from '../../src/mail';
-import { createFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { mailText, startSmtp } from '../support/smtp';
+import { RetentionRunner } from '../../../src/common/retention/retention-runner';
+import { Database } from '../../../src/database/sql';
+import { MailDispatcher, MailService, MailWorkerModule } from '../../../src/mail';
+import { createFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { mailText, startSmtp } from '../../support/smtp';
 
 const MIN = 60_000;
 

@@ -1,20 +1,19 @@
-import { AccountService } from '../../src/account';
-import { DEMO_SETTINGS } from '../../src/demo';
-import { ReceptionistService } from '../../src/receptionist';
-import { createFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import { AccountService } from '../../../src/account';
+import { DEMO_SETTINGS } from '../../../src/demo';
+import { ReceptionistService } from '../../../src/receptionist';
+import { createFirm } from '../../support/factories';
+import { sharedMediumService, type SharedMediumService } from '../../support/shared-medium';
 
 const DAY = 86_400_000;
 
 /** AccountService (the dashboard's firm commands, GET /v1/account) against the real database, without HTTP. */
 describe('AccountService', () => {
-  let m: MediumService<AccountService>;
+  let m: SharedMediumService<AccountService>;
   let n = 0;
 
   beforeAll(async () => {
-    m = await newMediumService(AccountService);
+    m = await sharedMediumService(AccountService);
   });
-  afterAll(() => m.close());
   afterEach(() => m.clock.reset());
 
   const unique = () => `${process.pid}-${++n}-${Math.random().toString(36).slice(2, 8)}`;

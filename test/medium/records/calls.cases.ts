@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { CallsService } from '../../src/calls';
-import type { ApiPrincipal } from '../../src/common/http/principal';
-import { IngestionService } from '../../src/ingestion';
-import { LeadsService } from '../../src/leads';
-import { fullCallDocument, nextCallId, unansweredCallDocument } from '../support/call-documents';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import { CallsService } from '../../../src/calls';
+import type { ApiPrincipal } from '../../../src/common/http/principal';
+import { IngestionService } from '../../../src/ingestion';
+import { LeadsService } from '../../../src/leads';
+import { fullCallDocument, nextCallId, unansweredCallDocument } from '../../support/call-documents';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { sharedMediumService, type SharedMediumService } from '../../support/shared-medium';
 
 type ListQuery = Parameters<CallsService['list']>[1];
 
@@ -25,14 +25,13 @@ function fillerDocument(i: number, startedAt?: string): Record<string, any> {
   };
 }
 
-/** One Nest context for the file (CallsService with the real repositories); each describe makes its own firms. */
-let m: MediumService<CallsService>;
+/** The group's shared Nest context (CallsService with the real repositories); each describe makes its own firms. */
+let m: SharedMediumService<CallsService>;
 const ingest = async (orgId: string, callId: string, doc: unknown) =>
   (await m.module.get(IngestionService).ingest(orgId, doc, callId, { livemode: true })).lead_id;
 beforeAll(async () => {
-  m = await newMediumService(CallsService);
+  m = await sharedMediumService(CallsService);
 });
-afterAll(() => m.close());
 
 /** CallsService.list (GET /v1/calls) against the real database, without HTTP. */
 describe('CallsService.list', () => {

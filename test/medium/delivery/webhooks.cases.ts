@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { AccountService } from '../../src/account';
-import { InvalidInputError } from '../../src/common/errors/invalid-input';
-import { RetentionRunner } from '../../src/common/retention/retention-runner';
-import { Database } from '../../src/database/sql';
-import { EventsService } from '../../src/events';
-import { IngestionService } from '../../src/ingestion';
-import { MailDispatcher, MailWorkerModule } from '../../src/mail';
+import { AccountService } from '../../../src/account';
+import { InvalidInputError } from '../../../src/common/errors/invalid-input';
+import { RetentionRunner } from '../../../src/common/retention/retention-runner';
+import { Database } from '../../../src/database/sql';
+import { EventsService } from '../../../src/events';
+import { IngestionService } from '../../../src/ingestion';
+import { MailDispatcher, MailWorkerModule } from '../../../src/mail';
 import {
   DeliveryDispatcher,
   TEST_EVENT_MESSAGE,
@@ -15,15 +15,15 @@ import {
   WebhooksWorkerModule,
   type WebhookDeliveryDto,
   type WebhookEndpointDto,
-} from '../../src/webhooks';
-import { fullCallDocument, nextCallId } from '../support/call-documents';
-import { deliveryReaches, firstAttemptsRecorded, signatures, verifies } from '../support/deliveries';
-import { recordEvent } from '../support/events';
-import { createFirm, type TestFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
-import { behaviours, Receiver, waitFor, type Received } from '../support/receiver';
-import { mailText, startSmtp } from '../support/smtp';
-import { startSelfSignedHttps } from '../support/tls';
+} from '../../../src/webhooks';
+import { fullCallDocument, nextCallId } from '../../support/call-documents';
+import { deliveryReaches, firstAttemptsRecorded, signatures, verifies } from '../../support/deliveries';
+import { recordEvent } from '../../support/events';
+import { createFirm, type TestFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
+import { behaviours, Receiver, waitFor, type Received } from '../../support/receiver';
+import { mailText, startSmtp } from '../../support/smtp';
+import { startSelfSignedHttps } from '../../support/tls';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -1,7 +1,7 @@
-import { DEMO_SETTINGS } from '../../src/demo';
-import { ReceptionistService } from '../../src/receptionist';
-import { createFirm } from '../support/factories';
-import { newMediumService, type MediumService } from '../support/medium';
+import { DEMO_SETTINGS } from '../../../src/demo';
+import { ReceptionistService } from '../../../src/receptionist';
+import { createFirm } from '../../support/factories';
+import { newMediumService, type MediumService } from '../../support/medium';
 
 /** Settings whose judge_court rule has the given language_overrides (or none at all, for undefined). */
 function withOverrides(overrides: unknown): Record<string, any> {

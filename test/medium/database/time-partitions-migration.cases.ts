@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { MIGRATIONS } from '../../migrations';
-import { TimePartitions1764100000000 } from '../../migrations/1764100000000-time-partitions';
-import { databaseWith, migrationsThrough } from '../support/migrated-database';
+import { MIGRATIONS } from '../../../migrations';
+import { TimePartitions1764100000000 } from '../../../migrations/1764100000000-time-partitions';
+import { databaseWith, migrationsThrough } from '../../support/migrated-database';
 
 const DAY = 86_400_000;
 const TABLES = ['events', 'webhook_deliveries', 'audit_log', 'mail_outbox'];

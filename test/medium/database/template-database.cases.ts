@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { MIGRATIONS } from '../../migrations';
-import { createTestDatabase } from '../support/database';
+import { MIGRATIONS } from '../../../migrations';
+import { createTestDatabase } from '../../support/database';
 
 /**
  * The run's template is migrated from migrations/ as they are in the working tree (the global setup loads the
