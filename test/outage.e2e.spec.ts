@@ -246,7 +246,7 @@ describe('database outage on a PostgreSQL of its own', () => {
   }, 60_000);
 });
 
-/** test/webhook-crash.e2e.spec.ts covers the worker role (SIGKILL mid-batch, SIGTERM drain); this is the api role. */
+/** test/webhooks/webhook-crash.cases.ts covers the worker role (SIGKILL mid-batch, SIGTERM drain); this is the api role. */
 describe('api process signals', () => {
   let t: TestApp;
   let rx: Receiver;

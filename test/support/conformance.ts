@@ -21,7 +21,7 @@ import { closedSchemas } from './closed-schemas';
  * the typed client, the browser, node:http streams, raw sockets of the fuzz).
  * Left unchecked on purpose: /internal routes and paths outside the document;
  * test/hostile-requests/hostile-input.cases.ts, which writes malformed HTTP on raw sockets
- * (often no parseable answer); test/recordings-http.e2e.spec.ts, a bare
+ * (often no parseable answer); test/recordings-api/recordings-http.cases.ts, a bare
  * Fastify with stub routes; the worker's METRICS_PORT and the example webhook
  * receiver, which are not the API.
  */

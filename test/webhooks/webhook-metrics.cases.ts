@@ -1,12 +1,12 @@
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { createFirm, type TestFirm } from './support/factories';
-import { freePort } from './support/net';
-import { serviceEnv, startService, stopService, type ServiceProcess } from './support/processes';
-import { behaviours, Receiver, waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
-import { recordEvent } from './support/events';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { createFirm, type TestFirm } from '../support/factories';
+import { freePort } from '../support/net';
+import { serviceEnv, startService, stopService, type ServiceProcess } from '../support/processes';
+import { behaviours, Receiver, waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { recordEvent } from '../support/events';
 
 const TOKEN = 'metrics-token-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };

@@ -1,15 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordingCommands } from '../src/cli/commands/recording.commands';
-import { cliFailure } from '../src/cli/failures';
-import { DomainError } from '../src/common/errors/domain-error';
-import { RecordingsService } from '../src/recordings';
-import { createFirm, type TestFirm } from './support/factories';
-import { FIXTURES, fixture, getBytes, insertCall } from './support/recordings';
-import { RECORDING_STORES, startStore, type StoreUnderTest } from './support/recording-stores';
-import { runCli } from './support/cli';
-import { runCliInProcess } from './support/cli-in-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { recordingCommands } from '../../src/cli/commands/recording.commands';
+import { cliFailure } from '../../src/cli/failures';
+import { DomainError } from '../../src/common/errors/domain-error';
+import { RecordingsService } from '../../src/recordings';
+import { createFirm, type TestFirm } from '../support/factories';
+import { FIXTURES, fixture, getBytes, insertCall } from '../support/recordings';
+import { RECORDING_STORES, startStore, type StoreUnderTest } from '../support/recording-stores';
+import { runCli } from '../support/cli';
+import { runCliInProcess } from '../support/cli-in-process';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The compiled CLI (npm test builds first), on the test's database and recording store: per store, one real process

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { createTestDatabase } from './support/database';
-import { createFirm } from './support/factories';
-import { Receiver, waitFor } from './support/receiver';
-import { startTestApp, TEST_SECRET_KEY, type TestApp } from './support/test-app';
-import { recordEvent } from './support/events';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { createTestDatabase } from '../support/database';
+import { createFirm } from '../support/factories';
+import { Receiver, waitFor } from '../support/receiver';
+import { startTestApp, TEST_SECRET_KEY, type TestApp } from '../support/test-app';
+import { recordEvent } from '../support/events';
 
 const LEASE = '15s';
 

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
-import { keyed, linkToken, NO_BODY } from '../src/common/http/access.decorators';
-import { ROUTE_DECLARATION, type RouteDeclaration } from '../src/common/http/route-declaration';
-import { configureRecordingsHttp } from '../src/recordings';
+import { keyed, linkToken, NO_BODY } from '../../src/common/http/access.decorators';
+import { ROUTE_DECLARATION, type RouteDeclaration } from '../../src/common/http/route-declaration';
+import { configureRecordingsHttp } from '../../src/recordings';
 
 /** What @Endpoint puts in a route's config: the hook reads the link access from it, never the URL. */
 const declared = (access: RouteDeclaration['access']) => ({

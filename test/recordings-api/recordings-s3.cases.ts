@@ -1,10 +1,10 @@
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { createFirm, type TestFirm } from './support/factories';
-import { startS3Server } from './support/recording-stores';
-import { getBytes, insertCall, upload } from './support/recordings';
-import { TcpProxy } from './support/tcp-proxy';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { createFirm, type TestFirm } from '../support/factories';
+import { startS3Server } from '../support/recording-stores';
+import { getBytes, insertCall, upload } from '../support/recordings';
+import { TcpProxy } from '../support/tcp-proxy';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const MiB = 1024 * 1024;
 

@@ -1,13 +1,13 @@
 import pg from 'pg';
-import { dayPartitionName, pgTransactions, TimePartitions, utcDay } from '../src/common/retention/time-partitions';
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
-import { recordEvent } from './support/events';
-import { createFirm } from './support/factories';
-import { Receiver, waitFor } from './support/receiver';
-import { StatementCounter } from './support/statement-counter';
-import { startTestApp, type TestApp } from './support/test-app';
+import { dayPartitionName, pgTransactions, TimePartitions, utcDay } from '../../src/common/retention/time-partitions';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../../src/webhooks';
+import { recordEvent } from '../support/events';
+import { createFirm } from '../support/factories';
+import { Receiver, waitFor } from '../support/receiver';
+import { StatementCounter } from '../support/statement-counter';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const DAY = 86_400_000;
 const DAYS_KEPT = 30;

@@ -1,13 +1,14 @@
-import { Database } from '../src/database/sql';
-import { COMMANDS } from '../src/cli/commands';
-import { EventsService } from '../src/events';
-import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
-import { createFirm, type TestFirm } from './support/factories';
-import { runCli } from './support/cli';
-import { Receiver, waitFor, type Received } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
-import { signatures, verifies } from './support/deliveries';
-import { recordEvent } from './support/events';
+import { Database } from '../../src/database/sql';
+import { COMMANDS } from '../../src/cli/commands';
+import { EventsService } from '../../src/events';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../../src/webhooks';
+import { createFirm, type TestFirm } from '../support/factories';
+import { runCli } from '../support/cli';
+import { Receiver, waitFor, type Received } from '../support/receiver';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
+import { signatures, verifies } from '../support/deliveries';
+import { recordEvent } from '../support/events';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -21,12 +22,9 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
   let rx: Receiver;
   beforeAll(async () => {
     rx = await Receiver.start();
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    t = await sharedTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-  });
+  afterAll(() => rx.close());
 
   const newEndpoint = async (path: string): Promise<{ f: TestFirm; id: string; secret: string }> => {
     const f = await createFirm(t.app, { publish: false });

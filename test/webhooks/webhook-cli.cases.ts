@@ -1,14 +1,15 @@
 import { Webhook } from 'standardwebhooks';
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { COMMANDS } from '../src/cli/commands';
-import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../src/webhooks';
-import { createFirm } from './support/factories';
-import { Receiver, waitFor } from './support/receiver';
-import { runCli } from './support/cli';
-import { runCliInProcess } from './support/cli-in-process';
-import { startTestApp, type TestApp } from './support/test-app';
-import { recordEvent } from './support/events';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { COMMANDS } from '../../src/cli/commands';
+import { MAX_ENDPOINTS_PER_FIRM, WebhookEndpointsService } from '../../src/webhooks';
+import { createFirm } from '../support/factories';
+import { Receiver, waitFor } from '../support/receiver';
+import { runCli } from '../support/cli';
+import { runCliInProcess } from '../support/cli-in-process';
+import { sharedTestApp } from '../support/shared-app';
+import { type TestApp } from '../support/test-app';
+import { recordEvent } from '../support/events';
 
 /**
  * The real, compiled CLI (`npm run cli` without the build), against the test database: kept where the contract is
@@ -24,12 +25,9 @@ describe('endpoint CLI (dashboard stand-in)', () => {
   let rx: Receiver;
   beforeAll(async () => {
     rx = await Receiver.start();
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    t = await sharedTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-  });
+  afterAll(() => rx.close());
 
   it('create prints one JSON object with the secret (shown only there), and that secret signs the deliveries', async () => {
     const f = await createFirm(t.app, { publish: false });
