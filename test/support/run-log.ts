@@ -1,6 +1,6 @@
-import { appendFileSync, createWriteStream, readFileSync } from 'node:fs';
+import { appendFileSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PassThrough, type Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 
 /**
  * Every log line of the test run goes to files under TEST_LOG_DIR (made by
@@ -11,29 +11,55 @@ let seq = 0;
 const fileFor = (kind: string) => join(dir()!, `${kind}-${process.pid}-${++seq}.log`);
 
 export interface CapturedLog {
-  /** Where the app writes (also into the test's own stream, if it gave one). */
+  /** Where the app writes: the spec file's log hub (below). */
   stream: NodeJS.WritableStream | undefined;
   /** LOG_LEVEL for the app: info, unless the run is not capturing. */
   level: string;
+  /** Detaches the test's own stream; the hub lives as long as the spec file's module registry. */
   close(): Promise<void>;
+}
+
+/**
+ * nestjs-pino keeps one root logger per module registry, the first app's, and every app's Nest log lines (in a
+ * request or not) go through it. A spec file that starts several apps (a group spec, or one app per configuration)
+ * would send the later apps' lines to the first app's stream, open or closed, and a test reading its own app's log
+ * would miss them and pass for nothing. So every app of a spec file writes to one hub: the run's log file (written
+ * synchronously, so a worker that exits loses nothing; never ended, since any app may still log), and each test
+ * stream attached while its app is open. A test's stream so sees every line of the file's apps in that time, its own
+ * app's included.
+ */
+interface LogHub {
+  stream: Writable;
+  attached: Set<NodeJS.WritableStream>;
+}
+let hub: LogHub | undefined;
+
+function logHub(): LogHub {
+  if (hub === undefined) {
+    const fd = openSync(fileFor('app'), 'a');
+    const attached = new Set<NodeJS.WritableStream>();
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writeSync(fd, chunk);
+        for (const own of attached) own.write(chunk);
+        done();
+      },
+    });
+    hub = { stream, attached };
+  }
+  return hub;
 }
 
 export function captureAppLog(own?: NodeJS.WritableStream): CapturedLog {
   if (!dir()) return { stream: own, level: 'silent', close: async () => undefined };
-  const file: Writable = createWriteStream(fileFor('app'), { flags: 'a' });
-  let stream: NodeJS.WritableStream = file;
-  if (own) {
-    const tee = new PassThrough();
-    tee.on('data', (chunk: Buffer) => {
-      own.write(chunk);
-      file.write(chunk);
-    });
-    stream = tee;
-  }
+  const { stream, attached } = logHub();
+  if (own) attached.add(own);
   return {
     stream,
     level: 'info',
-    close: () => new Promise<void>((resolve) => file.end(resolve)),
+    close: async () => {
+      if (own) attached.delete(own);
+    },
   };
 }
 
