@@ -19,7 +19,7 @@ function briefingAt(turn: number): Record<string, any> {
 /**
  * The HTTP contract of the pipeline's route (access, 201/200 and their answer, the 400 that names the member) and
  * the CLI's `call ingest`. What one call's transaction writes, re-processing, and every rule a document is refused
- * by are tested on IngestionService: test/medium/ingestion.spec.ts.
+ * by are tested on IngestionService: test/medium/records/ingestion.cases.ts.
  */
 describe('ingestion: PUT /internal/v1/orgs/{org_id}/calls/{call_id} and call ingest', () => {
   let t: TestApp;

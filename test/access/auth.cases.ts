@@ -8,7 +8,7 @@ import type { TestApp } from '../support/test-app';
 /**
  * Keys and scopes as a request meets them: 401 for a missing, malformed, unknown or revoked key (never echoed), 403
  * for a missing scope. The key rules behind them (hashing, expiry, the per-firm limit, last_used_at, permission sets)
- * are tested on ApiKeyService: test/medium/api-keys.spec.ts.
+ * are tested on ApiKeyService: test/medium/settings/api-keys.cases.ts.
  */
 describe('API keys and scopes', () => {
   let t: TestApp;

@@ -13,7 +13,7 @@ import { uploadCases } from './recordings/uploads';
  * The HTTP contract of recordings, on each store: the upload's body stage (415, 413, streaming, abandoned uploads),
  * the answers' status and headers (ranges, If-Range, HEAD, no CORS on links), scopes, 404s, the document and the
  * logs, one topic a file in ./recordings/. What uploads, removals, reads and links write and allow is tested on the
- * services: test/medium/recordings.spec.ts.
+ * services: test/medium/records/recordings.cases.ts.
  *
  * Each store's app is their own, closed before the next store's starts: the last case reads every log line the app
  * wrote. (nestjs-pino sends the Nest logger's lines of every app of a spec file to its first app's stream: the group

@@ -30,7 +30,7 @@ const DETAIL_KEYS = [...ITEM_KEYS, 'handling', 'explanation', 'config_version', 
 /**
  * The HTTP contract of the calls reads: the answers' status and exact shape, the query refusals, scopes and 404s.
  * The rules behind them (order, paging, filters and their values, as_of, explanations, audit) are tested on
- * CallsService: test/medium/calls.spec.ts.
+ * CallsService: test/medium/records/calls.cases.ts.
  */
 describe('calls: GET /v1/calls and GET /v1/calls/{call_id}', () => {
   let t: TestApp;

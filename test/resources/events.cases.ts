@@ -8,7 +8,7 @@ import type { TestApp } from '../support/test-app';
 /**
  * The HTTP contract of the events log: the answers' status and exact envelope, the refusals, scope and 404s. The
  * rules behind it (commit-safe order, paging, type filter, retention, rolled-back and held-back events, catch-up
- * under concurrent writers) are tested on EventsService: test/medium/events.spec.ts.
+ * under concurrent writers) are tested on EventsService: test/medium/delivery/events.cases.ts.
  */
 describe('events log (GET /v1/events, GET /v1/events/{id})', () => {
   let t: TestApp;

@@ -6,7 +6,7 @@ import type { TestApp } from '../support/test-app';
 /**
  * The HTTP contract of PATCH /v1/leads/{lead_id}: the answers (200, 409, 400, 415, 403, 404) and the body stage.
  * The spec's rules 1 to 6 behind them (changes, events, audit, conflicts, concurrency) are tested on LeadsService:
- * test/medium/leads.spec.ts.
+ * test/medium/records/leads.cases.ts.
  */
 describe('leads: PATCH /v1/leads/{lead_id}', () => {
   let t: TestApp;

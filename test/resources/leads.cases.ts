@@ -58,7 +58,7 @@ function leadCall(day: number, phone: string, extra: Record<string, any> = {}): 
 
 /**
  * The HTTP contract of the leads reads: the answers' status and exact shape, the query refusals, scopes and 404s.
- * The rules behind them (order, filters, paging, intake, audit) are tested on LeadsService: test/medium/leads.spec.ts.
+ * The rules behind them (order, filters, paging, intake, audit) are tested on LeadsService: test/medium/records/leads.cases.ts.
  */
 describe('leads: GET /v1/leads and GET /v1/leads/{lead_id}', () => {
   let t: TestApp;

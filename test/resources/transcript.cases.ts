@@ -20,7 +20,7 @@ const TRANSCRIPT_KEYS = [
 /**
  * The HTTP contract of the transcript read: the answer's status and exact shape, the query refusals, scope and 404s.
  * The rules behind it (joined turns, pages, segments, long calls, the audit entry) are tested on TranscriptsService:
- * test/medium/transcripts.spec.ts.
+ * test/medium/records/transcripts.cases.ts.
  */
 describe('transcript: GET /v1/calls/{call_id}/transcript', () => {
   let t: TestApp;

@@ -6,7 +6,7 @@ import type { TestApp } from '../support/test-app';
 /**
  * The HTTP contract of POST /v1/test-helpers/calls and /reprocess: their answers (201, 200), test keys only (403
  * test_mode_only), the body's rules (400, 415, 413), the rate limit headers. What a simulated call is, the mode it
- * lives in and the events it makes are tested on TestHelpersService: test/medium/test-helpers.spec.ts.
+ * lives in and the events it makes are tested on TestHelpersService: test/medium/database/test-helpers.cases.ts.
  */
 describe('test helpers', () => {
   let t: TestApp;

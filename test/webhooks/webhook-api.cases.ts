@@ -39,7 +39,7 @@ const DELIVERY_KEYS = [
 /**
  * The HTTP contract of the webhook API: the answers' status, shape and headers, refusals, scopes, 404s and 409s,
  * and the rate limit across API processes. The rules behind them (order, filters, pages, what a test or resend
- * sends, the window's arithmetic) are tested on the services: test/medium/webhooks.spec.ts. The actions (test,
+ * sends, the window's arithmetic) are tested on the services: test/medium/delivery/webhooks.cases.ts. The actions (test,
  * redeliver, their rate limit) are in ./webhook-api/actions.ts.
  *
  * An app of its own: the cases move its clock.

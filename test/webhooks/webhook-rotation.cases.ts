@@ -15,7 +15,7 @@ const HOUR = 60 * MIN;
 
 /**
  * `endpoint rotate-secret` on the CLI, and what a receiver and the document see of a rotation. The overlap's rule
- * (both secrets sign until it ends, then only the new one) is tested on the dispatcher: test/medium/webhooks.spec.ts.
+ * (both secrets sign until it ends, then only the new one) is tested on the dispatcher: test/medium/delivery/webhooks.cases.ts.
  */
 describe('signing-secret rotation (endpoint rotate-secret)', () => {
   let t: TestApp;
