@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { Database } from '../src/database/sql';
-import { EventsService } from '../src/events';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { runCli } from './support/cli';
-import { linkToken, mintLink, openConsole, type ConsoleBrowser } from './support/console';
-import { recordEvent } from './support/events';
-import { createFirm, type TestFirm } from './support/factories';
-import { secretsIn, tokenRunsIn } from './support/run-log';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Database } from '../../src/database/sql';
+import { EventsService } from '../../src/events';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { runCli } from '../support/cli';
+import { linkToken, mintLink, openConsole, type ConsoleBrowser } from '../support/console';
+import { recordEvent } from '../support/events';
+import { createFirm, type TestFirm } from '../support/factories';
+import { secretsIn, tokenRunsIn } from '../support/run-log';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

@@ -1,9 +1,9 @@
-import { WebhookEndpointsService } from '../src/webhooks';
-import { mintLink, openConsole } from './support/console';
-import { createTestDatabase } from './support/database';
-import { createFirm, type TestFirm } from './support/factories';
-import { serviceEnv, startService, stopService, type ServiceProcess } from './support/processes';
-import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { mintLink, openConsole } from '../support/console';
+import { createTestDatabase } from '../support/database';
+import { createFirm, type TestFirm } from '../support/factories';
+import { serviceEnv, startService, stopService, type ServiceProcess } from '../support/processes';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The console served by two api processes on one database, as in the multi-process setup: a session

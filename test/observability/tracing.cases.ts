@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { Tracing } from '../src/common/tracing/tracing';
-import { DeliveryDispatcher, WebhookEndpointsService } from '../src/webhooks';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { runCli } from './support/cli';
-import { createFirm, type TestFirm } from './support/factories';
-import { OtlpReceiver, type ExportedSpan } from './support/otlp-receiver';
-import { behaviours, Receiver, waitFor } from './support/receiver';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { Tracing } from '../../src/common/tracing/tracing';
+import { DeliveryDispatcher, WebhookEndpointsService } from '../../src/webhooks';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { runCli } from '../support/cli';
+import { createFirm, type TestFirm } from '../support/factories';
+import { OtlpReceiver, type ExportedSpan } from '../support/otlp-receiver';
+import { behaviours, Receiver, waitFor } from '../support/receiver';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const HOUR = 3_600_000;
 const SERVER = 2;
