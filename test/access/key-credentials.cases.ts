@@ -40,7 +40,7 @@ describe('keys behave as credentials in every api process', () => {
     expect((await statusIn(one, key)).status).toBe(200);
     expect((await statusIn(two, key)).status).toBe(200);
     // The CLI's command in a third context composed as the CLI's is (coreModules, on the same database), so neither
-    // api process takes part in the revoke; the CLI process itself is proven in cli.e2e.spec.ts (loading one costs
+    // api process takes part in the revoke; the CLI process itself is proven in operators/cli.cases.ts (loading one costs
     // ~2 s of CPU).
     const cliContext = await newMediumService(ApiKeyService, { databaseUrl });
     try {

@@ -54,7 +54,7 @@ export async function startTestApp(
     WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: log.level,
     PORT: '0',
-    // Tests make bursts with one key; test/rate-limit.e2e.spec.ts sets a low limit.
+    // Tests make bursts with one key; test/operators/rate-limit.cases.ts sets a low limit.
     RATE_LIMIT_PER_SECOND: '100000',
     BASE_URL: 'http://api.test',
     // Recordings and generated files never land in the project's own .data.

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { createFirm, type TestFirm } from './support/factories';
-import { waitFor } from './support/receiver';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { createFirm, type TestFirm } from '../support/factories';
+import { waitFor } from '../support/receiver';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 describe('request logs', () => {
   let t: TestApp;

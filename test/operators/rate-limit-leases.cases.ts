@@ -1,6 +1,6 @@
-import { createFirm } from './support/factories';
-import { StatementCounter } from './support/statement-counter';
-import { startTestApp, type TestApp } from './support/test-app';
+import { createFirm } from '../support/factories';
+import { StatementCounter } from '../support/statement-counter';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { createFirm, type TestFirm } from '../support/factories';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const HOUR = 3_600_000;
 

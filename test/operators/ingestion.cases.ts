@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './support/cli';
-import { CROSS_FIELD_CASES } from './support/call-document-cases';
-import { TableChecksummer, changedTables, waitForQuiet } from './support/db-checksum';
-import { fullCallDocument, internalEnv, nextCallId, putCall, unansweredCallDocument } from './support/call-documents';
-import { createFirm, type TestFirm } from './support/factories';
-import { startTestApp, TEST_INTERNAL_TOKEN, TEST_SECRET_KEY, type TestApp } from './support/test-app';
+import { runCli } from '../support/cli';
+import { CROSS_FIELD_CASES } from '../support/call-document-cases';
+import { TableChecksummer, changedTables, waitForQuiet } from '../support/db-checksum';
+import { fullCallDocument, internalEnv, nextCallId, putCall, unansweredCallDocument } from '../support/call-documents';
+import { createFirm, type TestFirm } from '../support/factories';
+import { startTestApp, TEST_INTERNAL_TOKEN, TEST_SECRET_KEY, type TestApp } from '../support/test-app';
 
 /** A complete document whose one briefing starts at `turn`. */
 function briefingAt(turn: number): Record<string, any> {

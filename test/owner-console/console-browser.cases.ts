@@ -3,16 +3,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { AccountService } from '../src/account';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { BROWSER_OUTPUT, launchChromium, haveChromium } from './support/browser';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './support/call-documents';
-import { runCli } from './support/cli';
-import { linkToken } from './support/console';
-import { createFirm, type TestFirm } from './support/factories';
-import { freePort } from './support/net';
-import { behaviours, Receiver, waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { AccountService } from '../../src/account';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { BROWSER_OUTPUT, launchChromium, haveChromium } from '../support/browser';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { runCli } from '../support/cli';
+import { linkToken } from '../support/console';
+import { createFirm, type TestFirm } from '../support/factories';
+import { freePort } from '../support/net';
+import { behaviours, Receiver, waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const OUTPUT = BROWSER_OUTPUT;
 

@@ -1,5 +1,5 @@
-import { createFirm } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { createFirm } from '../support/factories';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('GET /metrics', () => {
   let t: TestApp;

@@ -1,13 +1,13 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_SETTINGS } from '../src/demo';
-import { runCli } from './support/cli';
-import { runCliInProcess } from './support/cli-in-process';
-import { freePort } from './support/net';
-import { createTestDatabase } from './support/database';
-import { startTestApp, type TestApp } from './support/test-app';
-import { createFirm } from './support/factories';
+import { DEMO_SETTINGS } from '../../src/demo';
+import { runCli } from '../support/cli';
+import { runCliInProcess } from '../support/cli-in-process';
+import { freePort } from '../support/net';
+import { createTestDatabase } from '../support/database';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createFirm } from '../support/factories';
 
 /**
  * The admin CLI's org, key, receptionist and demo commands. Their rules run in-process through the CLI's own

@@ -3,16 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { Database } from '../src/database/sql';
-import { AuditService } from '../src/audit';
-import { RetentionRunner } from '../src/common/retention/retention-runner';
-import { EventsService } from '../src/events';
-import { RecordingSweeper } from '../src/recordings';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { createFirm } from './support/factories';
-import { exposedNames, metricNames } from './support/promql-names';
-import { behaviours, Receiver, waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Database } from '../../src/database/sql';
+import { AuditService } from '../../src/audit';
+import { RetentionRunner } from '../../src/common/retention/retention-runner';
+import { EventsService } from '../../src/events';
+import { RecordingSweeper } from '../../src/recordings';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { createFirm } from '../support/factories';
+import { exposedNames, metricNames } from '../support/promql-names';
+import { behaviours, Receiver, waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 // Jest runs from the project's root (as test/guides/examples.cases.ts relies on too).
 const ROOT = process.cwd();

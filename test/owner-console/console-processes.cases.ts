@@ -1,16 +1,16 @@
-import { WebhookEndpointsService } from '../src/webhooks';
-import { mintLink, openConsole } from './support/console';
-import { createTestDatabase } from './support/database';
-import { createFirm, type TestFirm } from './support/factories';
-import { serviceEnv, startService, stopService, type ServiceProcess } from './support/processes';
-import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { mintLink, openConsole } from '../support/console';
+import { createTestDatabase } from '../support/database';
+import { createFirm, type TestFirm } from '../support/factories';
+import { serviceEnv, startService, stopService, type ServiceProcess } from '../support/processes';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The console served by two api processes on one database, as in the multi-process setup: a session
  * opened through one is the session of the other, and ends in both at once. One is the compiled service in a
  * process of its own, the other the in-process app: they share only the database, as two processes do, and a
  * second compiled process would add only its start (about 2 s of CPU). `console link` as a process, with its
- * --json answer, is run by test/console.e2e.spec.ts; here the link is minted by the service that command calls.
+ * --json answer, is run by test/owner-console/console.cases.ts; here the link is minted by the service that command calls.
  */
 describe('console sessions are shared by every api process', () => {
   let databaseUrl: string;
