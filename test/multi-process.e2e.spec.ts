@@ -259,7 +259,8 @@ describe('two api and two worker processes behave as one service', () => {
     const events: string[] = (await fixtures.sql('SELECT id FROM events WHERE org_id = $1', [f.orgId])).map((r) => r.id);
     expect(events.length).toBe(30);
 
-    await waitFor(() => held.length === 2 * CONCURRENCY, 'both workers to have a full batch in flight', 30_000);
+    // A bound for a hang: at load 15 to 20 (three suites at once) the two workers took over 30 s to fill their batches.
+    await waitFor(() => held.length === 2 * CONCURRENCY, 'both workers to have a full batch in flight', 90_000);
     const [victim, survivor] = workers;
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
@@ -297,7 +298,7 @@ describe('two api and two worker processes behave as one service', () => {
     const [health] = await fixtures.sql('SELECT status, last_success_at, failing_since FROM webhook_endpoints WHERE id = $1', [ep.id]);
     expect(health).toMatchObject({ status: 'enabled', failing_since: null });
     expect(health.last_success_at).toBeInstanceOf(Date);
-  }, 120_000);
+  }, 240_000);
 });
 
 /** A fresh empty database on the test server (not cloned from the migrated template). */
