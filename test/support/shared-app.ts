@@ -1,3 +1,4 @@
+import { OncePerEnv } from './once-per-env';
 import { startTestApp, type TestApp } from './test-app';
 
 /**
@@ -10,20 +11,12 @@ import { startTestApp, type TestApp } from './test-app';
  * Only cases whose assertions are scoped to their own firms share: a case that reads the whole process (metrics, the
  * log stream, the clock it moves, the pool it exhausts) starts its own app with startTestApp and closes it itself.
  */
-const started = new Map<string, Promise<TestApp>>();
+const apps = new OncePerEnv<TestApp>();
 
 export function sharedTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
-  let app = started.get(key);
-  if (app === undefined) {
-    app = startTestApp({ env });
-    started.set(key, app);
-  }
-  return app;
+  return apps.get(env, () => startTestApp({ env }));
 }
 
-export async function closeSharedApps(): Promise<void> {
-  const apps = [...started.values()];
-  started.clear();
-  await Promise.all(apps.map(async (app) => (await app).close()));
+export function closeSharedApps(): Promise<void> {
+  return apps.closeAll();
 }

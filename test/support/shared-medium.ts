@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { newMediumService, type MediumService } from './medium';
+import { OncePerEnv } from './once-per-env';
 
 /** A view of a shared context: its owner, the group spec, closes it (closeSharedMediumServices). */
 export type SharedMediumService<S> = Omit<MediumService<S>, 'close'>;
@@ -14,21 +15,13 @@ export type SharedMediumService<S> = Omit<MediumService<S>, 'close'>;
  * Only cases whose assertions are scoped to their own firms share: a case that moves the clock others would see,
  * passes its own database or worker modules, or reads the whole database keeps its own newMediumService.
  */
-const started = new Map<string, Promise<MediumService<unknown>>>();
+const contexts = new OncePerEnv<MediumService<unknown>>();
 
 export async function sharedMediumService<S>(Service: Type<S>, env: Record<string, string> = {}): Promise<SharedMediumService<S>> {
-  const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
-  let context = started.get(key);
-  if (context === undefined) {
-    context = newMediumService<unknown>(Service, { env });
-    started.set(key, context);
-  }
-  const { close: _ownedByTheGroup, ...shared } = await context;
+  const { close: _ownedByTheGroup, ...shared } = await contexts.get(env, () => newMediumService<unknown>(Service, { env }));
   return { ...shared, sut: shared.module.get(Service) };
 }
 
-export async function closeSharedMediumServices(): Promise<void> {
-  const contexts = [...started.values()];
-  started.clear();
-  await Promise.all(contexts.map(async (context) => (await context).close()));
+export function closeSharedMediumServices(): Promise<void> {
+  return contexts.closeAll();
 }
