@@ -255,12 +255,28 @@ describe('two api and two worker processes behave as one service', () => {
       });
     });
     const ep = await endpoint(f, '/held', 'call.completed');
-    for (let i = 0; i < 30; i++) await ingest(i % 2, f, nextCallId('call_mp'), fullCallDocument({ lead: null }));
+    // Both workers are paused while the 30 events are made, then claim side by side. Claiming as the calls came in one
+    // by one, at load 10 to 15 the first worker's held sends reached the 10 s send deadline before the second worker's
+    // batch was full: they were sent again, and no moment had exactly both batches in flight.
+    for (const w of workers) w.child.kill('SIGSTOP');
+    try {
+      for (let i = 0; i < 30; i++) await ingest(i % 2, f, nextCallId('call_mp'), fullCallDocument({ lead: null }));
+    } finally {
+      for (const w of workers) w.child.kill('SIGCONT');
+    }
     const events: string[] = (await fixtures.sql('SELECT id FROM events WHERE org_id = $1', [f.orgId])).map((r) => r.id);
     expect(events.length).toBe(30);
 
     // A bound for a hang: at load 15 to 20 (three suites at once) the two workers took over 30 s to fill their batches.
-    await waitFor(() => held.length === 2 * CONCURRENCY, 'both workers to have a full batch in flight', 90_000);
+    // Past a full pair of batches, a send was cut by its deadline and sent again: fail now, saying so.
+    await waitFor(
+      () => {
+        if (held.length > 2 * CONCURRENCY) throw new Error(`${held.length} sends held: one was cut by its deadline and sent again`);
+        return held.length === 2 * CONCURRENCY;
+      },
+      'both workers to have a full batch in flight',
+      90_000,
+    );
     const [victim, survivor] = workers;
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');

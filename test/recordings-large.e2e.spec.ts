@@ -22,8 +22,12 @@ const SIZE = 100 * MiB;
 // Streaming measures 0-12 MiB on a quiet machine and up to ~50 under two parallel test workers (buffers
 // outlive the minor collections); buffering the 100 MB file shows 100-200 MiB.
 const LIVE_BUDGET = 64 * MiB;
-/** The process's resident size (allocator slack included) stays well under the file size too. */
-const RSS_BUDGET = 64 * MiB;
+/**
+ * The process's resident size (allocator slack included) stays under the file size too. Streaming stayed under 64
+ * MiB in the full runs before, and grew it by 67 MiB on S3 at load 10 to 15 (two suites at once, 23 MiB of buffers
+ * held); buffering the file holds 100 MiB of buffers at least, which the buffer budget above catches first.
+ */
+const RSS_BUDGET = 80 * MiB;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as (opts?: { type: 'major' | 'minor' }) => void;
