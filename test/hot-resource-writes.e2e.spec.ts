@@ -26,6 +26,13 @@ const QUIET_READS = 50;
  * turns, with 503s. The pool itself is checked exactly: no connection waits on a lock.
  */
 const ALLOWANCE_MS = 500;
+/**
+ * With two suites at once (load 10 to 15) B's p99 during any burst of this size reached 1.0 to 1.5 s against a quiet
+ * 0.1 to 0.4 s: the writes' own CPU, not the resource they share. So a p99 past the bound above is judged against the
+ * same writes spread over resources of their own (the control, measured then): a hot resource that took the pool
+ * stands out from it (seconds, and 503s), the machine's load does not.
+ */
+const CONTROL_FACTOR = 1.5;
 
 interface Read {
   ms: number;
@@ -167,25 +174,46 @@ describe("one firm's burst of writes on one resource leaves another firm's reads
 
   /**
    * Nothing answered 503 (B's reads all 200; the burst only `allowed`); no connection waited on a lock: the writers
-   * waited their turn in the process, not in the pool; and B's p99 stayed within twice its quiet p99, plus ALLOWANCE_MS.
+   * waited their turn in the process, not in the pool; and B's p99 stayed within twice its quiet p99, plus ALLOWANCE_MS,
+   * or, past that, within CONTROL_FACTOR times its p99 during the control burst (`control`: the same writes, each on a
+   * resource of its own), plus ALLOWANCE_MS.
    */
-  function expectUnharmed(m: Measured, allowed: number[]): void {
+  async function expectUnharmed(m: Measured, allowed: number[], control: () => Promise<Measured>): Promise<void> {
     expect(m.failedReads).toEqual([]);
     expect(m.burst.filter((s) => !allowed.includes(s))).toEqual([]);
     expect(m.lockWaiters).toBe(0);
     const bound = 2 * m.quietP99 + ALLOWANCE_MS;
-    expect({ p99: m.duringP99, bound, within: m.duringP99 <= bound }).toEqual({ p99: m.duringP99, bound, within: true });
+    if (m.duringP99 <= bound) return;
+    const c = await control();
+    expect(c.failedReads).toEqual([]);
+    const controlBound = Math.round(CONTROL_FACTOR * c.duringP99) + ALLOWANCE_MS;
+    expect({ p99: m.duringP99, bound, controlBound, within: m.duringP99 <= controlBound }).toEqual({
+      p99: m.duringP99,
+      bound,
+      controlBound,
+      within: true,
+    });
+  }
+
+  /** `n` new firms, for a control burst spread over more endpoints than one firm may have. */
+  async function controlFirms(n: number): Promise<TestFirm[]> {
+    return Promise.all(Array.from({ length: n }, () => createFirm(fixtures.app, { publish: false })));
   }
 
   it('PATCH of one lead', async () => {
     const { leadId } = await ingest(a, true);
-    const m = await measure(3, () => ({
+    const patch = (key: string, id: string): Writer => ({
       method: 'PATCH',
-      path: `/v1/leads/${leadId}`,
-      key: a.keys['read-update-leads'],
+      path: `/v1/leads/${id}`,
+      key,
       body: { external_id: 'crm-{n}' },
-    }));
-    expectUnharmed(m, [200]);
+    });
+    const m = await measure(3, () => patch(a.keys['read-update-leads'], leadId));
+    await expectUnharmed(m, [200], async () => {
+      const leads: string[] = [];
+      for (let i = 0; i < WRITERS; i++) leads.push((await ingest(a, true)).leadId);
+      return measure(3, (i) => patch(a.keys['read-update-leads'], leads[i]));
+    });
   }, 120_000);
 
   it('re-processing one test call, from as many test keys as a firm can have', async () => {
@@ -195,17 +223,39 @@ describe("one firm's burst of writes on one resource leaves another firm's reads
       keys.push((await fixtures.app.get(ApiKeyService).create({ orgId: a.orgId, name: `burst ${i}`, set: 'read', livemode: false })).key);
     }
     // Four writers a key: within the test helpers' simultaneous requests per key.
-    const m = await measure(2, (i) => ({ method: 'POST', path: `/v1/test-helpers/calls/${callId}/reprocess`, key: keys[i % keys.length] }));
-    expectUnharmed(m, [200]);
+    const reprocess = (i: number, id: string): Writer => ({
+      method: 'POST',
+      path: `/v1/test-helpers/calls/${id}/reprocess`,
+      key: keys[i % keys.length],
+    });
+    const m = await measure(2, (i) => reprocess(i, callId));
+    await expectUnharmed(m, [200], async () => {
+      const calls: string[] = [];
+      for (let i = 0; i < WRITERS; i++) calls.push((await ingest(a, false)).callId);
+      return measure(2, (i) => reprocess(i, calls[i]));
+    });
   }, 120_000);
 
   it('test events sent to one endpoint', async () => {
     const { endpoint } = await fixtures.app
       .get(WebhookEndpointsService)
       .create({ orgId: a.orgId, url: 'https://hooks.example.com/in', eventTypes: 'lead.created' });
-    const m = await measure(3, () => ({ method: 'POST', path: `/v1/webhook-endpoints/${endpoint.id}/test`, key: a.keys.read }));
+    const test = (key: string, id: string): Writer => ({ method: 'POST', path: `/v1/webhook-endpoints/${id}/test`, key });
+    const m = await measure(3, () => test(a.keys.read, endpoint.id));
     // 5 a minute per endpoint, the rest 429, each counted under the endpoint's lock.
     expect(m.burst.filter((s) => s === 202).length).toBe(5);
-    expectUnharmed(m, [202, 429]);
+    await expectUnharmed(m, [202, 429], async () => {
+      // A firm has at most 5 endpoints: 8 firms of 5.
+      const targets: { key: string; id: string }[] = [];
+      for (const f of await controlFirms(WRITERS / 5)) {
+        for (let i = 0; i < 5; i++) {
+          const created = await fixtures.app
+            .get(WebhookEndpointsService)
+            .create({ orgId: f.orgId, url: `https://hooks.example.com/in/${i}`, eventTypes: 'lead.created' });
+          targets.push({ key: f.keys.read, id: created.endpoint.id });
+        }
+      }
+      return measure(3, (i) => test(targets[i].key, targets[i].id));
+    });
   }, 120_000);
 });
