@@ -5,15 +5,16 @@ import './observability/tracing-retry.cases';
 import './observability/tracing-off-and-cli.cases';
 import './observability/metrics.cases';
 import './observability/monitoring.cases';
+import './observability/log-secrets.cases';
+import './observability/request-log-context.cases';
 
 /**
  * What an operator watches: request log lines, traces, metrics and the alert
  * rules over them. One module load for all; nearly every case reads the whole process (its log stream, its metrics,
  * its exported spans) and so starts its own app.
  *
- * logging comes first: nestjs-pino keeps one root logger per module registry, the first app's, and every later app
- * of the registry writes its application lines (all but the access lines) to that first app's stream. So a case
- * that reads its own app's application lines must start the first app of its registry; log-secrets and
- * request-log-context do too, and stay spec files of their own (test/*.e2e.spec.ts).
+ * nestjs-pino keeps one root logger per module registry (the first app's); every app of this file logs into one hub
+ * (test/support/run-log.ts) that hands each line to the test streams of the apps open then, so the cases that read
+ * their own app's application lines (logging, log-secrets, request-log-context) need not start the first app.
  */
 afterAll(closeSharedApps);

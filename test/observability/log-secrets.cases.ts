@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
-import { internalEnv } from './support/call-documents';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
-import { Receiver, waitFor } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { secretsIn } from './support/run-log';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from './support/test-app';
+import { internalEnv } from '../support/call-documents';
+import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { Receiver, waitFor } from '../support/receiver';
+import { tempDataDir } from '../support/recordings';
+import { secretsIn } from '../support/run-log';
+import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**

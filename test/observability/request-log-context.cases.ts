@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { WebhookEndpointsService } from '../src/webhooks';
-import { createFirm } from './support/factories';
-import { Receiver, waitFor } from './support/receiver';
-import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookEndpointsService } from '../../src/webhooks';
+import { createFirm } from '../support/factories';
+import { Receiver, waitFor } from '../support/receiver';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('application log lines written while handling a request', () => {
   let t: TestApp;
