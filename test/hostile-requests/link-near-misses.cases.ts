@@ -1,10 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { internalEnv } from '../support/call-documents';
 import { createFirmWithData, type FirmWithData } from '../support/firm-data';
 import { Receiver, waitFor } from '../support/receiver';
 import { tempDataDir } from '../support/recordings';
 import { rawRequest } from '../support/raw-http';
-import { registerLiveToken, tokenRunsIn } from '../support/run-log';
+import { collectLogLines, registerLiveToken, tokenRunsIn } from '../support/run-log';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -16,9 +15,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
  */
 describe('near misses of a recording link never reach the log', () => {
   const data = tempDataDir();
-  const lines: string[] = [];
-  const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const { lines, stream: logStream } = collectLogLines();
   let t: TestApp;
   let rx: Receiver;
   let firm: FirmWithData;

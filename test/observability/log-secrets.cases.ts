@@ -1,9 +1,8 @@
-import { PassThrough } from 'node:stream';
 import { internalEnv } from '../support/call-documents';
 import { createFirmWithData, type FirmWithData } from '../support/firm-data';
 import { Receiver, waitFor } from '../support/receiver';
 import { tempDataDir } from '../support/recordings';
-import { secretsIn } from '../support/run-log';
+import { collectLogLines, secretsIn } from '../support/run-log';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
@@ -31,9 +30,7 @@ const decodeEscapes = (line: string) => line.replace(/%([0-9A-Fa-f]{2})/g, (_m, 
  */
 describe('no secret in any log line, even when the request carries it in odd places', () => {
   const data = tempDataDir();
-  const lines: string[] = [];
-  const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const { lines, stream: logStream } = collectLogLines();
   let t: TestApp;
   let rx: Receiver;
   let firm: FirmWithData;

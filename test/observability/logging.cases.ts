@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { createFirm, type TestFirm } from '../support/factories';
 import { waitFor } from '../support/receiver';
+import { collectLogLines } from '../support/run-log';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 describe('request logs', () => {
   let t: TestApp;
   let firm: TestFirm;
-  const lines: string[] = [];
+  const { lines, stream: logStream } = collectLogLines();
   beforeAll(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     t = await startTestApp({ env: { LOG_LEVEL: 'debug', INTERNAL_API_TOKEN: TEST_INTERNAL_TOKEN }, logStream });
     firm = await createFirm(t.app);
   });

@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { WebhookEndpointsService } from '../../src/webhooks';
 import { mintLink, openConsole, type ConsoleBrowser } from '../support/console';
 import { createFirm, type TestFirm } from '../support/factories';
+import { collectLogLines } from '../support/run-log';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 export const HOUR_MS = 3600_000;
@@ -13,20 +13,16 @@ export const HOUR_MS = 3600_000;
  * beforeAll and closes it in its afterAll; a topic's own beforeAll (which runs after) takes the app and firms from it.
  */
 export class ConsoleOverHttp {
-  readonly lines: string[] = [];
+  private readonly log = collectLogLines();
+  readonly lines = this.log.lines;
   readonly tokens: string[] = [];
-  private readonly logStream = new PassThrough();
   t!: TestApp;
   firm!: TestFirm;
   other!: TestFirm;
   endpoints!: WebhookEndpointsService;
 
-  constructor() {
-    this.logStream.on('data', (chunk: Buffer) => this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  }
-
   async start(): Promise<void> {
-    this.t = await startTestApp({ env: { ROLE: 'api' }, logStream: this.logStream });
+    this.t = await startTestApp({ env: { ROLE: 'api' }, logStream: this.log.stream });
     this.firm = await createFirm(this.t.app);
     this.other = await createFirm(this.t.app);
     this.endpoints = this.t.app.get(WebhookEndpointsService);

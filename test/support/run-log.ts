@@ -1,6 +1,6 @@
 import { appendFileSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 
 /**
  * Every log line of the test run goes to files under TEST_LOG_DIR (made by
@@ -61,6 +61,14 @@ export function captureAppLog(own?: NodeJS.WritableStream): CapturedLog {
       if (own) attached.delete(own);
     },
   };
+}
+
+/** A log stream for startTestApp that keeps every non-empty line written to it, in order (`lines` grows as they come). */
+export function collectLogLines(): { lines: string[]; stream: PassThrough } {
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  return { lines, stream };
 }
 
 /** The log output of a child process (CLI stderr, a service's JSON lines), kept for the end-of-run search. */
