@@ -3,10 +3,10 @@ import { fullCallDocument, internalEnv, nextCallId } from '../support/call-docum
 import { runCli } from '../support/cli';
 import { createFirm } from '../support/factories';
 import { OtlpReceiver } from '../support/otlp-receiver';
-import { Receiver, waitFor } from '../support/receiver';
+import { Receiver } from '../support/receiver';
 import { sharedTestApp } from '../support/shared-app';
 import type { TestApp } from '../support/test-app';
-import { deliveriesTo, firmWithLeadAndEndpoint, newTraceparent } from './tracing-support';
+import { delivered, firmWithLeadAndEndpoint, newTraceparent, patchLeadInTrace } from './tracing-support';
 
 describe('tracing off (no OTLP endpoint set)', () => {
   let rx: Receiver;
@@ -25,17 +25,9 @@ describe('tracing off (no OTLP endpoint set)', () => {
     expect(t.app.get(Tracing)).toBe(Tracing.OFF);
     const { firm, leadId } = await firmWithLeadAndEndpoint(t, rx, '/off');
     const incoming = newTraceparent();
-    const patched = await t.request('PATCH', `/v1/leads/${leadId}`, {
-      key: firm.keys['read-update-leads'],
-      body: { status: 'contacted' },
-      headers: { traceparent: incoming.header },
-    });
-    expect(patched.status).toBe(200);
-    const [delivered] = await waitFor(() => {
-      const got = deliveriesTo(rx, '/off', leadId);
-      return got.length > 0 ? got : null;
-    }, 'the lead.updated delivery');
-    expect(delivered.headers.traceparent).toBeUndefined();
+    await patchLeadInTrace(t, firm, leadId, incoming.header);
+    const [first] = await delivered(rx, '/off', leadId);
+    expect(first.headers.traceparent).toBeUndefined();
     const [event] = await t.sql(`SELECT trace_context FROM events WHERE type = 'lead.updated' AND data->>'lead_id' = $1`, [leadId]);
     expect(event.trace_context).toBeNull();
   });

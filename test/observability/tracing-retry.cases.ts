@@ -2,7 +2,7 @@ import { DeliveryDispatcher } from '../../src/webhooks';
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { behaviours, Receiver, waitFor } from '../support/receiver';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { deliveriesTo, exported, firmWithLeadAndEndpoint, HOUR, newTraceparent, traceEnv } from './tracing-support';
+import { deliveriesTo, exported, firmWithLeadAndEndpoint, HOUR, newTraceparent, patchLeadInTrace, traceEnv } from './tracing-support';
 
 describe('tracing: a retry hours later, by another worker, joins the same trace', () => {
   let otlp: OtlpReceiver;
@@ -28,12 +28,7 @@ describe('tracing: a retry hours later, by another worker, joins the same trace'
     rx.on('/flaky', (req, res, body) => behaviours.status(++calls === 1 ? 503 : 200)(req, res, body));
     const { firm, leadId } = await firmWithLeadAndEndpoint(api, rx, '/flaky');
     const incoming = newTraceparent();
-    const patched = await api.request('PATCH', `/v1/leads/${leadId}`, {
-      key: firm.keys['read-update-leads'],
-      body: { status: 'contacted' },
-      headers: { traceparent: incoming.header },
-    });
-    expect(patched.status).toBe(200);
+    await patchLeadInTrace(api, firm, leadId, incoming.header);
     await waitFor(() => deliveriesTo(rx, '/flaky', leadId).length === 1, 'the first, failing attempt');
     await waitFor(async () => {
       const [d] = await api.sql(`SELECT attempt_count, locked_until FROM webhook_deliveries WHERE org_id = $1`, [firm.orgId]);

@@ -4,6 +4,7 @@ import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/
 import { createFirm } from '../support/factories';
 import type { OtlpReceiver, ExportedSpan } from '../support/otlp-receiver';
 import { type Receiver, waitFor } from '../support/receiver';
+import type { TestFirm } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 
 // What the tracing case files share: an app exporting to a receiver, an incoming trace, and a firm whose lead change
@@ -36,6 +37,23 @@ export const deliveriesTo = (rx: Receiver, path: string, leadId: string) =>
     const body = JSON.parse(r.body);
     return body.type === 'lead.updated' && body.data.lead_id === leadId;
   });
+
+/** PATCHes the lead with an incoming `traceparent`, as a traced client would; the change is made (200). */
+export async function patchLeadInTrace(t: TestApp, firm: TestFirm, leadId: string, traceparent: string): Promise<void> {
+  const patched = await t.request('PATCH', `/v1/leads/${leadId}`, {
+    key: firm.keys['read-update-leads'],
+    body: { status: 'contacted' },
+    headers: { traceparent },
+  });
+  expect(patched.status).toBe(200);
+}
+
+/** The lead.updated deliveries of the lead at `path`, once there is one. */
+export const delivered = (rx: Receiver, path: string, leadId: string) =>
+  waitFor(() => {
+    const got = deliveriesTo(rx, path, leadId);
+    return got.length > 0 ? got : null;
+  }, 'the lead.updated delivery');
 
 export async function firmWithLeadAndEndpoint(t: TestApp, rx: Receiver, path: string) {
   const firm = await createFirm(t.app);

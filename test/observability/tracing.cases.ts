@@ -4,7 +4,7 @@ import type { TestFirm } from '../support/factories';
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { Receiver, waitFor } from '../support/receiver';
 import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
-import { deliveriesTo, exported, firmWithLeadAndEndpoint, newTraceparent, traceEnv } from './tracing-support';
+import { delivered, exported, firmWithLeadAndEndpoint, newTraceparent, patchLeadInTrace, traceEnv } from './tracing-support';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -34,16 +34,8 @@ describe.each(['http/json', 'http/protobuf'])('tracing, exported over OTLP %s', 
     const setup = await firmWithLeadAndEndpoint(t, rx, '/hook');
     ({ firm, secret } = setup);
     const incoming = newTraceparent();
-    const patched = await t.request('PATCH', `/v1/leads/${setup.leadId}`, {
-      key: firm.keys['read-update-leads'],
-      body: { status: 'contacted' },
-      headers: { traceparent: incoming.header },
-    });
-    expect(patched.status).toBe(200);
-    const [delivered] = await waitFor(() => {
-      const got = deliveriesTo(rx, '/hook', setup.leadId);
-      return got.length > 0 ? got : null;
-    }, 'the lead.updated delivery');
+    await patchLeadInTrace(t, firm, setup.leadId, incoming.header);
+    const [first] = await delivered(rx, '/hook', setup.leadId);
 
     // The request's span continues the caller's trace, named by the route template, with the firm and key ids.
     const request = await exported(otlp, 'the PATCH span', (s) => s.name === 'PATCH /v1/leads/:lead_id' && s.traceId === incoming.traceId);
@@ -85,7 +77,7 @@ describe.each(['http/json', 'http/protobuf'])('tracing, exported over OTLP %s', 
       'http.response.status_code': 200,
       'app.webhook.delivery.attempt': 1,
     });
-    expect(delivered.headers.traceparent).toBe(`00-${incoming.traceId}-${attempt.spanId}-01`);
+    expect(first.headers.traceparent).toBe(`00-${incoming.traceId}-${attempt.spanId}-01`);
 
     // Its SQL statements are children in the same trace, as text without parameter values.
     const statements = otlp.spans().filter((s) => s.traceId === incoming.traceId && s.attributes['db.system.name'] === 'postgresql');
