@@ -195,11 +195,6 @@ describe("one firm's burst of writes on one resource leaves another firm's reads
     });
   }
 
-  /** `n` new firms, for a control burst spread over more endpoints than one firm may have. */
-  async function controlFirms(n: number): Promise<TestFirm[]> {
-    return Promise.all(Array.from({ length: n }, () => createFirm(fixtures.app, { publish: false })));
-  }
-
   it('PATCH of one lead', async () => {
     const { leadId } = await ingest(a, true);
     const patch = (key: string, id: string): Writer => ({
@@ -246,8 +241,9 @@ describe("one firm's burst of writes on one resource leaves another firm's reads
     expect(m.burst.filter((s) => s === 202).length).toBe(5);
     await expectUnharmed(m, [202, 429], async () => {
       // A firm has at most 5 endpoints: 8 firms of 5.
+      const firms = await Promise.all(Array.from({ length: WRITERS / 5 }, () => createFirm(fixtures.app, { publish: false })));
       const targets: { key: string; id: string }[] = [];
-      for (const f of await controlFirms(WRITERS / 5)) {
+      for (const f of firms) {
         for (let i = 0; i < 5; i++) {
           const created = await fixtures.app
             .get(WebhookEndpointsService)
