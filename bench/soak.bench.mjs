@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { benchDatabase } from './bench-database.mjs';
+import { openCli } from './cli-in-process.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -74,31 +75,15 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${server.address().port}/hook`, ids, total: () => total, close: () => server.close() };
 }
 
-function runCli(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args, '--json'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`cli ${args.join(' ')}: ${err}`))));
-  });
-}
-
 /** A firm with two keys (read, read-update-leads), a webhook endpoint and a few seeded calls with recordings. */
-async function seedFirm(i, env, receiverUrl, api) {
+async function seedFirm(i, cli, receiverUrl, api) {
   const { DEMO_SETTINGS } = await import(dist('demo/index.js'));
-  const settings = join(mkdtempSync(join(tmpdir(), 'soak-')), 'settings.json');
-  writeFileSync(settings, JSON.stringify(DEMO_SETTINGS));
-  const org = await runCli(['org', 'create', '--name', `Soak firm ${i}`, '--slug', `soak-${i}`], env);
-  await runCli(['receptionist', 'publish', '--org', org.id, '--file', settings], env);
+  const org = await cli.run(['org', 'create', '--name', `Soak firm ${i}`, '--slug', `soak-${i}`]);
+  await cli.run(['receptionist', 'publish', '--org', org.id, '--file', '-'], JSON.stringify(DEMO_SETTINGS));
   const keys = [];
   for (const set of ['read', 'read-update-leads'])
-    keys.push((await runCli(['key', 'create', '--org', org.id, '--name', set, '--set', set], env)).key);
-  await runCli(['endpoint', 'create', '--org', org.id, '--url', receiverUrl, '--types', 'call.completed,lead.created,lead.updated'], env);
+    keys.push((await cli.run(['key', 'create', '--org', org.id, '--name', set, '--set', set])).key);
+  await cli.run(['endpoint', 'create', '--org', org.id, '--url', receiverUrl, '--types', 'call.completed,lead.created,lead.updated']);
   const firm = { orgId: org.id, keys, calls: [], leads: [], seq: 0 };
   for (let n = 0; n < 20; n++) await ingest(api, firm);
   for (const callId of firm.calls.slice(0, 5)) {
@@ -251,7 +236,11 @@ async function main() {
     const api = client(baseUrl);
     log(`soak: seed ${SEED} (replay with SOAK_SEED=${SEED})`);
     log(`seeding ${FIRMS} firms...`);
-    const firms = await Promise.all(Array.from({ length: FIRMS }, (_, i) => seedFirm(i, env, receiver.url, api)));
+    // The firms through the CLI's commands, run in this process (bench/cli-in-process.mjs).
+    const cli = await openCli(env);
+    const firms = await Promise.all(Array.from({ length: FIRMS }, (_, i) => seedFirm(i, cli, receiver.url, api))).finally(() =>
+      cli.close(),
+    );
     log(`soaking for ${SECONDS} s at ${CONCURRENCY} in flight...`);
     const started = Date.now();
     const { stats, rss } = await soak(api, firms, service.pid);

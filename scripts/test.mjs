@@ -16,7 +16,7 @@ let jestPassed;
 const jestEnded = new Promise((resolve) => (jestPassed = resolve));
 
 const checksPassed = await runChecks({
-  // Once Jest runs, the checks left take one lane, so Jest's two workers keep the cores they need.
+  // Once Jest runs, the checks left take one lane, so Jest's workers keep the cores they need.
   lanes: () => (jest ? 1 : 2),
   onEnd: (script, ok) => {
     if (script !== 'build') return;

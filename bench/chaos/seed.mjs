@@ -1,35 +1,9 @@
-import { NestFactory } from '@nestjs/core';
+// The CLI's commands run in the bench's process (the endpoint toggles during the run still go through CLI processes,
+// fleet.mjs, against PostgreSQL as the faults leave it).
+export { openCli } from '../cli-in-process.mjs';
 
 const ALL_TYPES = 'call.completed,lead.created,lead.updated';
 const dist = (path) => import(new URL(`../../dist/src/${path}`, import.meta.url).href);
-
-/**
- * The CLI's own commands (the dashboard's stand-in), run in this process on one application context: each argv is
- * parsed and run exactly as `npm run cli -- <argv> --json` would, without booting a process per command (fourteen
- * of them took a quarter of a short run, minutes on a loaded machine). The endpoint toggles during the run still
- * go through CLI processes (fleet.mjs), against PostgreSQL as the faults leave it.
- */
-export async function openCli(env) {
-  const [{ CliModule }, { COMMANDS }, { parseArgs }, { loadConfig }] = await Promise.all([
-    dist('cli/cli.module.js'),
-    dist('cli/commands/index.js'),
-    dist('cli/parse-args.js'),
-    dist('config/app-config.js'),
-  ]);
-  const config = loadConfig({ ...env, LOG_LEVEL: 'warn' });
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, databaseUrl: config.databaseUrl }), {
-    logger: ['error', 'warn'],
-    abortOnError: false,
-  });
-  return {
-    /** `input`: what the command reads for `--file -` (its stdin). */
-    run: (argv, input = '') => {
-      const { command, flags } = parseArgs([...argv, '--json'], COMMANDS);
-      return command.run({ app, flags, readInput: async () => input });
-    },
-    close: () => app.close(),
-  };
-}
 
 /**
  * One firm through the CLI's commands: published settings, a read key and two read-update-leads keys (two
