@@ -43,6 +43,6 @@ export default {
   // processes starting, PostgreSQL restarting), and a third worker fills it. Measured on one tree, Jest alone:
   // 2 workers 586 s (1.72 cores busy), 3 workers 545 s (1.88 cores busy), every test passing in both.
   maxWorkers: 3,
-  // Long files first, also in a clean clone (no cached durations), so neither worker idles at the end.
+  // Long files first, also in a clean clone (no cached durations), so no worker idles at the end.
   testSequencer: '<rootDir>/test/support/slow-first-sequencer.mjs',
 };
