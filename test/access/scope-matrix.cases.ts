@@ -1,11 +1,8 @@
 import { ApiKeyService } from '../../src/auth';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, SCOPES } from '../../src/common/http/scopes';
-import { internalEnv } from '../support/call-documents';
-import { createFirmWithData, type FirmWithData } from '../support/firm-data';
+import { startAppWithFirmData, type AppWithFirmData, type FirmWithData } from '../support/firm-data';
 import { insertKeyWithScopes } from '../support/keys';
-import { Receiver } from '../support/receiver';
-import { tempDataDir } from '../support/recordings';
-import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
+import { type HttpResult, type TestApp } from '../support/test-app';
 
 interface Operation {
   method: string;
@@ -33,18 +30,16 @@ const BODIES: Record<string, unknown> = { 'patch /v1/leads/{lead_id}': { status:
  * is documented. Keys: the four permission sets, and one key per single scope.
  */
 describe('scopes: every key gets 403 insufficient_scope on every operation outside its scopes', () => {
-  const data = tempDataDir();
+  let fixture: AppWithFirmData;
   let t: TestApp;
-  let rx: Receiver;
   let firm: FirmWithData;
   let operations: Operation[];
   let doc: any;
   const keys: { name: string; key: string; scopes: readonly string[] }[] = [];
 
   beforeAll(async () => {
-    rx = await Receiver.start();
-    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-    firm = await createFirmWithData(t, rx.url('/hook'));
+    fixture = await startAppWithFirmData();
+    ({ t, firm } = fixture);
     doc = (await t.get('/v1/openapi.json')).body;
     operations = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
       Object.entries<any>(item)
@@ -55,11 +50,7 @@ describe('scopes: every key gets 403 insufficient_scope on every operation outsi
     for (const scope of SCOPES)
       keys.push({ name: `only ${scope}`, key: (await insertKeyWithScopes(t, firm.orgId, [scope])).key, scopes: [scope] });
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-    data.cleanup();
-  });
+  afterAll(() => fixture.close());
 
   const send = (op: Operation, key: string): Promise<HttpResult> => {
     const values: Record<string, string> = {

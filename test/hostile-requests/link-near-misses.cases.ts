@@ -1,10 +1,8 @@
-import { internalEnv } from '../support/call-documents';
-import { createFirmWithData, type FirmWithData } from '../support/firm-data';
-import { Receiver, waitFor } from '../support/receiver';
-import { tempDataDir } from '../support/recordings';
+import { startAppWithFirmData, type AppWithFirmData, type FirmWithData } from '../support/firm-data';
+import { waitFor } from '../support/receiver';
 import { rawRequest } from '../support/raw-http';
 import { collectLogLines, registerLiveToken, tokenRunsIn } from '../support/run-log';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * A mistyped recording link is still most of a live credential: from a
@@ -14,26 +12,17 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * holds 20 consecutive characters of the live token.
  */
 describe('near misses of a recording link never reach the log', () => {
-  const data = tempDataDir();
   const { lines, stream: logStream } = collectLogLines();
+  let fixture: AppWithFirmData;
   let t: TestApp;
-  let rx: Receiver;
   let firm: FirmWithData;
 
   beforeAll(async () => {
-    rx = await Receiver.start();
-    t = await startTestApp({
-      env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug' },
-      logStream,
-    });
-    firm = await createFirmWithData(t, rx.url('/hook'));
+    fixture = await startAppWithFirmData({ env: { LOG_LEVEL: 'debug' }, logStream });
+    ({ t, firm } = fixture);
     registerLiveToken(firm.linkToken);
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-    data.cleanup();
-  });
+  afterAll(() => fixture.close());
 
   const mid = (token: string) => Math.floor(token.length / 2);
   const insertAt = (token: string, at: number, text: string) => token.slice(0, at) + text + token.slice(at);

@@ -1,9 +1,7 @@
-import { internalEnv } from '../support/call-documents';
-import { createFirmWithData, type FirmWithData } from '../support/firm-data';
-import { Receiver, waitFor } from '../support/receiver';
-import { tempDataDir } from '../support/recordings';
+import { startAppWithFirmData, type AppWithFirmData, type FirmWithData } from '../support/firm-data';
+import { waitFor } from '../support/receiver';
 import { collectLogLines, secretsIn } from '../support/run-log';
-import { startTestApp, TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
+import { TEST_INTERNAL_TOKEN, type TestApp } from '../support/test-app';
 
 const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**
@@ -29,25 +27,16 @@ const decodeEscapes = (line: string) => line.replace(/%([0-9A-Fa-f]{2})/g, (_m, 
  * (global-teardown.mjs) covers every other test too.
  */
 describe('no secret in any log line, even when the request carries it in odd places', () => {
-  const data = tempDataDir();
   const { lines, stream: logStream } = collectLogLines();
+  let fixture: AppWithFirmData;
   let t: TestApp;
-  let rx: Receiver;
   let firm: FirmWithData;
 
   beforeAll(async () => {
-    rx = await Receiver.start();
-    t = await startTestApp({
-      env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug' },
-      logStream,
-    });
-    firm = await createFirmWithData(t, rx.url('/hook'));
+    fixture = await startAppWithFirmData({ env: { LOG_LEVEL: 'debug' }, logStream });
+    ({ t, firm } = fixture);
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-    data.cleanup();
-  });
+  afterAll(() => fixture.close());
 
   /** The log lines written while `fn` ran (the request's access line is written by the time its answer arrives). */
   const linesDuring = async (fn: () => Promise<unknown>): Promise<string[]> => {

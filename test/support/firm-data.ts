@@ -1,9 +1,9 @@
 import { WebhookEndpointsService } from '../../src/webhooks';
-import { fullCallDocument, ingestOk, nextCallId } from './call-documents';
+import { fullCallDocument, ingestOk, internalEnv, nextCallId } from './call-documents';
 import { createFirm, type TestFirm } from './factories';
-import { waitFor } from './receiver';
-import { fixture, upload } from './recordings';
-import type { TestApp } from './test-app';
+import { Receiver, waitFor } from './receiver';
+import { fixture, tempDataDir, upload } from './recordings';
+import { startTestApp, type TestApp } from './test-app';
 
 /** The ids and tokens the API handed one mode's data of a firm. */
 export interface DataIds {
@@ -59,5 +59,41 @@ export async function createFirmWithData(t: TestApp, hookUrl: string): Promise<F
     endpointId: endpoint.id,
     deliveryId: delivery.id,
     linkToken,
+  };
+}
+
+/** An app of its own holding one firm's data of every kind, with the receiver its endpoint posts to. */
+export interface AppWithFirmData {
+  t: TestApp;
+  rx: Receiver;
+  firm: FirmWithData;
+  /** Closes the app and the receiver and removes the data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The app createFirmWithData needs (the internal routes, private webhook targets, a data folder of its own for the
+ * recording), a receiver, and the firm, its endpoint posting to `hookPath` there. `env` adds to the app's
+ * environment, `logStream` receives its log lines.
+ */
+export async function startAppWithFirmData(
+  opts: { env?: Record<string, string>; logStream?: NodeJS.WritableStream; hookPath?: string } = {},
+): Promise<AppWithFirmData> {
+  const data = tempDataDir();
+  const rx = await Receiver.start();
+  const t = await startTestApp({
+    env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...opts.env },
+    logStream: opts.logStream,
+  });
+  const firm = await createFirmWithData(t, rx.url(opts.hookPath ?? '/hook'));
+  return {
+    t,
+    rx,
+    firm,
+    close: async () => {
+      await t.close();
+      await rx.close();
+      data.cleanup();
+    },
   };
 }

@@ -1,9 +1,6 @@
-import { internalEnv } from '../support/call-documents';
 import { DATA_ID_CASES, MISSING_ID, observable, type DataIdKind } from '../support/id-cases';
-import { createFirmWithData, type FirmWithData } from '../support/firm-data';
-import { Receiver } from '../support/receiver';
-import { tempDataDir } from '../support/recordings';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startAppWithFirmData, type AppWithFirmData, type FirmWithData } from '../support/firm-data';
+import type { TestApp } from '../support/test-app';
 import { addTestModeData, type TestModeData } from '../support/test-mode-data';
 
 type Ids = Record<DataIdKind, string>;
@@ -12,9 +9,8 @@ type Ids = Record<DataIdKind, string>;
 const CASES = DATA_ID_CASES;
 
 describe('test mode: a test key sees only test data, a live key never sees it', () => {
-  const data = tempDataDir();
+  let fixture: AppWithFirmData;
   let t: TestApp;
-  let rx: Receiver;
   let firm: FirmWithData;
   let test: TestModeData;
   let live: Ids;
@@ -23,10 +19,9 @@ describe('test mode: a test key sees only test data, a live key never sees it', 
   const testKey = () => test.keys['read-update-leads'];
 
   beforeAll(async () => {
-    rx = await Receiver.start();
-    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-    firm = await createFirmWithData(t, rx.url('/live'));
-    test = await addTestModeData(t, firm, rx.url('/test'));
+    fixture = await startAppWithFirmData({ hookPath: '/live' });
+    ({ t, firm } = fixture);
+    test = await addTestModeData(t, firm, fixture.rx.url('/test'));
     live = {
       call: firm.callIds[0],
       lead: firm.leadId,
@@ -44,11 +39,7 @@ describe('test mode: a test key sees only test data, a live key never sees it', 
       delivery: test.deliveryId,
     };
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-    data.cleanup();
-  });
+  afterAll(() => fixture.close());
 
   it('test keys begin svc_test_ and live keys svc_live_; a test key under the live start is not a key', async () => {
     expect(testKey()).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
