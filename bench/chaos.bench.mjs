@@ -8,7 +8,7 @@
  * SIGKILLed every 10 to 20 s (roles in turn; one process of each role is kept for the whole run so
  * its RSS can be judged) and a new one of its role started, PostgreSQL is stopped
  * and started every 2 minutes, and webhook endpoints are disabled and enabled through the CLI's commands (run in
- * this process, bench/chaos/seed.mjs).
+ * this process, bench/cli-in-process.mjs).
  * Then an invariant checker (bench/chaos/check-*.mjs) reads the database and the receivers' logs
  * and proves nothing was lost; each invariant is printed with its counts.
  *
@@ -30,7 +30,8 @@ import { ChaosClient } from './chaos/client.mjs';
 import { Fleet } from './chaos/fleet.mjs';
 import { Mirror } from './chaos/mirror.mjs';
 import { startReceivers } from './chaos/receivers.mjs';
-import { openCli, seedFirm } from './chaos/seed.mjs';
+import { openCli } from './cli-in-process.mjs';
+import { seedFirm } from './chaos/seed.mjs';
 import { chaosSettings } from './chaos/settings.mjs';
 import { parseGoals, RunLength } from './chaos/run-length.mjs';
 import { newLedger, operations, runTraffic } from './chaos/traffic.mjs';

@@ -10,7 +10,7 @@ const between = (lo, hi) => (lo + Math.random() * (hi - lo)) * 1000;
  * process's RSS samples.
  */
 export class Fleet {
-  /** `cli`: the CLI's commands in the bench's process (seed.mjs openCli), for the endpoint toggles. */
+  /** `cli`: the CLI's commands in the bench's process (bench/cli-in-process.mjs), for the endpoint toggles. */
   constructor(env, db, log, cli) {
     this.env = env;
     this.db = db;

@@ -1,7 +1,3 @@
-// The CLI's commands run in the bench's process (the endpoint toggles during the run still go through CLI processes,
-// fleet.mjs, against PostgreSQL as the faults leave it).
-export { openCli } from '../cli-in-process.mjs';
-
 const ALL_TYPES = 'call.completed,lead.created,lead.updated';
 const dist = (path) => import(new URL(`../../dist/src/${path}`, import.meta.url).href);
 
