@@ -1,3 +1,4 @@
+import './compile-cache.js';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type pino from 'pino';
