@@ -1,15 +1,12 @@
 import fc from 'fast-check';
-import { internalEnv } from './support/call-documents';
 import { Conformance, recordExercised } from './support/conformance';
 import { TableChecksummer, changedTables, waitForQuiet, type TableChecksums } from './support/db-checksum';
-import { createFirmWithData, type FirmWithData } from './support/firm-data';
+import { startAppWithFirmData, type AppWithFirmData, type FirmWithData } from './support/firm-data';
 import { hostileRequest, hostileRequestOfKind, mutationKinds } from './support/fuzz/mutations';
 import { publicOperations, type FuzzOperation } from './support/fuzz/operations';
 import { describe as describeRequest, toRaw, validRequest, type FuzzContext, type FuzzRequest } from './support/fuzz/requests';
 import { rawRequest } from './support/raw-http';
-import { Receiver } from './support/receiver';
-import { tempDataDir } from './support/recordings';
-import { startTestApp, type TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
 import { createTestKeys, simulateTestCall } from './support/test-mode';
 
 /**
@@ -45,9 +42,8 @@ const PER_KIND = SCALE;
 const VALID_PER_OPERATION = 10 * SCALE;
 
 describe('fuzz: generated requests for every public operation never break the service', () => {
-  const data = tempDataDir();
+  let fixture: AppWithFirmData;
   let t: TestApp;
-  let rx: Receiver;
   let firm: FirmWithData;
   let ops: FuzzOperation[];
   let ctx: FuzzContext;
@@ -62,9 +58,8 @@ describe('fuzz: generated requests for every public operation never break the se
     process.stderr.write(
       `fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${VALID_PER_OPERATION} valid requests an operation, ${PER_KIND} of each kind of hostile change, ${HOSTILE_RUNS} mixed\n`,
     );
-    rx = await Receiver.start();
-    t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-    firm = await createFirmWithData(t, rx.url('/hook'));
+    fixture = await startAppWithFirmData();
+    ({ t, firm } = fixture);
     const doc = (await t.get('/v1/openapi.json')).body;
     conformance = new Conformance(doc);
     ops = publicOperations(doc);
@@ -100,9 +95,7 @@ describe('fuzz: generated requests for every public operation never break the se
   });
   afterAll(async () => {
     await checksums.close();
-    await t.close();
-    await rx.close();
-    data.cleanup();
+    await fixture.close();
   });
 
   /** Sends one request and checks the three properties; a 2xx moves the baseline (after the workers settle). */

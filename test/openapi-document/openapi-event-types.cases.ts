@@ -1,11 +1,8 @@
 import { EVENT_TYPES } from '../../src/events';
-import { internalEnv } from '../support/call-documents';
 import { firmEventsListable } from '../support/events';
-import { createFirmWithData, type FirmWithData } from '../support/firm-data';
-import { Receiver } from '../support/receiver';
-import { tempDataDir } from '../support/recordings';
+import { startAppWithFirmData, type AppWithFirmData, type FirmWithData } from '../support/firm-data';
 import { servedDocument, type ServedDocument } from '../support/served-document';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Events typed by type: in the served document the events list, the single
@@ -16,32 +13,26 @@ import { startTestApp, type TestApp } from '../support/test-app';
  */
 type Json = Record<string, any>;
 
+let fixture: AppWithFirmData;
 let t: TestApp;
-let rx: Receiver;
 let served: ServedDocument;
 let firm: FirmWithData;
 let events: Json[];
-const data = tempDataDir();
 const EVENT = '#/components/schemas/EventDto';
 const schemas = () => served.doc.components.schemas;
 const envelopeOf = (type: string) => schemas().KnownEvent.discriminator.mapping[type] as string;
 
 beforeAll(async () => {
-  rx = await Receiver.start();
-  t = await startTestApp({ env: { ...internalEnv, DATA_DIR: data.dir, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  fixture = await startAppWithFirmData();
+  ({ t, firm } = fixture);
   served = await servedDocument(t);
-  firm = await createFirmWithData(t, rx.url('/hook'));
   const key = firm.keys['read-update-leads'];
   const test = await t.request('POST', `/v1/webhook-endpoints/${firm.endpointId}/test`, { key });
   expect(test.status).toBe(202);
   await firmEventsListable(t, firm.orgId);
   events = (await t.get('/v1/events', { key, query: { limit: 100 } })).body.events;
 }, 60_000);
-afterAll(async () => {
-  await t.close();
-  await rx.close();
-  data.cleanup();
-});
+afterAll(() => fixture.close());
 
 describe('events typed by type in the served document', () => {
   it('the list, the single event and every webhook name the same per-type envelopes', () => {
