@@ -42,12 +42,16 @@ export class EventsController {
     path: ':event_id',
     etag: true,
     access: keyed('webhooks:read'),
-    // An evt_ id keeps its documented 400 for a malformed value: the service checks it.
+    // An evt_ id keeps its documented 400 for a malformed value.
     params: {
-      event_id: pathParam({
-        description: 'The evt_ id (also the webhook-id header of its deliveries).',
-        example: 'evt_01jd5x8m3q0000000000000000',
-      }),
+      event_id: pathParam(
+        {
+          description: 'The evt_ id (also the webhook-id header of its deliveries).',
+          example: 'evt_01jd5x8m3q0000000000000000',
+        },
+        false,
+        'event-id',
+      ),
     },
     op: { id: 'getEvent', summary: 'Get one event', description: 'One event, exactly as sent to endpoints. Events are kept 30 days.' },
     ok: { type: EventDto, description: 'The event.' },

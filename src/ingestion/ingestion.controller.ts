@@ -1,7 +1,7 @@
 import { Body, Controller, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { InvalidRequestError } from '../common/errors/problems.js';
-import { CHECKED_BY_SERVICE, Endpoint, INTERNAL, jsonBody } from '../common/http/access.decorators.js';
+import { Endpoint, INTERNAL, jsonBody, pathParam, uuidPathId } from '../common/http/access.decorators.js';
 import { PathParam } from '../common/http/route-input.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
 import { IngestionService, type IngestResult } from './ingestion.service.js';
@@ -26,7 +26,8 @@ export class IngestionController {
     path: ':call_id',
     access: INTERNAL,
     body: jsonBody(CALL_DOCUMENT_BYTES),
-    params: { org_id: CHECKED_BY_SERVICE, call_id: CHECKED_BY_SERVICE },
+    // The call id is the pipeline's to choose (the call is created): one that is not a plain id is 400 naming it.
+    params: { org_id: uuidPathId('The firm'), call_id: pathParam(undefined, false, 'plain-id') },
     query: 'any',
     status: 200,
   })

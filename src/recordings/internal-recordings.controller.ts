@@ -2,15 +2,15 @@ import { Controller, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { DomainError } from '../common/errors/domain-error.js';
-import { CHECKED_BY_SERVICE, Endpoint, INTERNAL, streamBody, type EndpointSpec } from '../common/http/access.decorators.js';
+import { Endpoint, INTERNAL, pathId, streamBody, uuidPathId, type EndpointSpec } from '../common/http/access.decorators.js';
 import { PathParam } from '../common/http/route-input.js';
 import { RemovedRecordingDto, StoredRecordingDto } from './dto/internal-recording.dto.js';
 import { RecordingsService } from './recordings.service.js';
 
-/** Both routes: the pipeline's token, ids its service checks, 200 on success. */
+/** Both routes: the pipeline's token; a firm or call id that cannot exist answers 404 like an unknown call; 200 on success. */
 const INTERNAL_RECORDING: Pick<EndpointSpec, 'access' | 'params' | 'status'> = {
   access: INTERNAL,
-  params: { org_id: CHECKED_BY_SERVICE, call_id: CHECKED_BY_SERVICE },
+  params: { org_id: uuidPathId('The call'), call_id: pathId('The call') },
   status: 200,
 };
 

@@ -1,7 +1,7 @@
 import { applyDecorators, Headers, Res } from '@nestjs/common';
 import { ApiHeader, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Endpoint, keyed, linkToken, pathId, pathParam, PUBLIC, type EndpointSpec } from '../common/http/access.decorators.js';
+import { Endpoint, keyed, linkToken, pathId, pathParam, PUBLIC, tokenParam, type EndpointSpec } from '../common/http/access.decorators.js';
 import { TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
@@ -37,13 +37,10 @@ const CALL_ID_DOC = { description: 'As the calls list returned it.', example: 'c
 const CALL_ID = { call_id: pathId('The call', CALL_ID_DOC) };
 /** The link's token is its credential: the access log replaces it whatever it holds. */
 const TOKEN = {
-  token: pathParam(
-    {
-      description: 'Exactly as at the end of the url returned by the recording-link endpoint.',
-      example: 'Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
-    },
-    true,
-  ),
+  token: tokenParam('The recording link', {
+    description: 'Exactly as at the end of the url returned by the recording-link endpoint.',
+    example: 'Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
+  }),
 };
 /** HEAD answers 405 to anyone, key or not: there is nothing to authorise. */
 const HEAD: Pick<EndpointSpec, 'method' | 'query' | 'problems' | 'refusesMethod'> = {

@@ -1,6 +1,8 @@
+import { fullCallDocument, internalEnv } from '../support/call-documents';
 import { createFirm, type TestFirm } from '../support/factories';
+import { fixture, upload } from '../support/recordings';
 import { sharedTestApp } from '../support/shared-app';
-import { type TestApp, type HttpResult } from '../support/test-app';
+import { TEST_INTERNAL_TOKEN, type TestApp, type HttpResult } from '../support/test-app';
 
 /**
  * A path id that cannot name anything (a NUL byte, invalid UTF-8, 10,000
@@ -15,7 +17,7 @@ describe('path ids that cannot exist answer like unknown ids', () => {
   let firm: TestFirm;
 
   beforeAll(async () => {
-    t = await sharedTestApp();
+    t = await sharedTestApp(internalEnv);
     firm = await createFirm(t.app);
   });
 
@@ -26,6 +28,7 @@ describe('path ids that cannot exist answer like unknown ids', () => {
     ['10,000 characters', 'c'.repeat(10_000)],
   ];
   // A path that cannot be percent-decoded fails before any route is chosen: 404 on every route.
+  const AUDIO = fixture('injury-caller.ogg');
   const UNDECODABLE = 'caf%E9';
 
   // Each route with its keyed request for a given id; `unknown` is an id that names nothing: well-formed
@@ -69,6 +72,35 @@ describe('path ids that cannot exist answer like unknown ids', () => {
       send: (id) => t.request('POST', `/v1/webhook-deliveries/${id}/redeliver`, { key: firm.keys.read }),
     },
     { name: 'GET /v1/recordings/{token}', unknown: 'rl_unknown', send: (id) => t.get(`/v1/recordings/${id}`) },
+    // The pipeline's routes: a NUL in call_id once reached the recording's statements (500, a stack at level 50).
+    ...(['org_id', 'call_id'] as const).flatMap((param) => {
+      const path = (id: string) =>
+        param === 'org_id' ? `/internal/v1/orgs/${id}/calls/call_x` : `/internal/v1/orgs/${firm.orgId}/calls/${id}`;
+      const unknown = param === 'org_id' ? '00000000-0000-4000-8000-000000000000' : 'call_unknown';
+      return [
+        {
+          name: `PUT /internal/v1/orgs/{org_id}/calls/{call_id}/recording (${param})`,
+          unknown,
+          send: (id: string) => upload(t, ...((param === 'org_id' ? [id, 'call_x'] : [firm.orgId, id]) as [string, string]), AUDIO),
+        },
+        {
+          name: `DELETE /internal/v1/orgs/{org_id}/calls/{call_id}/recording (${param})`,
+          unknown,
+          send: (id: string) => t.request('DELETE', `${path(id)}/recording`, { key: TEST_INTERNAL_TOKEN }),
+        },
+      ];
+    }),
+    {
+      name: 'PUT /internal/v1/orgs/{org_id}/calls/{call_id} (org_id)',
+      unknown: '00000000-0000-4000-8000-000000000000',
+      send: (id) => t.request('PUT', `/internal/v1/orgs/${id}/calls/call_x`, { key: TEST_INTERNAL_TOKEN, body: fullCallDocument() }),
+    },
+    {
+      // The pipeline chooses the call's id: one that is not a plain id is malformed (400 naming it), like `-x`.
+      name: 'PUT /internal/v1/orgs/{org_id}/calls/{call_id} (call_id)',
+      unknown: '-x',
+      send: (id) => t.request('PUT', `/internal/v1/orgs/${firm.orgId}/calls/${id}`, { key: TEST_INTERNAL_TOKEN, body: fullCallDocument() }),
+    },
   ];
 
   // What a client branches on. `detail` is for people: a path that cannot even be decoded never
@@ -81,7 +113,7 @@ describe('path ids that cannot exist answer like unknown ids', () => {
   describe.each(ROUTES)('$name', (route) => {
     it.each(UNUSABLE)('with %s answers like an unknown id', async (_what, id) => {
       const expected = stable(await route.send(route.unknown));
-      const typed = route.unknown === 'evt_' || route.unknown === 'not-a-uuid';
+      const typed = route.unknown === 'evt_' || route.unknown === 'not-a-uuid' || route.unknown === '-x';
       expect(expected.status).toBe(typed ? 400 : 404);
       expect(expected.body).toMatchObject({ code: typed ? 'invalid_request' : 'not_found' });
       const refused = await route.send(id);

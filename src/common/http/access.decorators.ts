@@ -2,7 +2,14 @@ import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } f
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
-import { ROUTE_DECLARATION, type PathParamRule, type RouteAccess, type RouteBody, type RouteDeclaration } from './route-declaration.js';
+import {
+  ROUTE_DECLARATION,
+  type PathParamForm,
+  type PathParamRule,
+  type RouteAccess,
+  type RouteBody,
+  type RouteDeclaration,
+} from './route-declaration.js';
 import type { Scope } from './scopes.js';
 
 export const API_KEY_SECURITY = 'api_key';
@@ -71,11 +78,28 @@ export const formBody = (maxBytes: number): RouteBody => ({ kind: 'form', maxByt
 export const DOCUMENT_FILES: RouteDeclaration = { access: PUBLIC, body: NO_BODY, params: {}, query: 'any', credentialQuery: [] };
 
 /** A path id checked like every plain id: one that cannot exist answers 404 naming `what`. */
-export const pathId = (what: string, doc: PathParamRule['doc']): PathParamRule => ({ notFoundAs: what, doc });
-/** A path parameter its service checks itself (uuids and evt_ ids keep their documented 400). */
-export const pathParam = (doc: PathParamRule['doc'], credential = false): PathParamRule => ({ doc, credential });
-/** A path parameter of an internal route (not in the document), checked by its service. */
-export const CHECKED_BY_SERVICE: PathParamRule = {};
+export const pathId = (what: string, doc?: PathParamRule['doc']): PathParamRule => ({ form: 'plain-id', notFoundAs: what, doc });
+/** A uuid path id (a firm on the internal routes): a value that is not a uuid answers 404 naming `what`. */
+export const uuidPathId = (what: string): PathParamRule => ({ form: 'uuid', notFoundAs: what });
+/**
+ * A path parameter whose value of another form answers 400 invalid_request naming it (uuids and evt_ ids keep their
+ * documented 400), or, when it is a credential, 404 like an unknown one. The form: `form`, else a uuid where the
+ * document says so, else any text without control characters.
+ */
+export const pathParam = (
+  doc: PathParamRule['doc'],
+  credential = false,
+  form: PathParamForm = doc?.format === 'uuid' ? 'uuid' : 'text',
+): PathParamRule => ({ form, doc, credential, ...(credential ? { notFoundAs: 'The link' } : {}) });
+/** A credential in the path (a recording link's token): never logged; one of another form answers 404 naming `what`. */
+export const tokenParam = (what: string, doc: PathParamRule['doc']): PathParamRule => ({
+  form: 'token',
+  notFoundAs: what,
+  credential: true,
+  doc,
+});
+/** A path parameter its service checks further: any text without control characters, else 404 like an unknown resource. */
+export const CHECKED_BY_SERVICE: PathParamRule = { form: 'text', notFoundAs: 'The resource' };
 
 /** The operation's security, scope extension and the problems its access rule can answer. */
 function accessDoc(access: RouteAccess, op: OperationDoc | undefined): MethodDecorator[] {

@@ -32,9 +32,25 @@ export type RouteBody =
   /** An HTML form (application/x-www-form-urlencoded) of at most `maxBytes`: the console's buttons. */
   | { kind: 'form'; maxBytes: number };
 
+/**
+ * What a path parameter's value must be (route-input.ts). Every parameter states one, so no value of another form
+ * reaches a handler, and so none reaches a statement (a NUL in text is an error in PostgreSQL).
+ */
+export type PathParamForm =
+  /** 1 to 128 letters, digits and `_ . : -`, a letter or digit first (isPlainId): call and lead ids. */
+  | 'plain-id'
+  | 'uuid'
+  /** `evt_` and its id (isEventId). */
+  | 'event-id'
+  /** base64url, 1 to 256 characters: a credential the service only hashes (a recording link). */
+  | 'token'
+  /** Any text without a control character (NUL among them), an unpaired surrogate or U+FFFD (a byte that was not UTF-8). */
+  | 'text';
+
 /** How a path parameter is checked before the handler sees it. */
 export interface PathParamRule {
-  /** Set: a value that cannot be a plain id (isPlainId) answers 404 naming this thing, like an unknown id. */
+  form: PathParamForm;
+  /** Set: a value not of the form answers 404 naming this thing, like an unknown id; unset: 400 invalid_request naming the parameter. */
   notFoundAs?: string;
   /** Its value is a credential: never logged. */
   credential?: boolean;

@@ -62,7 +62,19 @@ function pathMutations(op: FuzzOperation): Record<string, fc.Arbitrary<Mutation>
     return { ...copy(r, label), path };
   };
   const name = fc.constantFrom(...params);
+  // A NUL in each parameter, named: PostgreSQL refuses one in text, so each must be refused before a statement sees it.
+  const nuls = Object.fromEntries(
+    params.map((p) => [
+      `path ${p} with a NUL`,
+      fc.constantFrom('%00', 'a%00b', 'call_%00').map(
+        (v): Mutation =>
+          (r) =>
+            replace(r, p, v, `path ${p}=${v}`),
+      ),
+    ]),
+  );
   return {
+    ...nuls,
     'path hostile id': fc.tuple(name, hostileText).map(
       ([n, v]): Mutation =>
         (r) =>

@@ -2,6 +2,8 @@
  * The public operations of the served OpenAPI document, in the shape the fuzz
  * generates requests from: a route documented tomorrow is fuzzed the same day.
  */
+import fc from 'fast-check';
+
 type Json = Record<string, any>;
 
 export interface FuzzParam {
@@ -22,6 +24,10 @@ export interface FuzzOperation {
   keyed: boolean;
   /** Whether it takes only a test key (x-test-mode-only: the test helpers). */
   testModeOnly: boolean;
+  /** The pipeline's routes (INTERNAL_API_TOKEN), which the document leaves out (internalOperations). */
+  internal?: boolean;
+  /** A body the schema cannot make (a call document, audio): its content type and valid bytes. */
+  rawBody?: { contentType: string; valid: fc.Arbitrary<Buffer> };
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -53,4 +59,37 @@ export function publicOperations(doc: Json): FuzzOperation[] {
         } satisfies FuzzOperation;
       }),
     );
+}
+
+const INTERNAL_IDS: FuzzParam[] = [
+  { name: 'org_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+  { name: 'call_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,40}$' } },
+];
+
+/**
+ * The receptionist pipeline's routes, which the public document leaves out, in the same shape: a call document (the
+ * call id from the path), a recording (audio/ogg) and its removal. The member names of the call document are its
+ * body's schema, so the body changes name real members; a valid body is `callDocument` or `audio`.
+ */
+export function internalOperations(callDocument: fc.Arbitrary<Record<string, unknown>>, audio: Buffer): FuzzOperation[] {
+  const base = { params: INTERNAL_IDS, keyed: false, testModeOnly: false, internal: true };
+  const template = '/internal/v1/orgs/{org_id}/calls/{call_id}';
+  return [
+    {
+      ...base,
+      operationId: 'internal putCall',
+      method: 'PUT',
+      template,
+      body: { type: 'object', properties: { call_id: { type: 'string' }, started_at: { type: 'string' }, from: { type: 'string' } } },
+      rawBody: { contentType: 'application/json', valid: callDocument.map((doc) => Buffer.from(JSON.stringify(doc), 'utf8')) },
+    },
+    {
+      ...base,
+      operationId: 'internal putRecording',
+      method: 'PUT',
+      template: `${template}/recording`,
+      rawBody: { contentType: 'audio/ogg', valid: fc.constant(audio) },
+    },
+    { ...base, operationId: 'internal removeRecording', method: 'DELETE', template: `${template}/recording` },
+  ];
 }

@@ -28,6 +28,8 @@ export interface FuzzContext {
   key: string;
   /** A test key (svc_test_), for the operations that take only one. */
   testKey: string;
+  /** INTERNAL_API_TOKEN, for the pipeline's routes. */
+  internalToken: string;
   values: Record<string, string[]>;
   /** An empty list: no valid value is known, the parameter is left out unless required. */
   /** Credentials (the key, link tokens) cut out of every failure message. */
@@ -66,7 +68,7 @@ export function validRequest(ctx: FuzzContext, op: FuzzOperation): fc.Arbitrary<
           fc.option(p.name.toLowerCase() === 'range' ? fc.constantFrom(...VALID_RANGES) : paramValue(ctx, p), { nil: undefined }),
         ),
       ),
-      body: op.body ? schemaValue(ctx.doc, op.body) : fc.constant(undefined),
+      body: op.rawBody ? op.rawBody.valid : op.body ? schemaValue(ctx.doc, op.body) : fc.constant(undefined),
     })
     .map(({ path, query, headers, body }) => {
       let built = op.template;
@@ -82,7 +84,9 @@ export function validRequest(ctx: FuzzContext, op: FuzzOperation): fc.Arbitrary<
         headers: headerParams.flatMap((p, i): [string, string][] => (headers[i] === undefined ? [] : [[p.name, headers[i]]])),
       };
       if (op.keyed) r.headers.push(['Authorization', `Bearer ${op.testModeOnly ? ctx.testKey : ctx.key}`]);
-      if (body !== undefined) withJsonBody(r, Buffer.from(JSON.stringify(body), 'utf8'));
+      if (op.internal) r.headers.push(['Authorization', `Bearer ${ctx.internalToken}`]);
+      if (op.rawBody) withJsonBody(r, body as Buffer, op.rawBody.contentType);
+      else if (body !== undefined) withJsonBody(r, Buffer.from(JSON.stringify(body), 'utf8'));
       return r;
     });
 }
