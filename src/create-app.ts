@@ -16,6 +16,7 @@ import { registerAccessLog } from './common/logging/access-log.js';
 import { ROOT_LOGGER } from './common/logging/logger.module.js';
 import { bindRequestIdToLogs } from './common/logging/request-context.js';
 import { acceptRequestId } from './common/logging/trace-context.js';
+import { secretValuesOf } from './common/logging/secret-values.js';
 import { traceRequests } from './common/tracing/http-spans.js';
 import { Tracing } from './common/tracing/tracing.js';
 import { endConnectionsOnceDrained } from './common/http/drain-connections.js';
@@ -32,6 +33,7 @@ import { configureRecordingsHttp } from './recordings/index.js';
 
 /** Fastify's own options: limits, timeouts, routing and request ids. */
 function fastifyOptions(opts: AppModuleOptions): ConstructorParameters<typeof FastifyAdapter>[0] {
+  const secrets = secretValuesOf(opts.config);
   return {
     // Fastify would answer HEAD for every GET by itself; HEAD is refused explicitly where the spec says so.
     exposeHeadRoutes: false,
@@ -55,10 +57,10 @@ function fastifyOptions(opts: AppModuleOptions): ConstructorParameters<typeof Fa
     // Errors Node raises before there is a request (431 for a URL or headers over 16 KiB) answer problem+json too.
     clientErrorHandler,
     // One id per request, in the logs, the x-request-id header and every error body; a caller's
-    // x-request-id is kept only when short and plain.
+    // x-request-id is kept only when short and plain, and holds no credential and no configured secret.
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
-      acceptRequestId(req.headers['x-request-id']) ?? randomUUID(),
+      acceptRequestId(req.headers['x-request-id'], secrets) ?? randomUUID(),
   } as ConstructorParameters<typeof FastifyAdapter>[0];
 }
 

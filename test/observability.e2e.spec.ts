@@ -6,6 +6,7 @@ import './observability/tracing-off-and-cli.cases';
 import './observability/metrics.cases';
 import './observability/monitoring.cases';
 import './observability/log-secrets.cases';
+import './observability/configured-secrets.cases';
 import './observability/request-log-context.cases';
 
 /**

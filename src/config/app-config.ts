@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { configuredSecrets } from './configured-secrets.js';
 import { recordingStoreConfig, type RecordingStoreConfig } from './recording-store-config.js';
 import { loadTracingConfig, type TracingConfig } from './tracing-config.js';
 
@@ -67,6 +68,8 @@ export class AppConfig {
   metricsPort: number | null;
   /** Span export (OTEL_EXPORTER_OTLP_ENDPOINT and the other standard variables); null: tracing is off. */
   tracing: TracingConfig | null;
+  /** The value of every secret above and of the S3 credentials (configured-secrets.ts): never written to a log line. */
+  secretValues: readonly string[] = [];
   /** Start PostgreSQL-free work (demo seed) only when we own the database. */
   get embedded(): boolean {
     return this.databaseUrl === null;
@@ -211,5 +214,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   c.metricsToken = env.METRICS_TOKEN || null;
   c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
   c.tracing = loadTracingConfig(env, failConfig);
-  return c;
+  return Object.assign(c, { secretValues: configuredSecrets({ ...c, env }) });
 }

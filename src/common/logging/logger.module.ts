@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import type { AppConfig } from '../../config/app-config.js';
 import { SECRET_HEADERS } from './redact.js';
+import { secretValuesOf } from './secret-values.js';
 
 export { redactUrl } from './redact.js';
 
@@ -18,13 +19,18 @@ export const REDACT_PATHS = [
   '*.authorization',
 ];
 
-/** One JSON line per log call, to stdout (stderr for the CLI, a stream in tests). */
+/**
+ * One JSON line per log call, to stdout (stderr for the CLI, a stream in tests). Every line, whatever wrote it, loses
+ * the values of the secrets the service is configured with (a request can carry one anywhere: secret-values.ts).
+ */
 export function createRootLogger(config: AppConfig, toStderr = false, stream?: NodeJS.WritableStream): pino.Logger {
+  const secrets = secretValuesOf(config);
   return pino(
     {
       level: config.logLevel,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       base: { service: 'receptionist-api' },
+      ...(secrets.empty ? {} : { hooks: { streamWrite: (line: string) => secrets.redactLine(line) } }),
     },
     stream ?? pino.destination(toStderr ? 2 : 1),
   );

@@ -1,4 +1,5 @@
 import { hasCredentialShape } from './redact.js';
+import type { SecretValues } from './secret-values.js';
 
 /** The ids of a W3C traceparent header (https://www.w3.org/TR/trace-context/#traceparent-header). */
 export interface TraceContext {
@@ -27,10 +28,12 @@ export function parseTraceparent(header: string | string[] | undefined): TraceCo
 const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * An incoming x-request-id is kept only when short and plain, so it cannot forge or bloat log lines, and when it
- * has no credential's shape (redact.ts): the id is written in every log line, every error body and the request's
- * span, so a key sent as one would be copied everywhere.
+ * An incoming x-request-id is kept only when short and plain, so it cannot forge or bloat log lines, when it has no
+ * credential's shape (redact.ts) and holds none of the secrets the service is configured with (secret-values.ts):
+ * the id is written in every log line, every error body and the request's span, so a key or a token sent as one
+ * would be copied everywhere.
  */
-export function acceptRequestId(header: string | string[] | undefined): string | null {
-  return typeof header === 'string' && PLAIN_REQUEST_ID.test(header) && !hasCredentialShape(header) ? header : null;
+export function acceptRequestId(header: string | string[] | undefined, secrets?: SecretValues): string | null {
+  if (typeof header !== 'string' || !PLAIN_REQUEST_ID.test(header) || hasCredentialShape(header)) return null;
+  return secrets?.holdsOne(header) ? null : header;
 }
