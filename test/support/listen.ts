@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { keepChildLog } from './run-log';
 
 const LISTEN = resolve(process.cwd(), 'clients/typescript/bin/listen.mjs');
@@ -12,11 +14,24 @@ export interface Listening {
   /** stdout as written. */
   stdout: () => string;
   exited: Promise<number | null>;
+  /** With `measureRss`, once exited: the process's peak resident memory in MiB. */
+  peakRssMiB: () => number;
 }
 
-/** Runs the listen command with plain Node, as an integrator would. */
-export function listen(args: string[], text = false): Listening {
-  const child = spawn(process.execPath, [LISTEN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs the listen command with plain Node, as an integrator would; with `measureRss`, through a wrapper that records
+ * the process's peak resident memory as it exits (test/support/listen-rss.mjs).
+ */
+export function listen(args: string[], text = false, opts: { measureRss?: boolean } = {}): Listening {
+  const rssDir = opts.measureRss ? mkdtempSync(join(tmpdir(), 'listen-rss-')) : undefined;
+  const rssFile = rssDir && join(rssDir, 'maxrss');
+  const child = rssFile
+    ? spawn(process.execPath, [resolve(process.cwd(), 'test/support/listen-rss.mjs'), ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LISTEN_PATH: LISTEN, LISTEN_RSS_FILE: rssFile },
+      })
+    : spawn(process.execPath, [LISTEN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let peakRss = NaN;
   const lines: any[] = [];
   let pending = '';
   let stderr = '';
@@ -34,8 +49,13 @@ export function listen(args: string[], text = false): Listening {
       // The generated signing secret is shown once on stderr by design (like the CLI's answers on stdout, which
       // are not kept either); everything else goes to the run's secret scan.
       keepChildLog('listen', stderr.replace(/whsec_\S+/g, 'whsec_[REDACTED]'));
+      if (rssDir) {
+        // Not written when the process was killed.
+        if (existsSync(rssFile!)) peakRss = Number(readFileSync(rssFile!, 'utf8')) / 1024;
+        rmSync(rssDir, { recursive: true, force: true });
+      }
       done(code);
     }),
   );
-  return { child, lines, stderr: () => stderr, stdout: () => stdout, exited };
+  return { child, lines, stderr: () => stderr, stdout: () => stdout, exited, peakRssMiB: () => peakRss };
 }

@@ -4,17 +4,24 @@
 // code runs unchanged. Plain Node 22, no build step, nothing from the service's own sources.
 //
 //   node clients/typescript/bin/listen.mjs --api-url URL --key KEY --forward-to URL
-//        [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--json]
+//        [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--timeout SECONDS] [--json]
+//
+// What it trusts the API with is bounded (bin/listen/api.mjs): every answer is read as a stream and refused past
+// 8 MiB (decompressed), each must arrive in full within --timeout (a waiting poll gets its wait on top), and
+// requests to the API are paced to at most 20 a second, whatever the pages and their cursors say.
 import { createHmac, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { Api, eventsPage, pause, reason } from './listen/api.mjs';
+import { Api, DEFAULT_TIMEOUT_S, eventsPage, pause, reason } from './listen/api.mjs';
 import { Fatal, jsonLine, printable } from './listen/terminal.mjs';
 
-const USAGE = 'usage: listen.mjs --api-url URL --key KEY --forward-to URL [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--json]';
+const USAGE =
+  'usage: listen.mjs --api-url URL --key KEY --forward-to URL [--types t1,t2] [--secret whsec_...] [--after EVT_ID] [--timeout SECONDS] [--json]';
 const WAIT_SECONDS = 25;
 const FORWARD_TIMEOUT_MS = 10_000;
-/** Polls that bring nothing new start at least this far apart, whatever the API answers (no hot loop). */
+/** Polls that forward nothing start at least this far apart, whatever the API answers and its cursors do (no hot loop). */
 const MIN_POLL_MS = 1_000;
+/** The most of a receiver's answer read (it is not used: read so the connection can be kept, then dropped). */
+const RECEIVER_ANSWER_BYTES = 64 * 1024;
 
 function options(argv) {
   let values;
@@ -29,6 +36,7 @@ function options(argv) {
         types: { type: 'string' },
         secret: { type: 'string' },
         after: { type: 'string' },
+        timeout: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     }));
@@ -52,6 +60,10 @@ function options(argv) {
   if (values.secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(values.secret)) {
     throw new Fatal('--secret must be a signing secret: whsec_ followed by base64', 2);
   }
+  const timeout = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
+  if (!/^\d+(\.\d+)?$/.test(values.timeout ?? '1') || !(timeout >= 0.1 && timeout <= 600)) {
+    throw new Fatal('--timeout must be a number of seconds from 0.1 to 600', 2);
+  }
   return {
     apiUrl: values['api-url'].replace(/\/+$/, ''),
     key: values.key,
@@ -59,6 +71,7 @@ function options(argv) {
     types,
     secret: values.secret ?? null,
     after: values.after ?? null,
+    timeoutMs: Math.max(100, Math.round(timeout * 1000)),
     json: values.json,
   };
 }
@@ -85,14 +98,14 @@ async function newestEventId(api, log) {
 }
 
 /** POSTs one event's exact bytes, signed; never throws (a failing receiver is reported, not fatal). */
-async function forward(opts, secret, id, body, stop) {
+async function forward(opts, api, secret, id, body) {
   const timestamp = Math.floor(Date.now() / 1000);
   const started = performance.now();
-  try {
+  const post = async (signal) => {
     const res = await fetch(opts.forwardTo, {
       method: 'POST',
       redirect: 'manual',
-      signal: AbortSignal.any([stop, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+      signal,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'receptionist-listen/1',
@@ -102,11 +115,27 @@ async function forward(opts, secret, id, body, stop) {
       },
       body,
     });
-    await res.arrayBuffer().catch(() => undefined);
-    return { status: res.status, ok: res.status >= 200 && res.status < 300, ms: Math.round(performance.now() - started), error: null };
+    await discard(res);
+    return res.status;
+  };
+  try {
+    const status = await api.requests.run(FORWARD_TIMEOUT_MS, post, () => new Error(`no answer within ${FORWARD_TIMEOUT_MS / 1000} s`));
+    return { status, ok: status >= 200 && status < 300, ms: Math.round(performance.now() - started), error: null };
   } catch (err) {
     return { status: null, ok: false, ms: Math.round(performance.now() - started), error: reason(err) };
   }
+}
+
+/** Reads and drops at most RECEIVER_ANSWER_BYTES of an answer, then lets the rest go. */
+async function discard(res) {
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  for (let read = 0; read <= RECEIVER_ANSWER_BYTES;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    read += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
 }
 
 /** One line per forwarded event; what came from the API (type, id) or the receiver (an error) is escaped for a terminal. */
@@ -123,7 +152,7 @@ function report(opts, event, outcome) {
 
 async function run(opts, signal) {
   const log = (line) => process.stderr.write(`listen: ${line}\n`);
-  const api = new Api(opts.apiUrl, opts.key, signal);
+  const api = new Api(opts.apiUrl, opts.key, signal, { timeoutMs: opts.timeoutMs });
   const secret = opts.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
   // Checks the key (and --after) before anything is printed as ready.
   let after = opts.after ?? (await newestEventId(api, log));
@@ -143,9 +172,9 @@ async function run(opts, signal) {
   while (!signal.aborted) {
     const query = `wait=${WAIT_SECONDS}${typeParam}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
     const started = performance.now();
-    const page = await api.get(`/v1/events?${query}`, log);
+    const page = await api.get(`/v1/events?${query}`, log, WAIT_SECONDS);
     if (!page) return;
-    const before = after;
+    let forwarded = 0;
     for (const event of eventsPage(page.text, false).events) {
       if (signal.aborted) return;
       after = event.id;
@@ -154,11 +183,14 @@ async function run(opts, signal) {
       const one = await api.get(`/v1/events/${encodeURIComponent(event.id)}`, log);
       if (!one) return;
       if (one.status === 404) continue;
-      report(opts, event, await forward(opts, secret, event.id, one.text, signal));
+      report(opts, event, await forward(opts, api, secret, event.id, one.text));
+      forwarded++;
     }
-    // A page that moved nothing forward and came back at once (an API that does not wait): the next poll waits.
+    // A page that forwarded nothing and came back at once (an API that does not wait, or whose cursor goes back and
+    // forth over events that are then not found): the next poll waits. Whatever the cursor does, the API's requests
+    // are paced too (Api).
     const early = MIN_POLL_MS - (performance.now() - started);
-    if (after === before && early > 0) await pause(early, signal);
+    if (forwarded === 0 && early > 0) await pause(early, signal);
   }
 }
 

@@ -1,50 +1,124 @@
-// The API as the listen command (listen.mjs) reads it: GET with the key, bounded retries, no redirect, checked pages.
+// The API as the listen command (listen.mjs) reads it: GET with the key, paced, each answer bounded in size and time,
+// bounded retries, no redirect, checked pages.
 import { Fatal, printable } from './terminal.mjs';
+import { pause, Requests } from './requests.mjs';
+
+export { pause };
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;
 /** A Retry-After is obeyed up to this long (a larger one, or one too large for a timer, waits this long). */
 const RETRY_AFTER_MAX_MS = 5 * 60_000;
+/** The most an answer of the API may hold, decompressed: a page of 100 events is far smaller. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+/** How long a request that does not wait may take to be answered in full, by default (--timeout); a waiting poll gets its wait on top. */
+export const DEFAULT_TIMEOUT_S = 20;
+/** Requests to the API, whatever their answers: at most this many a second, after a burst of as many. */
+export const REQUESTS_PER_SECOND = 20;
+
+/** The answer ran past its deadline (a hung or trickling API): retried after the backoff. */
+class Late extends Error {}
 
 export class Api {
-  constructor(apiUrl, key, signal) {
+  /**
+   * @param {string} apiUrl
+   * @param {string} key
+   * @param {AbortSignal} signal the command's stop; the only signal a listener is added to (once, by Requests)
+   * @param {{ timeoutMs?: number }} [opts]
+   */
+  constructor(apiUrl, key, signal, opts = {}) {
     this.apiUrl = apiUrl;
     this.key = key;
     this.signal = signal;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_S * 1000;
+    this.requests = new Requests(signal, REQUESTS_PER_SECOND);
   }
 
   /**
-   * GET a path: the answer's text, retried with backoff on connection failures, 429 and 5xx (Retry-After obeyed
-   * within bounds); a redirect is never followed (the key would go wherever it points) and, like other errors, is fatal.
+   * GET a path: the answer's text, retried with backoff on connection failures, late answers, 429 and 5xx
+   * (Retry-After obeyed within bounds). Every request waits its turn (REQUESTS_PER_SECOND, whatever came back) and
+   * must be answered in full within the timeout (plus `waitSeconds` for a waiting poll); an answer over
+   * MAX_ANSWER_BYTES, counted as it streams and after decompression, is fatal, as a redirect is (never followed:
+   * the key would go wherever it points). null once the command is stopped.
    */
-  async get(path, log) {
+  async get(path, log, waitSeconds = 0) {
+    const deadlineMs = this.timeoutMs + waitSeconds * 1000;
     for (let failures = 0; ;) {
-      let res;
+      if (!(await this.requests.turn())) return null;
+      let answer;
       try {
-        res = await fetch(`${this.apiUrl}${path}`, {
-          headers: { authorization: `Bearer ${this.key}` },
-          redirect: 'manual',
-          signal: this.signal,
-        });
+        answer = await this.requests.run(
+          deadlineMs,
+          (signal) => this.exchange(path, signal),
+          () => new Late(),
+        );
       } catch (err) {
         if (this.signal.aborted) return null;
-        log(`cannot reach ${this.apiUrl} (${printable(reason(err))}); retrying`);
-        await pause(retryDelay(++failures), this.signal);
+        if (err instanceof Fatal) throw err;
+        const wait = retryDelay(++failures);
+        const what =
+          err instanceof Late
+            ? `the API did not answer GET ${printable(path)} in full within ${deadlineMs / 1000} s`
+            : `cannot reach ${this.apiUrl} (${printable(reason(err))})`;
+        log(`${what}; retrying in ${(wait / 1000).toFixed(1)} s`);
+        await pause(wait, this.signal);
         continue;
       }
-      if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel();
-        throw new Fatal(redirected(res.status, res.headers.get('location')));
-      }
-      const text = await res.text();
-      if (res.ok) return { status: res.status, text };
-      if (res.status === 404 && path.startsWith('/v1/events/')) return { status: 404, text };
-      if (res.status !== 429 && res.status < 500) throw new Fatal(refusal(res.status, text));
-      const wait = retryWait(res.headers.get('retry-after'), ++failures);
-      log(`the API answered ${res.status}; retrying in ${(wait / 1000).toFixed(1)} s`);
+      const { status, retryAfter, text } = answer;
+      if (status >= 200 && status < 300) return { status, text };
+      if (status === 404 && path.startsWith('/v1/events/')) return { status: 404, text };
+      if (status !== 429 && status < 500) throw new Fatal(refusal(status, text));
+      const wait = retryWait(retryAfter, ++failures);
+      log(`the API answered ${status}; retrying in ${(wait / 1000).toFixed(1)} s`);
       await pause(wait, this.signal);
     }
   }
+
+  /** One request and its whole answer, read within MAX_ANSWER_BYTES; `signal` ends it (the deadline or the stop). */
+  async exchange(path, signal) {
+    const res = await fetch(`${this.apiUrl}${path}`, {
+      headers: { authorization: `Bearer ${this.key}` },
+      redirect: 'manual',
+      signal,
+    });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new Fatal(redirected(res.status, res.headers.get('location')));
+    }
+    const text = await readBounded(res, MAX_ANSWER_BYTES, `GET ${path.split('?')[0]}`);
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), text };
+  }
+}
+
+/**
+ * The answer's body as text, read as a stream and refused (Fatal, the rest cancelled) past `limit` bytes: the bytes
+ * fetch hands over are decompressed, so an answer that inflates (a gzip bomb) is counted as it inflates.
+ */
+export async function readBounded(res, limit, what) {
+  const tooLarge = () =>
+    new Fatal(
+      `the API's answer to ${printable(what)} is larger than ${limit / (1024 * 1024)} MiB, the most listen reads; is --api-url the API?`,
+    );
+  const declared = res.headers.get('content-length');
+  if (!res.headers.get('content-encoding') && declared !== null && Number(declared) > limit) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function redirected(status, location) {
@@ -100,15 +174,3 @@ function refusal(status, text) {
 
 const retryDelay = (failures) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS);
 export const reason = (err) => err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(err);
-
-export function pause(ms, signal) {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
