@@ -9,6 +9,7 @@ import { CliError, type CliCommand } from './command.js';
 import { cliFailure } from './failures.js';
 import { COMMANDS } from './commands/index.js';
 import { parseArgs } from './parse-args.js';
+import { printable, renderResult, safeJson } from './output.js';
 
 const MIGRATE: CliCommand = {
   name: 'migrate',
@@ -48,8 +49,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const wantsJson = argv.includes('--json');
   const fail = (message: string, code: number) => {
-    process.stderr.write(`error: ${message}\n`);
-    if (wantsJson) process.stdout.write(JSON.stringify({ error: { message, exit_code: code } }) + '\n');
+    process.stderr.write(`error: ${printable(message)}\n`);
+    if (wantsJson) process.stdout.write(safeJson({ error: { message, exit_code: code } }) + '\n');
     return code;
   };
   let stop: () => Promise<void> = async () => undefined;
@@ -72,12 +73,13 @@ async function main(argv: string[]): Promise<number> {
         await app.close();
       }
     }
-    process.stdout.write((json ? JSON.stringify(result) : command.human ? command.human(result) : JSON.stringify(result, null, 2)) + '\n');
+    // What came from anywhere else (a firm's name, a receiver's answer) shows its control and bidirectional characters escaped.
+    process.stdout.write(renderResult(command, result, json) + '\n');
     return 0;
   } catch (err) {
     const failure = cliFailure(err);
     if (failure) return fail(failure.message, failure.exitCode);
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(`${printable(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
     return fail('unexpected error (details above on stderr)', 1);
   } finally {
     await stop().catch(() => undefined);

@@ -30,6 +30,19 @@ describe('admin CLI against DATABASE_URL', () => {
   });
   const cli = (args: string[]) => runCliInProcess(t.app, [...args, '--json']);
 
+  it('prints what it did not write itself with bidirectional and control characters escaped; --json keeps the value', async () => {
+    const name = 'Reyes \u202eexe.gnp\u2066 Law\u0085';
+    const created = await cli(['org', 'create', '--name', name]);
+    expect(created.code).toBe(0);
+    // The real process: main.ts prints the human form through the same escaping as the in-process harness.
+    const text = await runCli(['org', 'list'], { databaseUrl: db });
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n').find((line) => line.includes(created.json.id))).toContain('Reyes \\u202eexe.gnp\\u2066 Law\\x85');
+    expect(text.stdout).not.toMatch(/[\u0085\u202a-\u202e\u2066-\u2069]/);
+    const listed = await cli(['org', 'list']);
+    expect(listed.json.orgs.find((o: { id: string }) => o.id === created.json.id).display_name).toBe(name);
+  });
+
   it('creates a firm and a key that works against the API, shown only once', async () => {
     const org = await runCli(
       ['org', 'create', '--name', 'Acme Law LLP', '--timezone', 'America/New_York', '--number', '(212) 555-0142', '--json'],

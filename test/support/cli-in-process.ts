@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { CliError } from '../../src/cli/command';
 import { COMMANDS } from '../../src/cli/commands';
 import { cliFailure } from '../../src/cli/failures';
+import { printable, renderResult } from '../../src/cli/output';
 import { parseArgs } from '../../src/cli/parse-args';
 
 /** A command line's answer, run in this process. */
@@ -11,9 +12,9 @@ export interface InProcessCliResult {
   code: number;
   /** On success, what `--json` prints, parsed back from its JSON text (dates are strings, as an operator sees them). */
   json: any;
-  /** On success, what text mode prints (the command's human form, else pretty JSON), without the final newline. */
+  /** On success, what text mode prints (the command's human form, else pretty JSON, escaped), without the final newline. */
   text?: string;
-  /** On a refusal, what the CLI prints after `error: ` on stderr (and as `error.message` with `--json`). */
+  /** On a refusal, what the CLI prints after `error: ` on stderr, escaped (and as `error.message` with `--json`). */
   message?: string;
 }
 
@@ -40,14 +41,11 @@ export async function runCliInProcess(
   try {
     const { command, flags } = parseArgs(argv, COMMANDS);
     const result = await command.run({ app, flags, readInput });
-    return {
-      code: 0,
-      json: JSON.parse(JSON.stringify(result)),
-      text: command.human ? command.human(result) : JSON.stringify(result, null, 2),
-    };
+    // As main.ts prints them (control and bidirectional characters escaped), then parsed back.
+    return { code: 0, json: JSON.parse(renderResult(command, result, true)), text: renderResult(command, result, false) };
   } catch (err) {
     const failure = cliFailure(err);
     if (!failure) throw err;
-    return { code: failure.exitCode, json: undefined, message: failure.message };
+    return { code: failure.exitCode, json: undefined, message: printable(failure.message) };
   }
 }
