@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
-import { ApiKeyService, installEarlyAuth } from './auth/index.js';
+import { ApiKeyService, ConcurrentRequests, installEarlyAuth, limitConcurrentRequests } from './auth/index.js';
 import { ConsoleGate, ConsoleViews, configureConsoleHttp } from './console/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
@@ -100,6 +100,8 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   traceRequests(adapter.getInstance(), app.get(Tracing));
   // Before the early auth hooks, so their log lines carry the request id too.
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
+  // A key's requests under way at once in this process, before its lookup (concurrent-requests.ts).
+  limitConcurrentRequests(adapter.getInstance(), app.get(ConcurrentRequests));
   installEarlyAuth(adapter.getInstance(), { keys: app.get(ApiKeyService), config: opts.config, console: app.get(ConsoleGate) });
   // The console's forms, browser files, CSRF check and security headers.
   configureConsoleHttp(adapter.getInstance(), app.get(ConsoleViews));

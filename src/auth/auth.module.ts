@@ -4,6 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountModule } from '../account/index.js';
 import { AuditModule } from '../audit/index.js';
 import { AccessGuard } from './access.guard.js';
+import { ConcurrentRequests } from './concurrent-requests.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
 import { KeyAllowancesRepository } from './key-allowances.repository.js';
@@ -25,5 +26,9 @@ import { KeyAllowanceEntity } from './entities/key-allowance.entity.js';
 export class AuthModule {}
 
 /** The API's global guard; only the HTTP app installs it (the CLI has no routes). */
-@Module({ imports: [AuthModule], providers: [RateLimitRepository, RateLimitService, { provide: APP_GUARD, useClass: AccessGuard }] })
+@Module({
+  imports: [AuthModule],
+  providers: [RateLimitRepository, RateLimitService, ConcurrentRequests, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [ConcurrentRequests],
+})
 export class AccessGuardModule {}

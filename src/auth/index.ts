@@ -2,6 +2,7 @@ export { AuthModule, AccessGuardModule } from './auth.module.js';
 export { ApiKeyService, KEY_PREFIX, TEST_KEY_PREFIX } from './api-key.service.js';
 export type { ApiKeySummary } from './api-key.service.js';
 export { installEarlyAuth } from './early-auth.hook.js';
+export { ConcurrentRequests, limitConcurrentRequests } from './concurrent-requests.js';
 export { requireBearerToken } from './internal-token.js';
 export { KeyStanding } from './key-standing.service.js';
 export { KeyAllowances } from './key-allowances.service.js';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { RateLimitedError } from '../common/errors/problems.js';
 import { AppConfig } from '../config/app-config.js';
+import { rateLimitPolicy } from './concurrent-requests.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
 
 /** Headers to put on the answer (RateLimit-Policy / RateLimit, draft-ietf-httpapi-ratelimit-headers-09). */
@@ -37,6 +38,7 @@ export const leaseSize = (perSecond: number): number => Math.min(1000, Math.max(
 export class RateLimitService {
   private readonly held = new Map<string, HeldTokens>();
   private readonly lease: number;
+  private readonly policy: string;
 
   constructor(
     private readonly repo: RateLimitRepository,
@@ -44,6 +46,7 @@ export class RateLimitService {
     private readonly clock: Clock,
   ) {
     this.lease = leaseSize(config.rateLimitPerSecond);
+    this.policy = rateLimitPolicy(config);
   }
 
   /** Takes one request from the key's bucket; returns the headers, or throws 429 rate_limited (headers attached). */
@@ -92,7 +95,7 @@ export class RateLimitService {
 
   private headers(remaining: number, shared: number): RateLimitHeaders {
     return {
-      'RateLimit-Policy': `"default";q=${this.config.rateLimitPerSecond};w=1`,
+      'RateLimit-Policy': this.policy,
       RateLimit: `"default";r=${remaining};t=${remaining > 0 ? 0 : this.waitSeconds(shared)}`,
     };
   }

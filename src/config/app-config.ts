@@ -62,6 +62,8 @@ export class AppConfig {
   /** General per-key limit: requests per second (RATE_LIMIT_PER_SECOND) and bucket size (RATE_LIMIT_BURST). */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Requests one key may have under way at once in a process (CONCURRENT_REQUESTS_PER_KEY); more wait in a short queue, then 429. */
+  concurrentRequestsPerKey: number;
   /** Bearer token of GET /metrics (METRICS_TOKEN); unset, the endpoint is open. */
   metricsToken: string | null;
   /** A port on which the process also serves GET /metrics alone (METRICS_PORT): how a ROLE=worker process is scraped. */
@@ -90,6 +92,15 @@ export const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 /** The general per-key limit when RATE_LIMIT_PER_SECOND is unset (the burst defaults to twice it); the OpenAPI document states it. */
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
 export const defaultRateLimitBurst = (perSecond: number) => 2 * perSecond;
+/** A key's requests under way at once in each api process when CONCURRENT_REQUESTS_PER_KEY is unset; the document states it. */
+export const DEFAULT_CONCURRENT_REQUESTS_PER_KEY = 4;
+
+/** The per-key limits: the rate (a token bucket) and the requests under way at once. */
+function keyLimits(c: AppConfig, env: NodeJS.ProcessEnv): void {
+  c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMIT_PER_SECOND, 1, 1_000_000);
+  c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
+  c.concurrentRequestsPerKey = int(env, 'CONCURRENT_REQUESTS_PER_KEY', DEFAULT_CONCURRENT_REQUESTS_PER_KEY, 1, 10_000);
+}
 
 export function parseDuration(text: string): number | null {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
@@ -209,8 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   c.databaseStatementTimeoutMs = statementTimeout;
   c.auditRetentionMs = auditRetention(env.AUDIT_RETENTION);
-  c.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMIT_PER_SECOND, 1, 1_000_000);
-  c.rateLimitBurst = int(env, 'RATE_LIMIT_BURST', defaultRateLimitBurst(c.rateLimitPerSecond), 1, 10_000_000);
+  keyLimits(c, env);
   c.metricsToken = env.METRICS_TOKEN || null;
   c.metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 1, 65535) : null;
   c.tracing = loadTracingConfig(env, failConfig);

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { DomainError } from '../common/errors/domain-error.js';
+import { sendProblem } from '../common/errors/problem.filter.js';
+import { RateLimitedError } from '../common/errors/problems.js';
+import { declarationOf } from '../common/http/route-declaration.js';
+import { announcesBody } from '../common/http/unread-bodies.js';
+import { AppConfig } from '../config/app-config.js';
+
+/** How long a request over the cap may wait for one of its key's requests to finish before it is answered 429. */
+export const CONCURRENCY_QUEUE_WAIT_MS = 2_000;
+/** Requests of one key that may wait at once (what a wait costs is a socket and a request object, no CPU). */
+export const QUEUED_PER_KEY = 256;
+/**
+ * RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-09) on every keyed answer: the rate (`q` requests per `w`
+ * seconds), then the requests under way at once (quota unit `concurrency`).
+ */
+export const rateLimitPolicy = (config: Pick<AppConfig, 'rateLimitPerSecond' | 'concurrentRequestsPerKey'>): string =>
+  `"default";q=${config.rateLimitPerSecond};w=1, "concurrency";q=${config.concurrentRequestsPerKey};qu="concurrency"`;
+
+interface Waiter {
+  admit: () => void;
+  refuse: (err: DomainError) => void;
+  timer: NodeJS.Timeout;
+}
+/** One key's requests in this process: under way, and waiting (first come, first served). */
+interface Lane {
+  running: number;
+  waiting: Waiter[];
+}
+
+/**
+ * The concurrent requests limiter Stripe describes beside its rate limiter: a key may have
+ * CONCURRENT_REQUESTS_PER_KEY requests under way at once in each process (from its access check until its answer is
+ * sent or its client goes), as many again may wait for one to finish, each at most CONCURRENCY_QUEUE_WAIT_MS and
+ * holding no CPU, and the rest are answered 429 `rate_limited` with `Retry-After: 1`. A firm bursting in parallel
+ * then takes its turns on the event loop among the others' requests instead of ahead of them; the rate limit
+ * bounds how many it sends, this how many it has the CPU for at once.
+ */
+@Injectable()
+export class ConcurrentRequests {
+  private readonly lanes = new Map<string, Lane>();
+  private readonly perKey: number;
+  /** Every keyed answer's RateLimit-Policy: the rate, then this limit. */
+  private readonly headerPolicy: string;
+
+  constructor(config: AppConfig) {
+    this.perKey = config.concurrentRequestsPerKey;
+    this.headerPolicy = rateLimitPolicy(config);
+  }
+
+  /**
+   * A place for one of the key's requests (`key`: its lane), given back when `res` closes (answered, or its client
+   * gone): undefined when it has one now, a promise while it waits in line; throws (or rejects with) 429 when the
+   * line is full or the wait is over.
+   */
+  enter(key: string, res: ServerResponse): Promise<void> | undefined {
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = { running: 0, waiting: [] }));
+    const held = lane;
+    if (held.running < this.perKey) {
+      held.running++;
+      res.once('close', () => this.leave(key, held));
+      return undefined;
+    }
+    if (held.waiting.length >= QUEUED_PER_KEY) throw this.refusal();
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        // Handed the place of a request that finished (running stays as it was).
+        admit: () => {
+          clearTimeout(waiter.timer);
+          res.off('close', gone);
+          res.once('close', () => this.leave(key, held));
+          resolve();
+        },
+        refuse: (err) => {
+          clearTimeout(waiter.timer);
+          res.off('close', gone);
+          reject(err);
+        },
+        timer: setTimeout(() => this.drop(held, waiter) && waiter.refuse(this.refusal()), CONCURRENCY_QUEUE_WAIT_MS),
+      };
+      // A client that leaves while waiting gives its place in line up (its request ends there).
+      const gone = () => this.drop(held, waiter) && waiter.refuse(this.refusal());
+      res.once('close', gone);
+      held.waiting.push(waiter);
+    });
+  }
+
+  /** A request of the key finished: the first one waiting takes its place. */
+  private leave(key: string, lane: Lane): void {
+    const next = lane.waiting.shift();
+    if (next) return next.admit();
+    lane.running--;
+    if (lane.running === 0 && this.lanes.get(key) === lane) this.lanes.delete(key);
+  }
+
+  private drop(lane: Lane, waiter: Waiter): boolean {
+    const at = lane.waiting.indexOf(waiter);
+    if (at >= 0) lane.waiting.splice(at, 1);
+    return at >= 0;
+  }
+
+  private refusal(): RateLimitedError {
+    return new RateLimitedError(
+      1,
+      `This API key may have ${this.perKey} requests under way at once; wait for one to finish. Retry after 1 s.`,
+    )
+      .withHeader('RateLimit-Policy', this.headerPolicy)
+      .withHeader('RateLimit', '"concurrency";r=0;t=1');
+  }
+}
+
+/** The lane of a request: its API key (a digest of it, so no key is kept), or undefined when it carries none. */
+function laneOf(authorization: string | undefined): string | undefined {
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  return key === undefined ? undefined : createHash('sha256').update(key).digest('base64url');
+}
+
+/**
+ * The first stage of a keyed route's request, before its key is looked up and its body read: the request takes one
+ * of its key's places, waits in line for one, or is answered 429 (closing the connection when a body was announced,
+ * as every refusal before the body does). First, because everything after it is what a burst costs the others (the
+ * key's lookup, the body, the handler): a refused request costs no more than one the access check refuses. The lane
+ * is the key as presented, so a request can only take places of a key it holds; one with a key that is not valid
+ * holds its place until the access check refuses it, a moment later.
+ */
+export function limitConcurrentRequests(fastify: FastifyInstance, limiter: ConcurrentRequests): void {
+  fastify.addHook('onRequest', (req, reply, done) => {
+    const d = declarationOf(req);
+    const lane = d?.access.kind === 'key' ? laneOf(req.headers.authorization) : undefined;
+    if (lane === undefined) return done();
+    const refuse = (err: unknown) => {
+      if (!(err instanceof DomainError)) return done(err as Error);
+      if (announcesBody(req.headers) || d?.body.kind !== 'none') reply.header('connection', 'close');
+      sendProblem(reply, req.id, err);
+    };
+    let waiting: Promise<void> | undefined;
+    try {
+      waiting = limiter.enter(lane, reply.raw);
+    } catch (err) {
+      return refuse(err);
+    }
+    if (waiting) waiting.then(() => done(), refuse);
+    else done();
+  });
+}
