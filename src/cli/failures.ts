@@ -44,6 +44,7 @@ const detail = userError((err) => err.detail);
  */
 export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: DomainError) => string } | null> = {
   invalid_request: userError(invalidRequest),
+  after_lost: detail,
   unauthorized: detail,
   insufficient_scope: detail,
   test_mode_only: detail,

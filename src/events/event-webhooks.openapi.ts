@@ -18,7 +18,7 @@ const SIGNATURE_HEADERS = [
     'webhook-id',
     "The event's id (evt_...); identical on every retry: store handled ids and skip repeats.",
     EVENT_ID_PATTERN.source,
-    one('evt_01jd5x8m3q0000000000000000'),
+    one('evt_01kqhxsvc0000100000003a7kqk7qz2m'),
   ),
   header(
     'webhook-timestamp',

@@ -6,6 +6,7 @@ export type { EventData, EventType, SubscribableEventType } from './event-catalo
 export type { EventEnvelope, RecordedEvent } from './event-types.js';
 export { eventSchemas, eventWebhooks } from './event-webhooks.openapi.js';
 export { EventWaits } from './event-waits.js';
+export { StandbyHorizon } from './standby-horizon.js';
 export { WaitingEventsList } from './waiting-events-list.js';
 export { EVENTS_CHANNEL, feedKeyOf } from './events-listener.js';
 export type { EventFeed } from './events-listener.js';

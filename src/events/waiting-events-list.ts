@@ -5,6 +5,7 @@ import type { EventListDto } from './dto/event.dto.js';
 import { EventWaits } from './event-waits.js';
 import { EventsService, type EventListQuery } from './events.service.js';
 import { feedKeyOf, type EventFeed } from './events-listener.js';
+import { StandbyHorizon } from './standby-horizon.js';
 
 /** After a notification whose event the log still holds back (an older transaction is open), re-check this soon, then slower. */
 const FIRST_RECHECK_MS = 100;
@@ -28,6 +29,7 @@ export class WaitingEventsList {
     private readonly events: EventsService,
     private readonly waits: EventWaits,
     private readonly config: AppConfig,
+    private readonly horizon: StandbyHorizon,
   ) {}
 
   /** `principal`: the key and its feed (its firm and mode). */
@@ -37,15 +39,18 @@ export class WaitingEventsList {
     if (waitMs <= 0) return this.events.list(feed, query);
     // A request that waits may answer long after its key was checked: each page re-checks the key in its own
     // statement, so a key revoked or expired meanwhile gets 401, never an event committed after that.
-    const { page, heldBack } = await this.events.pager(feed, query, principal);
+    const { page, heldBack } = this.events.pager(feed, query, principal);
     const deadline = Date.now() + waitMs;
     // Subscribed before the first query: an event committed while it runs still wakes this request.
     // Keyed by firm and mode: another mode's events do not wake it.
     const sub = this.waits.subscribe(feedKeyOf(feed), query.type);
+    let recheckMs: number | null = null;
+    // EVENTS_WAIT_FOR_STANDBY: an event held back until a standby has it is listable once the horizon moves.
+    const unhook = this.horizon.onAdvance(() => recheckMs !== null && sub.wake('recheck'));
     try {
       let answer = await page();
       // Committed before this wait began but held back behind an open transaction: no notification will come for it.
-      let recheckMs: number | null = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
+      recheckMs = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
       while (answer.events.length === 0) {
         const left = deadline - Date.now();
         if (left <= 0) break;
@@ -64,6 +69,7 @@ export class WaitingEventsList {
       }
       return answer;
     } finally {
+      unhook();
       sub.close();
     }
   }

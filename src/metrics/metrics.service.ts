@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config.js';
 import { Database } from '../database/sql.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { DatabaseOutage } from '../common/ops/database-outage.js';
-import { EventWaits } from '../events/index.js';
+import { EventWaits, StandbyHorizon } from '../events/index.js';
 import { WebhookMetrics } from '../webhooks/index.js';
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
@@ -37,8 +37,10 @@ export class MetricsService implements OnModuleInit {
     signals: OpsSignals,
     outage: DatabaseOutage,
     waits: EventWaits,
+    horizon: StandbyHorizon,
   ) {
-    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics]) this.registry.registerMetric(metric);
+    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics, ...horizon.metrics])
+      this.registry.registerMetric(metric);
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state (max: the pool size limit; total, idle; waiting: clients queued for one).',

@@ -118,8 +118,8 @@ export function onEachEventsPage(
   seen: (feed: EventFeed, query: Parameters<EventsService['pager']>[1]) => void,
 ): void {
   const pager = events.pager.bind(events);
-  events.pager = async (feed, query, recheck) => {
-    const p = await pager(feed, query, recheck);
+  events.pager = (feed, query, recheck) => {
+    const p = pager(feed, query, recheck);
     return { ...p, page: () => (seen(feed, query), p.page()) };
   };
 }

@@ -5,6 +5,7 @@
  */
 export const ERROR_CODES = {
   invalid_request: 'The request is not valid.',
+  after_lost: 'The event named by after is no longer in the log.',
   unauthorized: 'Missing or unusable API key.',
   insufficient_scope: 'The API key lacks the scope this endpoint needs.',
   test_mode_only: 'This endpoint takes only a test-mode API key.',

@@ -44,6 +44,7 @@ describe('the HTTP table: problem code to status', () => {
     const statuses = Object.fromEntries(Object.entries(HTTP_ANSWERS).map(([code, a]) => [code, a.status]));
     expect(statuses).toEqual({
       invalid_request: 400,
+      after_lost: 400,
       unauthorized: 401,
       insufficient_scope: 403,
       test_mode_only: 403,

@@ -10,6 +10,7 @@ interface HttpAnswer {
 /** The one map from a problem code to its HTTP answer. */
 export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   invalid_request: { status: 400 },
+  after_lost: { status: 400 },
   unauthorized: { status: 401, headers: () => ({ 'WWW-Authenticate': 'Bearer' }) },
   insufficient_scope: { status: 403 },
   test_mode_only: { status: 403 },

@@ -85,7 +85,7 @@ export class WebhookDeliveryDto {
   @ApiProperty({ format: 'uuid', description: 'The delivery id.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' }) id: string;
   @ApiProperty({ format: 'uuid', description: 'The endpoint it goes to.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' })
   endpoint_id: string;
-  @ApiProperty({ description: 'evt_ id of the event delivered.', example: 'evt_01jd5x8m3q0000000000000000' }) event_id: string;
+  @ApiProperty({ description: 'evt_ id of the event delivered.', example: 'evt_01kqhxsvc0000100000003a7kqk7qz2m' }) event_id: string;
   @OpenEnum(EVENT_TYPES, { description: 'Type of the event. New types may be added; ignore unknown ones.', example: 'call.completed' })
   event_type: string;
   @ApiProperty({ enum: DELIVERY_TRIGGERS, description: 'What created it: the event, a test, or a redelivery.', example: 'event' })

@@ -56,6 +56,7 @@ describe('migration check', () => {
       'events',
       'key_allowances',
       'leads',
+      'log_histories',
       'mail_outbox',
       'orgs',
       'rate_limit_buckets',
