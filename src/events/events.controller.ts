@@ -38,7 +38,7 @@ export class EventsController {
           'or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after.',
         content: {
           'application/problem+json': {
-            schema: { oneOf: [{ $ref: getSchemaPath(Problem) }, { $ref: getSchemaPath(AfterLostProblem) }] },
+            schema: { anyOf: [{ $ref: getSchemaPath(Problem) }, { $ref: getSchemaPath(AfterLostProblem) }] },
             example: AFTER_LOST_EXAMPLE,
           },
         },

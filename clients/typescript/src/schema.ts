@@ -148,6 +148,8 @@ export interface paths {
          * List events, oldest first
          * @description Every event recorded for the firm in the last 30 days, oldest first, exactly as sent to endpoints, whether or not an endpoint exists. While has_more is true, ask again with after set to next_after. An after naming an event older than 30 days answers 400.
          *
+         *     A database failover can lose the last events written before it. An after naming such an event answers 400 `after_lost` with `restart_after`: ask again with after set to it (null: without after) and skip the event ids you already handled; nothing the log holds is then missed. The order of the log survives a failover: no event written after it sorts before one kept from before.
+         *
          *     Requires scope `webhooks:read`.
          */
         get: operations["listEvents"];
@@ -700,6 +702,67 @@ export interface components {
              */
             team_added: boolean;
         };
+        /** @description 400 `after_lost`: `after` names an event this log no longer has (a database failover can lose the last events written before it), though the service made its id within the last 30 days. Resume after `restart_after` and skip the event ids already handled. */
+        AfterLostProblem: {
+            /**
+             * @description Stable, machine-readable error code. Branch on this, never on text.
+             * @example invalid_request
+             * @enum {string}
+             */
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            /**
+             * @description What went wrong with this request, for people.
+             * @example limit must be an integer from 1 to 100.
+             */
+            detail: string;
+            /**
+             * @description On 500: quote it to support.
+             * @example err_4f0c2a9e
+             */
+            error_id?: string;
+            /** @description On 400: every problem found, each once, with param and message. */
+            errors?: components["schemas"]["ProblemFieldError"][];
+            /**
+             * @description On 400: the parameter or body member at fault.
+             * @example limit
+             */
+            param?: string;
+            /**
+             * @description Id of this request (also the x-request-id header).
+             * @example 5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a
+             */
+            request_id: string;
+            /**
+             * @description On 403: the scope the endpoint needs.
+             * @example calls:read
+             */
+            required_scope?: string;
+            /**
+             * @description The newest kept event before the lost one: ask again with after set to it (null: without after, from the oldest kept event). Every kept event the reader may not have had follows it.
+             * @example evt_01kqhxrjbg000100000003a7k6b4rx9t
+             */
+            restart_after: string | null;
+            /**
+             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @example 30
+             */
+            retry_after?: number;
+            /**
+             * @description The HTTP status code, repeated.
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description Short summary of the kind of problem, for people.
+             * @example The request is not valid.
+             */
+            title: string;
+            /**
+             * @description URI naming the kind of problem; one per `code`.
+             * @example urn:receptionist-api:error:invalid_request
+             */
+            type: string;
+        };
         /** @description One staff member briefed before the transfer. */
         BriefingDto: {
             /**
@@ -805,7 +868,7 @@ export interface components {
             data: components["schemas"]["CallCompletedData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -1294,7 +1357,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -1362,7 +1425,7 @@ export interface components {
             has_more: boolean;
             /**
              * @description Id of the last event on this page; null when the page is empty.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             next_after: string | null;
         };
@@ -1658,7 +1721,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
             /**
              * @description The lead's status now.
              * @example contacted
@@ -1754,7 +1817,7 @@ export interface components {
             data: components["schemas"]["LeadCreatedData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -1993,7 +2056,7 @@ export interface components {
             data: components["schemas"]["LeadUpdatedData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -2032,7 +2095,7 @@ export interface components {
             };
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -2118,7 +2181,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -2582,7 +2645,7 @@ export interface components {
             endpoint_id: string;
             /**
              * @description evt_ id of the event delivered.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             event_id: string;
             /**
@@ -2727,7 +2790,7 @@ export interface components {
             data: components["schemas"]["WebhookTestData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -5021,7 +5084,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id this log does not hold (another firm's, unknown, or older than 30 days) answers 400 naming after. */
+                /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id older than 30 days, or of a shape the service never makes, answers 400 `invalid_request`; an id made within the 30 days that this log does not hold (lost in a database failover, or another firm's) answers 400 `after_lost` with `restart_after`, the event to resume after. */
                 after?: string;
                 /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
@@ -5055,7 +5118,7 @@ export interface operations {
                      * @example {
                      *       "events": [
                      *         {
-                     *           "id": "evt_01jd5x8m3q0000000000000000",
+                     *           "id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *           "type": "call.completed",
                      *           "timestamp": "2026-05-01T14:06:40Z",
                      *           "org": {
@@ -5079,13 +5142,13 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": false,
-                     *       "next_after": "evt_01jd5x8m3q0000000000000000"
+                     *       "next_after": "evt_01kqhxsvc0000100000003a7kqk7qz2m"
                      *     }
                      */
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters (`invalid_request`, as on every operation; also an after older than 30 days or of a shape the service never makes), or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after. */
             400: {
                 headers: {
                     /**
@@ -5114,22 +5177,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:receptionist-api:error:invalid_request",
-                     *       "title": "The request is not valid.",
+                     *       "type": "urn:receptionist-api:error:after_lost",
+                     *       "title": "The event named by after is no longer in the log.",
                      *       "status": 400,
-                     *       "detail": "limit must be an integer from 1 to 100.",
-                     *       "code": "invalid_request",
-                     *       "param": "limit",
-                     *       "errors": [
-                     *         {
-                     *           "param": "limit",
-                     *           "message": "limit must be an integer from 1 to 100"
-                     *         }
-                     *       ],
+                     *       "detail": "after names an event this log no longer has (a database failover can lose the last events written before it). Ask again with after set to restart_after and skip the event ids you have already handled.",
+                     *       "code": "after_lost",
+                     *       "param": "after",
+                     *       "restart_after": "evt_01kqhxrjbg000100000003a7k6b4rx9t",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] | components["schemas"]["AfterLostProblem"];
                 };
             };
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
@@ -5322,7 +5380,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_01jd5x8m3q0000000000000000",
+                     *       "id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *       "type": "call.completed",
                      *       "timestamp": "2026-05-01T14:06:40Z",
                      *       "org": {
@@ -8173,7 +8231,7 @@ export interface operations {
                      *         {
                      *           "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
                      *           "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-                     *           "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *           "event_id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *           "event_type": "call.completed",
                      *           "trigger": "event",
                      *           "status": "succeeded",
@@ -8435,7 +8493,7 @@ export interface operations {
                      *       "delivery": {
                      *         "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
                      *         "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-                     *         "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *         "event_id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *         "event_type": "call.completed",
                      *         "trigger": "event",
                      *         "status": "succeeded",
@@ -9109,7 +9167,7 @@ export interface operations {
                      *       "delivery": {
                      *         "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
                      *         "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-                     *         "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *         "event_id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *         "event_type": "call.completed",
                      *         "trigger": "event",
                      *         "status": "succeeded",
