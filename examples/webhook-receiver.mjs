@@ -45,13 +45,31 @@ async function get(path) {
   return res.json();
 }
 
-/** Events recorded while this receiver was down (the log keeps 30 days), in order. */
+/**
+ * One page of the events log after `after` (none: from the oldest kept). A database failover can lose the event
+ * `after` names: the service then answers 400 after_lost with restart_after, the event to go on from.
+ */
+async function eventsAfter(after) {
+  const query = after ? `?after=${encodeURIComponent(after)}&limit=100` : '?limit=100';
+  const res = await fetch(new URL(`/v1/events${query}`, api), { headers: auth });
+  const body = await res.json();
+  if (res.status === 400 && body.code === 'after_lost') return { lost: true, restartAfter: body.restart_after };
+  if (!res.ok) throw new Error(`GET /v1/events: ${res.status} ${JSON.stringify(body)}`);
+  return { lost: false, page: body };
+}
+
+/** Events recorded while this receiver was down (the log keeps 30 days), in order; handled ids are skipped. */
 async function catchUp(ownKeyId) {
   if (!state.last) return;
-  for (let after = state.last; after;) {
-    const page = await get(`/v1/events?after=${encodeURIComponent(after)}&limit=100`);
-    for (const event of page.events) handle(event, 'catch-up', ownKeyId);
-    after = page.has_more ? page.next_after : null;
+  for (let after = state.last; ;) {
+    const answer = await eventsAfter(after);
+    if (answer.lost) {
+      after = answer.restartAfter;
+      continue;
+    }
+    for (const event of answer.page.events) handle(event, 'catch-up', ownKeyId);
+    if (!answer.page.has_more) return;
+    after = answer.page.next_after;
   }
 }
 

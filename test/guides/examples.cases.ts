@@ -8,6 +8,7 @@ import { WebhookEndpointsService } from '../../src/webhooks';
 import { createFirm } from '../support/factories';
 import { freePort } from '../support/net';
 import { waitFor } from '../support/receiver';
+import { firmEventsListable } from '../support/events';
 import { sharedTestApp } from '../support/shared-app';
 import { type TestApp } from '../support/test-app';
 
@@ -32,7 +33,7 @@ describe('reference integrations (examples/)', () => {
     t = await sharedTestApp({ ...internalEnv, LIST_AS_OF_MARGIN_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   });
 
-  it('sync-poller mirrors calls and leads, and a restarted run resumes from the saved as_of', async () => {
+  it('sync-poller mirrors calls and leads and follows the events, resuming from the saved as_of and after, past an after a failover lost', async () => {
     const f = await createFirm(t.app);
     const first = await Promise.all([1, 2, 3].map(() => ingestOk(t, f.orgId, nextCallId(), fullCallDocument())));
     const dir = mkdtempSync(join(tmpdir(), 'sync-poller-'));
@@ -52,6 +53,7 @@ describe('reference integrations (examples/)', () => {
       (await t.request('PATCH', `/v1/leads/${leadId}`, { key: f.keys['read-update-leads'], body: { status: 'contacted' } })).status,
     ).toBe(200);
     const later = await ingestOk(t, f.orgId, nextCallId(), fullCallDocument());
+    await firmEventsListable(t, f.orgId);
     const run2 = await runExample('sync-poller.mjs', env);
     expect(run2).toMatchObject({ code: 0 });
     const out2 = JSON.parse(run2.stdout);
@@ -61,6 +63,20 @@ describe('reference integrations (examples/)', () => {
     expect(Object.keys(mirror('calls'))).toHaveLength(4);
     expect(mirror('calls')[later.call_id]).toMatchObject({ call_id: later.call_id });
     expect(mirror('leads')[leadId]).toMatchObject({ status: 'contacted' });
+    // The events log too: every event once, resuming from the saved after.
+    expect(out1.events).toMatchObject({ restarts: 0 });
+    expect(out1.events.seen).toBeGreaterThan(0);
+    expect(out2.events.seen).toBeGreaterThan(0);
+
+    // A failover loses the event the saved after names; the next run resumes from restart_after, handling only what is new.
+    await t.sql('DELETE FROM events WHERE id = $1', [out2.events.after]);
+    expect((await t.request('PATCH', `/v1/leads/${leadId}`, { key: f.keys['read-update-leads'], body: { status: 'signed' } })).status).toBe(
+      200,
+    );
+    await firmEventsListable(t, f.orgId);
+    const run3 = await runExample('sync-poller.mjs', env);
+    expect(run3).toMatchObject({ code: 0 });
+    expect(JSON.parse(run3.stdout).events).toMatchObject({ restarts: 1, seen: 1 });
   });
 
   /** Starts the receiver as its own process; resolves once it listens. */
@@ -149,6 +165,9 @@ describe('reference integrations (examples/)', () => {
     const leadRow = (await t.sql(`SELECT lead_id FROM leads WHERE org_id = $1`, [f.orgId]))[0];
     expect(lead).toEqual({ id: expect.stringMatching(/^evt_/), type: 'lead.created', via: 'webhook', action: 'handled' });
     expect((await patch(leadRow.lead_id, otherKey, 'rejected')).status).toBe(200);
+    // And a failover lost the newest event it handled, where its catch-up starts: it goes on from restart_after.
+    const { last } = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as { last: string };
+    expect(await t.sql('DELETE FROM events WHERE id = $1 RETURNING id', [last])).toHaveLength(1);
     rx = await startReceiver(env);
     try {
       await waitFor(() => handled().length > before, 'the missed event caught up', 15_000);
