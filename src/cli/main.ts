@@ -9,6 +9,7 @@ import { CliError, type CliCommand } from './command.js';
 import { cliFailure } from './failures.js';
 import { COMMANDS } from './commands/index.js';
 import { parseArgs } from './parse-args.js';
+import { StderrLogger } from './stderr-logger.js';
 
 const MIGRATE: CliCommand = {
   name: 'migrate',
@@ -63,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
       result = { migrations_ran: db.migrationsRan };
     } else {
       const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, databaseUrl: db.url }), {
-        logger: ['error', 'warn'],
+        logger: new StderrLogger({ logLevels: ['error', 'warn'] }),
         abortOnError: false,
       });
       try {
