@@ -31,6 +31,7 @@ interface Figures {
   answers: { server_errors: string[]; unavailable_without_retry_after: number };
   processes_exited: string[];
   stale?: { fenced_answers: number; served_from_stale: number };
+  durability: Record<string, { overall: string; synchronous: boolean; standbys: number; publication_blocked?: number }>;
 }
 
 interface FailoverResult {
@@ -102,6 +103,9 @@ describe('failover: a promotion takes back nothing a client was told, and no rea
 
   it('synchronous replication: nothing acknowledged is lost', () => {
     expect(figures('sync').acknowledged_lost).toEqual({ calls: 0, lead_changes: 0 });
+    // Readiness told the operator so beforehand.
+    expect(figures('sync').durability.before).toMatchObject({ overall: 'ok', synchronous: true, standbys: 1 });
+    expect(figures('async').durability.before).toMatchObject({ overall: 'ok', synchronous: false, standbys: 1 });
   });
 
   it('asynchronous: readers given events the promotion lost are told (after_lost) and resume without a gap', () => {
@@ -126,5 +130,8 @@ describe('failover: a promotion takes back nothing a client was told, and no rea
     for (const r of f.readers) expect({ reader: r.name, given_lost: r.given_lost }).toEqual({ reader: r.name, given_lost: 0 });
     expect(f.deliveries.given_lost).toBe(0);
     expect(f.deliveries.received).toBeGreaterThan(0);
+    // Until the promoted server had a standby of its own, events waited, and readiness and the metric said why.
+    expect(f.durability.without_standby).toMatchObject({ overall: 'degraded', standbys: 0, publication_blocked: 1 });
+    expect(f.durability.with_new_standby).toMatchObject({ overall: 'ok', standbys: 1 });
   });
 });

@@ -34,6 +34,7 @@ export async function playScenario(run, name, settings) {
   const { standby, link } = await run.standby(standbyName, { lagMs: spec.sync ? 0 : settings.lagMs, sync: spec.sync });
   await run.services({ EVENTS_WAIT_FOR_STANDBY: String(spec.waitForStandby) });
   const firm = await run.firm(name.replace(/[^a-z]/g, ''));
+  const durability = { before: await readiness(run) };
   const answers = new Answers();
   const request = httpClient(run.api.baseUrl, INTERNAL_TOKEN, answers);
   const ledger = newLedger();
@@ -66,7 +67,12 @@ export async function playScenario(run, name, settings) {
   run.proxy.switchTo(standby.port);
   const switchedAt = Date.now();
   run.log(`${name}: ${standby.name} promoted (${JSON.stringify(promotion)}), the address moved to it`);
-  if (spec.waitForStandby) await run.standby(`pg_${run.nodes.length}`);
+  if (spec.waitForStandby) {
+    // The promoted server has no standby yet: events wait, and readiness and the metric say why.
+    durability.without_standby = { ...(await readiness(run)), publication_blocked: await blockedGauge(run) };
+    await run.standby(`pg_${run.nodes.length}`);
+    durability.with_new_standby = await readiness(run);
+  }
   await pause(settings.afterS * 1000);
   const fenced = spec.stale ? await staleAgain(run, old, firm, request) : null;
   running = false;
@@ -87,6 +93,7 @@ export async function playScenario(run, name, settings) {
     rules: spec.rules,
   });
   verdict.figures.promotion = promotion;
+  verdict.figures.durability = durability;
   if (stale) verdict.figures.stale = { ...stale, ...fenced };
   if (fenced && fenced.served_from_stale > 0)
     verdict.violations.push(`served ${fenced.served_from_stale} answers from a stale primary after seeing the newer history`);
@@ -134,4 +141,22 @@ async function drain(run, firm, readers, poller, settings) {
   }
   await Promise.all(readers.map((r) => r.catchUp(deadline)));
   await poller.pass();
+}
+
+/** What GET /health/ready says of replication: {status, synchronous, standbys, ...}. */
+async function readiness(run) {
+  for (const until = Date.now() + 5_000; ; await pause(100)) {
+    const body = await (await fetch(`${run.api.baseUrl}/health/ready`)).json();
+    // Right after a switch the process may still be reconnecting (503): ask again.
+    if (body.status !== 'error' || Date.now() > until) return { overall: body.status, ...body.details?.replication };
+  }
+}
+
+/** events_publication_blocked as the api process reports it (polled: it notices within one horizon tick). */
+async function blockedGauge(run) {
+  for (const until = Date.now() + 5_000; ; await pause(50)) {
+    const text = await (await fetch(`${run.api.baseUrl}/metrics`)).text();
+    const value = Number(/^events_publication_blocked (\d+)/m.exec(text)?.[1] ?? NaN);
+    if (value === 1 || Date.now() > until) return value;
+  }
 }

@@ -1,11 +1,13 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { declarationOf } from '../common/http/route-declaration.js';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
+import { Replication } from '../database/replication.js';
 import { Database } from '../database/sql.js';
+import { replicationGauges } from './replication-gauges.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { EventWaits, StandbyHorizon } from '../events/index.js';
@@ -38,8 +40,10 @@ export class MetricsService implements OnModuleInit {
     outage: DatabaseOutage,
     waits: EventWaits,
     horizon: StandbyHorizon,
+    replication: Replication,
   ) {
-    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics, ...horizon.metrics])
+    const replicationMetrics = replicationGauges(replication, new Logger('Metrics'));
+    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics, ...horizon.metrics, ...replicationMetrics])
       this.registry.registerMetric(metric);
     new Gauge({
       name: 'db_pool_connections',

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { AccountService } from '../../../src/account';
 import { readEventId } from '../../../src/common/ids';
 import { Database } from '../../../src/database/sql';
-import { EventsService, WaitingEventsList } from '../../../src/events';
+import { EventsService, StandbyHorizon, WaitingEventsList } from '../../../src/events';
 import { waitFor } from '../../support/receiver';
 import { recordEvent } from '../../support/events';
 import { createFirm } from '../../support/factories';
@@ -151,5 +151,31 @@ describe('after a promotion (a later history of the database)', () => {
     await sql(`DELETE FROM events WHERE id = $1`, [e2]);
     await record(waitingOrg);
     expect(await outcome).toEqual({ code: 'after_lost', extra: { param: 'after', restart_after: e1 } });
+  });
+});
+
+describe('EVENTS_WAIT_FOR_STANDBY=true with no standby streaming', () => {
+  let w: MediumService<EventsService>;
+  beforeAll(async () => {
+    w = await newMediumService(EventsService, { env: { EVENTS_WAIT_FOR_STANDBY: 'true' } });
+  });
+  afterAll(() => w.close());
+
+  it('lists no event (none is held by a standby), and says why in events_publication_blocked', async () => {
+    const orgId = (await w.module.get(AccountService).createOrg({ name: `Held ${process.pid}` })).id;
+    await w.module.get(Database).transaction((tx) => recordEvent(w.sut, tx, { orgId, type: 'lead.created', data: {} }));
+    const horizon = w.module.get(StandbyHorizon);
+    expect(horizon.before()).toEqual({ history: 0, txid: '0' });
+    const blocked = async () => {
+      for (const metric of horizon.metrics) {
+        const read = await metric.get();
+        if (read.name === 'events_publication_blocked') return read.values[0]?.value;
+      }
+    };
+    await waitFor(async () => (await blocked()) === 1, 'the horizon to notice no standby streams', 5_000);
+    // Committed and listable by every other rule, it waits for a standby that never comes.
+    const listable = `SELECT count(*)::int AS n FROM events WHERE org_id = $1 AND txid < pg_snapshot_xmin(pg_current_snapshot())`;
+    await waitFor(async () => (await w.sql(listable, [orgId]))[0].n === 1, 'the event to be below every open transaction', 15_000);
+    expect((await w.sut.list(live(orgId), { limit: 10 })).events).toEqual([]);
   });
 });
