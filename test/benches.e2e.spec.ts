@@ -150,6 +150,18 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
       ]);
     },
   },
+  'standby-wait.bench.mjs': {
+    args: ['--events', '50', '--rate', '100', '--rounds', '1'],
+    env: {},
+    check: (run) => {
+      // Every delivery arrived with and without the wait for a standby, each setting timed.
+      const result = JSON.parse(run.stdout);
+      expect(result.rounds.map((r: any) => [r.wait_for_standby, typeof r.p50, typeof r.p99])).toEqual([
+        [false, 'number', 'number'],
+        [true, 'number', 'number'],
+      ]);
+    },
+  },
   'recording-rss.bench.mjs': {
     env: { BENCH_MIB: '2' },
     check: (run) => {
