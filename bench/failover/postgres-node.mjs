@@ -164,7 +164,12 @@ export class PostgresNode {
     if (!this.running) return;
     const exited = once(this.child, 'exit');
     this.child.kill(name);
+    const slow = setTimeout(
+      () => process.stderr.write(`[${this.name}] still running 5 s after ${name}:\n${this.log.slice(-4000)}\n`),
+      5_000,
+    );
     await exited;
+    clearTimeout(slow);
   }
 
   /** Promotes a standby and waits until it takes writes. */

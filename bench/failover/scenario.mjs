@@ -4,7 +4,7 @@ import { judge } from './verdict.mjs';
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The stale scenario's reads while the address is back on the old primary (judged apart: all must be 503). */
-export const FENCED_READ = 'fenced read';
+const FENCED_READ = 'fenced read';
 
 /**
  * The scenarios, in the order the run plays them on one lineage of servers (each promotion's server is the next
@@ -58,10 +58,11 @@ export async function playScenario(run, name, settings) {
   const old = run.primary;
   const failedAt = Date.now();
   await old.crash();
+  const crashedAt = Date.now();
   await link.close();
   const promotingAt = Date.now();
   await standby.promote();
-  const promotion = { crash_ms: promotingAt - failedAt, promote_ms: Date.now() - promotingAt };
+  const promotion = { crash_ms: crashedAt - failedAt, link_close_ms: promotingAt - crashedAt, promote_ms: Date.now() - promotingAt };
   run.primary = standby;
   const stale = spec.stale ? await staleAddress(run, old, settings) : null;
   run.proxy.switchTo(standby.port);
@@ -74,6 +75,7 @@ export async function playScenario(run, name, settings) {
     durability.with_new_standby = await readiness(run);
   }
   await pause(settings.afterS * 1000);
+  const judgedUntil = Date.now();
   const fenced = spec.stale ? await staleAgain(run, old, firm, request) : null;
   running = false;
   await Promise.all(loops);
@@ -90,6 +92,7 @@ export async function playScenario(run, name, settings) {
     ledger,
     processes: run.processes,
     switchedAt,
+    judgedUntil,
     rules: spec.rules,
   });
   verdict.figures.promotion = promotion;

@@ -56,6 +56,7 @@ export class LaggingLink {
     this.primaryPort = primaryPort;
     this.lagMs = lagMs;
     this.held = false;
+    this.closed = false;
     this.sockets = new Set();
     this.timers = new Set();
     this.server = createServer((standby) => this.forward(standby));
@@ -67,6 +68,7 @@ export class LaggingLink {
   }
 
   forward(standby) {
+    if (this.closed) return void standby.destroy();
     const primary = createConnection(this.primaryPort, '127.0.0.1');
     for (const s of [standby, primary]) {
       this.sockets.add(s);
@@ -94,6 +96,7 @@ export class LaggingLink {
 
   close() {
     this.held = true;
+    this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     for (const s of this.sockets) s.destroy();
     return new Promise((r) => this.server.close(r));

@@ -4,7 +4,7 @@
  * Retry-After, no process exit, no reader skipping an event the database has, the as_of poller missing nothing,
  * every event delivered), plus the ones its scenario asks (nothing acknowledged lost; nothing given that was lost).
  */
-export async function judge({ scenario, db, firm, answers, readers, poller, receipts, ledger, processes, switchedAt, rules }) {
+export async function judge({ scenario, db, firm, answers, readers, poller, receipts, ledger, processes, switchedAt, judgedUntil, rules }) {
   const events = (await db.sql(`SELECT id FROM events WHERE org_id = $1 AND livemode ORDER BY history, txid, seq`, [firm.orgId])).map(
     (r) => r.id,
   );
@@ -53,7 +53,7 @@ export async function judge({ scenario, db, firm, answers, readers, poller, rece
       ),
     },
     poller_missed: [...calls.keys()].filter((id) => !poller.mirror.has(id)).length,
-    answers: summarise(answers, switchedAt),
+    answers: summarise(answers, switchedAt, judgedUntil),
     processes_exited: processes.filter((p) => p.exited).map((p) => `${p.role} ${JSON.stringify(p.exited)}`),
   };
   return { scenario, figures, violations: violations(figures, rules) };
@@ -64,9 +64,9 @@ function firstAfter(times, at) {
   return after.length ? after[0] - at : null;
 }
 
-function summarise(answers, switchedAt) {
-  // The stale scenario's probe of the old primary, at the end, is judged on its own (all 503 there).
-  const unavailable = answers.all.filter((a) => a.status === 503 && a.op !== 'fenced read');
+function summarise(answers, switchedAt, judgedUntil) {
+  // The stale scenario's return to the old primary, at the end, is judged on its own (every answer a 503 there).
+  const unavailable = answers.all.filter((a) => a.status === 503 && a.at < judgedUntil);
   return {
     total: answers.all.length,
     server_errors: answers.all.filter((a) => a.status >= 500 && a.status !== 503).map((a) => `${a.op} ${a.status}`),
