@@ -37,10 +37,15 @@ export class LogHistories1764300000000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION log_history() RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
       DECLARE
-        server text := (SELECT system_identifier::text FROM pg_control_system());
+        server text := current_setting('log_histories.server', true);
         tl integer := log_timeline();
         found integer;
       BEGIN
+        -- A session's server never changes: its system identifier (a read of the control file) is kept for the session.
+        IF coalesce(server, '') = '' THEN
+          server := (SELECT system_identifier::text FROM pg_control_system());
+          PERFORM set_config('log_histories.server', server, false);
+        END IF;
         SELECT h.history INTO found FROM log_histories h WHERE h.system_identifier = server AND h.timeline = tl;
         IF found IS NOT NULL OR pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' THEN
           RETURN found;

@@ -2,18 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { readPageWithKeyStanding, type KeyCaller } from '../auth/index.js';
 import type { CarriedPosition } from '../common/ids.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
-import { computed, selectList, subqueryColumns, type RowOf } from '../database/select-list.js';
+import { selectList, subqueryColumns } from '../database/select-list.js';
 import { SqlParams } from '../database/sql-params.js';
 import { Database } from '../database/sql.js';
 import { EventEntity } from './entities/event.entity.js';
 import type { EventFeed } from './events-listener.js';
 import { EVENT, type EventRow } from './events.repository.js';
 
-/** The `after` event as the page's statement found it: its `seq` when the log still holds it, null when not. */
-const ANCHOR = computed<{ afterSeq: string | null }>('anchor.seq AS "afterSeq"');
-/** The page's rows, read by the statement around it. */
+/** The page's rows, read by the statement around it (the waiting request's, joined to the key's standing). */
 const PAGE = subqueryColumns(EVENT, 'page');
-const PAGE_READ = ANCHOR.and(PAGE);
 const ID = selectList(EventEntity, 'e', ['id']);
 
 /** One page read: the firm's feed of one mode, kept events only, of one type when asked, after an event when given. */
@@ -34,6 +31,12 @@ export interface PageRows {
   rows: EventRow[];
 }
 
+/** Rows of the page statement; `afterKept` is asked only of an empty page (rows after `after` prove it was there). */
+const kept = async (rows: EventRow[], read: PageRead, anchorKept: () => Promise<boolean>): Promise<PageRows> => ({
+  rows,
+  afterKept: read.after === null || rows.length > 0 || (await anchorKept()),
+});
+
 const FEED: EventFeed = { orgId: DummyValue.UUID, livemode: true };
 const CALLER: KeyCaller = { keyId: DummyValue.UUID, orgId: DummyValue.UUID };
 const AT: CarriedPosition = { history: 1, txid: '1' };
@@ -43,8 +46,9 @@ const AT: CarriedPosition = { history: 1, txid: '1' };
  * its writing transaction can no longer commit behind it: written in an earlier history of the database, or below
  * the reading snapshot's xmin in the current one (every smaller transaction id has then committed or aborted). So no
  * row can later appear before a position a reader has passed, and nothing a promoted standby writes sorts before
- * what it kept. `after` is resolved to its position inside the statement that reads the page, in the same snapshot:
- * a reader whose `after` a promotion lost is told (`afterKept` false), never given a page of another history.
+ * what it kept. `after` is resolved to its position inside the statement that reads the page (a row subquery by
+ * id): an `after` the log no longer has matches nothing, so a page never follows a position of another history; an
+ * empty page asks whether `after` is still there, so a reader whose `after` a promotion lost is told (`afterKept`).
  */
 @Injectable()
 export class EventPagesRepository {
@@ -59,9 +63,8 @@ export class EventPagesRepository {
   )
   async page(feed: EventFeed, read: PageRead): Promise<PageRows> {
     const params = new SqlParams();
-    const text = `SELECT ${PAGE_READ} FROM (VALUES (1)) AS one LEFT JOIN ${pageJoins(params, feed, read)}
-       ORDER BY page.history, page.txid::xid8, page.seq`;
-    return pageRows(await this.db.query(PAGE_READ, text, params.values), read);
+    const rows = await this.db.query(EVENT, pageStatement(params, feed, read), params.values);
+    return kept(rows, read, () => this.anchorKept(feed, read));
   }
 
   /**
@@ -72,16 +75,22 @@ export class EventPagesRepository {
   async pageWithStanding(caller: KeyCaller, feed: EventFeed, read: PageRead) {
     // $1 and $2 are the standing's (the key, the firm).
     const params = new SqlParams(caller.keyId, caller.orgId);
-    const join = pageJoins(params, feed, read);
     const { standing, rows } = await readPageWithKeyStanding(this.db, caller, {
-      columns: PAGE_READ,
-      join,
+      columns: PAGE,
+      join: `LATERAL (${pageStatement(params, feed, read)}) page ON true`,
       params: params.values.slice(2),
-      // With `after`, a row of the statement (the page's, or the one row of an empty page) says the anchor was found.
-      present: read.after === null ? 'id' : 'afterSeq',
+      present: 'id',
       order: 'page.history, page.txid::xid8, page.seq',
     });
-    return { standing, ...pageRows(rows, read) };
+    return { standing, ...(await kept(rows, read, () => this.anchorKept(feed, read))) };
+  }
+
+  /** Whether the feed still holds the event `after` names (kept events only): asked when a page after it is empty. */
+  @GenerateSql({ params: [FEED, { after: DummyValue.TEXT, since: DummyValue.DATE }], rows: 'one' })
+  async anchorKept(feed: EventFeed, read: Pick<PageRead, 'after' | 'since'>): Promise<boolean> {
+    const params = new SqlParams();
+    const [row] = await this.db.query<{ kept: boolean }>(`SELECT EXISTS ${anchorSubquery(params, feed, read)} AS kept`, params.values);
+    return row.kept;
   }
 
   /**
@@ -92,11 +101,10 @@ export class EventPagesRepository {
   @GenerateSql({ params: [FEED, { after: DummyValue.TEXT, since: DummyValue.DATE }], rows: 'one' })
   async hasAnyAfter(feed: EventFeed, read: Pick<PageRead, 'after' | 'type' | 'since'>): Promise<boolean> {
     const params = new SqlParams();
-    const anchor = read.after === null ? '' : `, ${anchorSubquery(params, feed, read)} anchor`;
-    const where = feedWhere(params, feed, read);
-    const after = read.after === null ? '' : ' AND (e.history, e.txid, e.seq) > (anchor.history, anchor.txid, anchor.seq)';
+    const conditions = [feedWhere(params, feed, read)];
+    if (read.after !== null) conditions.push(`(e.history, e.txid, e.seq) > ${anchorSubquery(params, feed, read)}`);
     const [row] = await this.db.query<{ held: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events e${anchor} WHERE ${where}${after}) AS held`,
+      `SELECT EXISTS (SELECT 1 FROM events e WHERE ${conditions.join(' AND ')}) AS held`,
       params.values,
     );
     return row.held;
@@ -119,23 +127,22 @@ export class EventPagesRepository {
   }
 }
 
-/** The `after` event's position, looked up by id in the feed (kept events only). */
+/** The `after` event's position, looked up by id in the feed (kept events only): a row, or none. */
 function anchorSubquery(params: SqlParams, feed: EventFeed, read: Pick<PageRead, 'after' | 'since'>): string {
   return `(SELECT a.history, a.txid, a.seq FROM events a
       WHERE a.org_id = ${params.add(feed.orgId)} AND a.livemode = ${params.add(feed.livemode)}
         AND a.occurred_at >= ${params.add(read.since)} AND a.id = ${params.add(read.after)})`;
 }
 
-/** The anchor and the page, each a LATERAL join (the page keeps its own order and limit). */
-function pageJoins(params: SqlParams, feed: EventFeed, read: PageRead): string {
-  const anchor = read.after === null ? '(SELECT NULL::bigint AS seq)' : anchorSubquery(params, feed, read);
+/** One page: listable rows of the feed, after the `after` event's position when given, in the log's order. */
+function pageStatement(params: SqlParams, feed: EventFeed, read: PageRead): string {
   const conditions = [feedWhere(params, feed, read), LISTABLE];
-  if (read.after !== null) conditions.push('(e.history, e.txid, e.seq) > (anchor.history, anchor.txid, anchor.seq)');
+  // A row subquery: no row (the event is gone) compares as null, and the page is empty.
+  if (read.after !== null) conditions.push(`(e.history, e.txid, e.seq) > ${anchorSubquery(params, feed, read)}`);
   if (read.before)
     conditions.push(`(e.history, e.txid) < (${params.add(read.before.history)}::integer, ${params.add(read.before.txid)}::xid8)`);
-  return `LATERAL ${anchor} AS anchor ON true
-    LEFT JOIN LATERAL (SELECT ${EVENT} FROM events e WHERE ${conditions.join(' AND ')}
-      ORDER BY e.history, e.txid, e.seq LIMIT ${params.add(read.limit)}) AS page ON true`;
+  return `SELECT ${EVENT} FROM events e WHERE ${conditions.join(' AND ')}
+    ORDER BY e.history, e.txid, e.seq LIMIT ${params.add(read.limit)}`;
 }
 
 /** Written in an earlier history, or by a transaction below the snapshot's xmin in this one. */
@@ -149,9 +156,4 @@ function feedWhere(params: SqlParams, feed: EventFeed, read: Pick<PageRead, 'typ
   ];
   if (read.type !== undefined) where.push(`e.type = ${params.add(read.type)}`);
   return where.join(' AND ');
-}
-
-function pageRows(rows: RowOf<typeof PAGE_READ>[], read: PageRead): PageRows {
-  const afterKept = read.after === null || rows.some((row) => row.afterSeq !== null);
-  return { afterKept, rows: rows.filter((row) => row.id !== null) };
 }
