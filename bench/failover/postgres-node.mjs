@@ -1,6 +1,16 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -28,6 +38,21 @@ function chownTree(path, owner) {
   if (owner.uid === undefined) return;
   chownSync(path, owner.uid, owner.gid);
   if (lstatSync(path).isDirectory()) for (const entry of readdirSync(path)) chownTree(join(path, entry), owner);
+}
+
+/** The processes a process started (Linux: /proc/<pid>/stat, field 4 is the parent). */
+function childrenOf(parent) {
+  const children = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) children.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return children;
 }
 
 /** What a base backup leaves out (PostgreSQL's docs, "Making a Base Backup Using the Low Level API"): contents only. */
@@ -151,9 +176,18 @@ export class PostgresNode {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** An immediate shutdown (SIGQUIT): no checkpoint, sessions dropped, as a host failure leaves it. */
+  /** A host failure: the server and all its processes killed at once (SIGKILL), nothing flushed or said. */
   async crash() {
-    await this.signal('SIGQUIT');
+    if (!this.running) return;
+    const exited = once(this.child, 'exit');
+    for (const pid of [this.child.pid, ...childrenOf(this.child.pid)]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    await exited;
   }
 
   async stop() {
