@@ -53,7 +53,9 @@ export class WaitingEventsList {
       recheckMs = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
       while (answer.events.length === 0) {
         const left = deadline - Date.now();
-        if (left <= 0) break;
+        // The wait ran out with nothing to give: the page once more, which judges the key now (401 if it stopped while
+        // nothing happened) and takes what the last tick may have missed.
+        if (left <= 0) return await page();
         const tick = this.waits.listening ? (recheckMs ?? left) : UNLISTENED_TICK_MS;
         const outcome = await sub.next(Math.min(left, tick), gone);
         if (outcome === 'stopped' || outcome === 'gone') break;
