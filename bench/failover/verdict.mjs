@@ -54,7 +54,7 @@ export async function judge({ scenario, db, firm, answers, readers, poller, rece
     },
     poller_missed: [...calls.keys()].filter((id) => !poller.mirror.has(id)).length,
     answers: summarise(answers, switchedAt, judgedUntil),
-    processes_exited: processes.filter((p) => p.exited).map((p) => `${p.role} ${JSON.stringify(p.exited)}`),
+    processes_exited: processes.filter((p) => p.exited).map((p) => `${p.role} ${JSON.stringify(p.exited)}: ${p.output().slice(-1500)}`),
   };
   return { scenario, figures, violations: violations(figures, rules) };
 }

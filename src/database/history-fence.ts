@@ -62,6 +62,10 @@ export class HistoryFence {
       }
 
       private async admitted(): Promise<void> {
+        // Until the pool takes it, nobody listens for this connection's 'error': a server ending the session during
+        // the history read (or just after it is refused) would emit one unheard and end the process. The read fails
+        // with the same error; later ones the pool and its users hear too (database-pool.ts listens the same way).
+        this.on('error', () => undefined);
         try {
           admit(this, await readHistory(this));
         } catch (err) {

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { Endpoint, keyed, pathParam } from '../common/http/access.decorators.js';
-import { Problem, TaggedController } from '../common/http/openapi.decorators.js';
+import { Problem, problemDescription, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
 import { AfterLostProblem, EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
@@ -34,8 +34,8 @@ export class EventsController {
       ApiResponse({
         status: 400,
         description:
-          'Invalid parameters (`invalid_request`, as on every operation; also an after older than 30 days or of a shape the service never makes), ' +
-          'or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after.',
+          `${problemDescription(400)} Also \`invalid_request\`: an after older than 30 days, or of a shape the service never makes. ` +
+          'Or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after.',
         content: {
           'application/problem+json': {
             schema: { anyOf: [{ $ref: getSchemaPath(Problem) }, { $ref: getSchemaPath(AfterLostProblem) }] },

@@ -18,6 +18,9 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds.',
 };
 
+/** What the document says of an error status on every operation that answers it. */
+export const problemDescription = (status: number): string => DESCRIPTIONS[status] ?? 'Error.';
+
 const problemContent = (schemaRef: string, example: object) => ({
   'application/problem+json': { schema: { $ref: schemaRef }, example },
 });

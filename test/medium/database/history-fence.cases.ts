@@ -60,6 +60,24 @@ describe('the history fence of the pool', () => {
     again.release();
   });
 
+  it('a server ending the session while the history is read fails that connection, not the process', async () => {
+    // The server's lineage function ends its own session: what a restart or a failover does at that moment.
+    await admin.query(`ALTER FUNCTION log_lineage() RENAME TO log_lineage_kept`);
+    await admin.query(
+      `CREATE FUNCTION log_lineage() RETURNS text LANGUAGE sql AS $$ SELECT pg_terminate_backend(pg_backend_pid())::text $$`,
+    );
+    try {
+      // The pool's idle connection in use, so the next one is new.
+      const held = await pool.connect();
+      const failed = await pool.connect().catch((err: unknown) => err);
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+      held.release();
+    } finally {
+      await admin.query(`DROP FUNCTION log_lineage()`);
+      await admin.query(`ALTER FUNCTION log_lineage_kept() RENAME TO log_lineage`);
+    }
+  });
+
   it('through the pool callback form too (how TypeORM checks connections out)', async () => {
     const held = await pool.connect();
     await serverOn(1);
