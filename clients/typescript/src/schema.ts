@@ -5148,7 +5148,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
-            /** @description Invalid parameters (`invalid_request`, as on every operation; also an after older than 30 days or of a shape the service never makes), or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. Also `invalid_request`: an after older than 30 days, or of a shape the service never makes. Or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after. */
             400: {
                 headers: {
                     /**
