@@ -3,6 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AccessGuardModule } from './auth/index.js';
 import { coreModules, type AppModuleOptions } from './core-modules.js';
 import { HealthModule } from './health/index.js';
+import { IdempotencyStageModule } from './idempotency/index.js';
 import { MailWorkerModule } from './mail/index.js';
 import { MetricsModule } from './metrics/index.js';
 import { TestHelpersModule } from './test-helpers/index.js';
@@ -21,6 +22,7 @@ export class AppModule {
         ...coreModules(opts),
         ScheduleModule.forRoot(),
         AccessGuardModule,
+        IdempotencyStageModule,
         HealthModule,
         MetricsModule,
         TestHelpersModule,

@@ -7,6 +7,7 @@ import { createFirm, type TestFirm } from '../support/factories';
 import { Receiver } from '../support/receiver';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { actionCases } from './webhook-api/actions';
+import { idempotencyCases } from './webhook-api/idempotency';
 
 const ENDPOINT_KEYS = [
   'id',
@@ -165,4 +166,5 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   });
 
   actionCases(() => ({ t, other, endpoints, createEndpoint, record, idle, attempted, waitStatus }));
+  idempotencyCases(() => ({ t, other, endpoints, createEndpoint, record, idle, attempted, waitStatus }));
 });

@@ -1294,7 +1294,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -1329,7 +1329,7 @@ export interface components {
              */
             required_scope?: string;
             /**
-             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
              * @example 30
              */
             retry_after?: number;
@@ -1658,7 +1658,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
             /**
              * @description The lead's status now.
              * @example contacted
@@ -1695,7 +1695,7 @@ export interface components {
              */
             required_scope?: string;
             /**
-             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
              * @example 30
              */
             retry_after?: number;
@@ -2118,7 +2118,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -2147,7 +2147,7 @@ export interface components {
              */
             required_scope?: string;
             /**
-             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
              * @example 30
              */
             retry_after?: number;
@@ -2770,6 +2770,11 @@ export interface components {
          * @example "q1b3uVZ8t0dJ0Zk8oYf0cM4b2l9wGQyVQd0nE7mH3aA"
          */
         ETag: string;
+        /**
+         * @description Present (`true`) when this answer is the stored answer of an earlier request with the same `Idempotency-Key`, route and body: nothing was run again.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
          * @example "default";r=99;t=0
@@ -4321,7 +4326,10 @@ export interface operations {
     createRecordingLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description As the calls list returned it. */
                 call_id: string;
@@ -4343,6 +4351,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -4487,6 +4496,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -4513,6 +4523,49 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "The call was not found.",
                      *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still being processed.",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.",
+                     *       "code": "idempotency_key_in_use",
+                     *       "retry_after": 1,
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -4593,6 +4646,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -7450,7 +7544,10 @@ export interface operations {
     simulateCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7469,6 +7566,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -7603,6 +7701,49 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still being processed.",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.",
+                     *       "code": "idempotency_key_in_use",
+                     *       "retry_after": 1,
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -7677,6 +7818,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -7771,7 +7953,10 @@ export interface operations {
     reprocessCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A test-mode call, as POST /v1/test-helpers/calls returned it. */
                 call_id: string;
@@ -7793,6 +7978,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -7935,6 +8121,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -7961,6 +8148,49 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "The call was not found.",
                      *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still being processed.",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.",
+                     *       "code": "idempotency_key_in_use",
+                     *       "retry_after": 1,
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -8041,6 +8271,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -8406,7 +8677,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The delivery id. */
                 delivery_id: string;
@@ -8423,6 +8697,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -8585,6 +8860,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -8617,7 +8893,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. */
+            /**
+             * @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             *
+             *     The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. Or: A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             */
             409: {
                 headers: {
                     /**
@@ -8625,6 +8905,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -8636,6 +8917,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     /**
+                     * @description Seconds to wait before retrying.
+                     * @example 30
+                     */
+                    "Retry-After"?: number;
+                    /**
                      * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
                      * @example accept-encoding
                      */
@@ -8644,18 +8930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:receptionist-api:error:endpoint_disabled",
-                     *       "title": "The webhook endpoint is turned off.",
-                     *       "status": 409,
-                     *       "detail": "The webhook endpoint is turned off.",
-                     *       "code": "endpoint_disabled",
-                     *       "disabled_reason": "owner",
-                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"];
+                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Body too large (`payload_too_large`). */
@@ -8732,6 +9007,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -9080,7 +9396,10 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The endpoint id. */
                 endpoint_id: string;
@@ -9097,6 +9416,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -9259,6 +9579,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -9291,7 +9612,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. */
+            /**
+             * @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             *
+             *     The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. Or: A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             */
             409: {
                 headers: {
                     /**
@@ -9299,6 +9624,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -9310,6 +9636,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     /**
+                     * @description Seconds to wait before retrying.
+                     * @example 30
+                     */
+                    "Retry-After"?: number;
+                    /**
                      * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
                      * @example accept-encoding
                      */
@@ -9318,18 +9649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:receptionist-api:error:endpoint_disabled",
-                     *       "title": "The webhook endpoint is turned off.",
-                     *       "status": 409,
-                     *       "detail": "The webhook endpoint is turned off.",
-                     *       "code": "endpoint_disabled",
-                     *       "disabled_reason": "owner",
-                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"];
+                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Body too large (`payload_too_large`). */
@@ -9406,6 +9726,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
