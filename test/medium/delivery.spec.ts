@@ -5,3 +5,4 @@
 import './delivery/webhooks.cases';
 import './delivery/mail.cases';
 import './delivery/events.cases';
+import './delivery/webhook-signatures.cases';

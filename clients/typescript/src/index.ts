@@ -63,3 +63,4 @@ export async function* iterateLeads(client: ReceptionistClient, query: LeadsQuer
 
 export { followEvents, type FollowEventsOptions } from './follow-events.js';
 export { retryingFetch, type RetryOptions } from './retries.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyOptions } from './verify.js';

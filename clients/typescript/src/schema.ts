@@ -2687,10 +2687,21 @@ export interface components {
              */
             livemode: boolean;
             /**
-             * @description Last 4 characters of the signing secret; the secret itself is never returned.
+             * @description For `v1a`: the ed25519 public key a receiver verifies `webhook-signature: v1a,...` with (`whpk_` + its 32 bytes, base64). Not a secret: the service keeps the private key. Null for `v1`.
+             * @example null
+             */
+            public_key: string | null;
+            /**
+             * @description Last 4 characters of the signing secret (`v1`); the secret itself is never returned. For `v1a`, the last 4 characters of `public_key`.
              * @example x7Qa
              */
             secret_last4: string;
+            /**
+             * @description How deliveries are signed (Standard Webhooks): `v1` HMAC-SHA256 with the endpoint's `whsec_` secret (the default), or `v1a` ed25519, verified with `public_key`. During a rotation's overlap the replaced key signs too.
+             * @example v1
+             * @enum {string}
+             */
+            signature: "v1" | "v1a";
             /**
              * @description A disabled endpoint is sent nothing.
              * @example enabled
@@ -9177,6 +9188,8 @@ export interface operations {
                      *           "status": "enabled",
                      *           "disabled_reason": null,
                      *           "secret_last4": "x7Qa",
+                     *           "signature": "v1",
+                     *           "public_key": null,
                      *           "last_success_at": "2026-05-01T14:06:41Z",
                      *           "last_failure_at": null,
                      *           "failing_since": null,
@@ -9864,7 +9877,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
@@ -9901,7 +9914,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
@@ -9938,7 +9951,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
@@ -9975,7 +9988,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
