@@ -139,7 +139,7 @@ export function eventWebhooks(): Record<string, unknown> {
       type,
       {
         post: {
-          operationId: `on${type.replace(/(^|\.)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
+          operationId: `on${type.replace(/(^|[._])([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
           summary: EVENT_CATALOGUE[type].summary,
           description: `${EVENT_CATALOGUE[type].summary} Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
           tags: ['Webhooks'],

@@ -12,6 +12,7 @@ import type { CreatedEndpoint, RotatedSecret } from './signing-results.js';
 
 export type { CreatedEndpoint, RotatedSecret } from './signing-results.js';
 import { checkEndpointUrl, checkEventTypes } from './endpoint-input.js';
+import { EndpointEvents } from './endpoint-events.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
@@ -64,6 +65,7 @@ export class WebhookEndpointsService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly db: Database,
+    private readonly endpointEvents: EndpointEvents,
   ) {}
 
   /** The signing secret is returned only here (for v1a the public key, which the API shows too). */
@@ -118,12 +120,13 @@ export class WebhookEndpointsService {
     return { endpoint: toEndpointDto(row), ...shown };
   }
 
-  /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. */
+  /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. Its event, once off. */
   async disable(id: string, by = OWNER): Promise<WebhookEndpointDto> {
     return this.change(id, by, 'webhook_endpoint.disabled', async (tx, e, now) => {
       if (e.status === 'disabled') return;
       await this.endpoints.disable(tx, e.id, 'owner', now);
       await this.deliveries.closePending(tx, e.id, now);
+      await this.endpointEvents.disabled(tx, e, 'owner');
     });
   }
 
@@ -131,6 +134,7 @@ export class WebhookEndpointsService {
     return this.change(id, by, 'webhook_endpoint.enabled', async (tx, e, now) => {
       if (e.status === 'enabled') return;
       await this.endpoints.enable(tx, e.id, now);
+      await this.endpointEvents.enabled(tx, e);
     });
   }
 

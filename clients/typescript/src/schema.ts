@@ -491,6 +491,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook delivery used its last attempt without success.
+         * @description A webhook delivery used its last attempt without success. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookDeliveryExhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone.
+         * @description A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookEndpointDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint was turned back on.
+         * @description A webhook endpoint was turned back on. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookEndpointEnabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint answered a delivery with success after a run of failures.
+         * @description A webhook endpoint answered a delivery with success after a run of failures. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookEndpointRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1629,8 +1709,8 @@ export interface components {
              */
             treatment: string | null;
         };
-        /** @description An event of a type this document describes (call.completed, lead.created, lead.updated, webhook.test): its `type` says which schema, and so which `data`, it has. */
-        KnownEvent: components["schemas"]["CallCompletedEvent"] | components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["WebhookTestEvent"];
+        /** @description An event of a type this document describes (call.completed, lead.created, lead.updated, webhook.test, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered): its `type` says which schema, and so which `data`, it has. */
+        KnownEvent: components["schemas"]["CallCompletedEvent"] | components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookEndpointEnabledEvent"] | components["schemas"]["WebhookDeliveryExhaustedEvent"] | components["schemas"]["WebhookEndpointRecoveredEvent"];
         /** @description Per-language transfer chains; null keeps the default chain. */
         LanguageOverridesDto: {
             /** @description Chain for English-speaking callers; null keeps the default. */
@@ -2055,7 +2135,7 @@ export interface components {
              */
             timestamp: string;
             /**
-             * @description A type other than call.completed, lead.created, lead.updated, webhook.test.
+             * @description A type other than call.completed, lead.created, lead.updated, webhook.test, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered.
              * @example call.transcribed
              */
             type: string;
@@ -2586,7 +2666,7 @@ export interface components {
              */
             event_id: string;
             /**
-             * @description Type of the event. New types may be added; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook.test; more may be added.
+             * @description Type of the event. New types may be added; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook.test, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered; more may be added.
              * @example call.completed
              */
             event_type: string;
@@ -2615,6 +2695,64 @@ export interface components {
              */
             trigger: "event" | "test" | "redelivery";
         };
+        /** @description data of webhook_delivery.exhausted: a delivery used its last attempt without success. Unknown members may appear and must be ignored. */
+        WebhookDeliveryExhaustedData: {
+            /**
+             * Format: uuid
+             * @description The delivery.
+             * @example 6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description The endpoint it went to.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+            /**
+             * @description The event it delivered; read it with GET /v1/events/{event_id}.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            event_id: string;
+            /**
+             * @description The HTTP status of its last attempt; null when that attempt got no answer (timeout, refused connection, ...).
+             * @example 503
+             */
+            last_status_code: number | null;
+        };
+        /** @description A webhook_delivery.exhausted event: A webhook delivery used its last attempt without success. */
+        WebhookDeliveryExhaustedEvent: {
+            data: components["schemas"]["WebhookDeliveryExhaustedData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_delivery.exhausted";
+        };
         /** @description One page of deliveries, newest first. */
         WebhookDeliveryListDto: {
             /** @description Newest first. */
@@ -2629,6 +2767,54 @@ export interface components {
              * @example null
              */
             next_cursor: string | null;
+        };
+        /** @description data of webhook_endpoint.disabled: a webhook endpoint was turned off; nothing is sent to it while it is off. Unknown members may appear and must be ignored. */
+        WebhookEndpointDisabledData: {
+            /**
+             * Format: uuid
+             * @description The endpoint turned off.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+            /**
+             * @description owner: turned off in the dashboard; failing: a delivery ran out of attempts after 3 days without a successful one; gone: it answered 410 Gone.
+             * @example failing
+             * @enum {string}
+             */
+            reason: "owner" | "failing" | "gone";
+        };
+        /** @description A webhook_endpoint.disabled event: A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone. */
+        WebhookEndpointDisabledEvent: {
+            data: components["schemas"]["WebhookEndpointDisabledData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_endpoint.disabled";
         };
         /** @description A webhook endpoint; added, changed and deleted in the dashboard. */
         WebhookEndpointDto: {
@@ -2650,7 +2836,7 @@ export interface components {
              */
             disabled_reason: "owner" | "failing" | "gone" | null;
             /**
-             * @description The event types it receives. New event types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated; more may be added.
+             * @description The event types it receives. New event types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered; more may be added.
              * @example [
              *       "call.completed",
              *       "lead.created"
@@ -2714,10 +2900,100 @@ export interface components {
              */
             url: string;
         };
+        /** @description data of webhook_endpoint.enabled: a webhook endpoint was turned back on. Unknown members may appear and must be ignored. */
+        WebhookEndpointEnabledData: {
+            /**
+             * Format: uuid
+             * @description The endpoint turned back on.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+        };
+        /** @description A webhook_endpoint.enabled event: A webhook endpoint was turned back on. */
+        WebhookEndpointEnabledEvent: {
+            data: components["schemas"]["WebhookEndpointEnabledData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_endpoint.enabled";
+        };
         /** @description The firm's webhook endpoints. */
         WebhookEndpointListDto: {
             /** @description Newest first. */
             endpoints: components["schemas"]["WebhookEndpointDto"][];
+        };
+        /** @description data of webhook_endpoint.recovered: a delivery succeeded after a run of failed ones. Unknown members may appear and must be ignored. */
+        WebhookEndpointRecoveredData: {
+            /**
+             * Format: uuid
+             * @description The endpoint.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+            /**
+             * Format: date-time
+             * @description When the run of failures that ended began.
+             * @example 2026-05-01T13:02:11Z
+             */
+            failing_since: string;
+        };
+        /** @description A webhook_endpoint.recovered event: A webhook endpoint answered a delivery with success after a run of failures. */
+        WebhookEndpointRecoveredEvent: {
+            data: components["schemas"]["WebhookEndpointRecoveredData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01jd5x8m3q0000000000000000
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_endpoint.recovered";
         };
         /** @description data of webhook.test: a test was requested; refers to no call or lead. Unknown members may appear and must be ignored. */
         WebhookTestData: {
@@ -5131,7 +5407,7 @@ export interface operations {
                 /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Only events of this type. */
-                type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test";
+                type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled" | "webhook_delivery.exhausted" | "webhook_endpoint.recovered";
                 /** @description Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` (or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once. Decimal digits only (no sign, point or exponent). */
                 wait?: number;
             };
@@ -9963,6 +10239,154 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LeadUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookDeliveryExhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_delivery.exhausted event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryExhaustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_endpoint.disabled event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointEnabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_endpoint.enabled event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointEnabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_endpoint.recovered event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRecoveredEvent"];
             };
         };
         responses: {
