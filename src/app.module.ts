@@ -3,7 +3,6 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AccessGuardModule } from './auth/index.js';
 import { coreModules, type AppModuleOptions } from './core-modules.js';
 import { HealthModule } from './health/index.js';
-import { IdempotencyStageModule } from './idempotency/index.js';
 import { MailWorkerModule } from './mail/index.js';
 import { MetricsModule } from './metrics/index.js';
 import { TestHelpersModule } from './test-helpers/index.js';
@@ -22,7 +21,6 @@ export class AppModule {
         ...coreModules(opts),
         ScheduleModule.forRoot(),
         AccessGuardModule,
-        IdempotencyStageModule,
         HealthModule,
         MetricsModule,
         TestHelpersModule,

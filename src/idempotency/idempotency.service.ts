@@ -2,9 +2,17 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../common/errors/problems.js';
 import { storesAnswer } from '../common/http/idempotency-key-header.js';
+import {
+  IdempotencyStore,
+  type Begun,
+  type IdempotencyClaim,
+  type IdempotentRequest,
+  type StoredAnswer,
+} from '../common/http/idempotency-stage.js';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { IdempotencyKeysRepository, type KeyRef } from './idempotency-keys.repository.js';
-import { openAnswer, sealAnswer, type StoredAnswer } from './stored-answer.js';
+import { requestFingerprint } from './request-fingerprint.js';
+import { openAnswer, sealAnswer } from './stored-answer.js';
 
 /** How long a key is kept from its first request (Stripe's and the draft's usual 24 hours). */
 export const IDEMPOTENCY_KEY_KEPT_MS = 24 * 3600_000;
@@ -19,36 +27,21 @@ export const IN_USE_RETRY_AFTER_SECONDS = 1;
 /** A key that is let go between our attempt to take it and our read is taken again, this many times at most. */
 const CLAIM_TRIES = 3;
 
-/** The request a key is sent with, and the secret its answer is sealed with (the API key itself, never stored). */
-export interface IdempotentRequest {
-  keyId: string;
-  apiKey: string;
-  idempotencyKey: string;
-  /** requestFingerprint(method, path, body) */
-  requestHash: string;
-}
-
-/** The key is this request's to run: its answer is stored (finish) or the key let go (release) under this claim. */
-export interface IdempotencyClaim {
-  request: IdempotentRequest;
-  claimToken: string;
-}
-
-export type Begun = { kind: 'run'; claim: IdempotencyClaim } | { kind: 'replay'; answer: StoredAnswer };
-
 /**
  * Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe keeps it): per API key, for 24 hours,
  * in PostgreSQL, so a retry reaches the stored answer through any api process and after a failover.
  */
 @Injectable()
-export class IdempotencyService implements OnModuleInit {
+export class IdempotencyService extends IdempotencyStore implements OnModuleInit {
   private readonly logger = new Logger('Idempotency');
 
   constructor(
     private readonly keys: IdempotencyKeysRepository,
     private readonly clock: Clock,
     private readonly retention: RetentionRunner,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Keys older than 24 hours are deleted in batches by the retention job (worker roles); until then none is read. */
   onModuleInit(): void {
@@ -66,16 +59,17 @@ export class IdempotencyService implements OnModuleInit {
    */
   async begin(request: IdempotentRequest): Promise<Begun> {
     const ref = refOf(request);
+    const requestHash = requestFingerprint(request.method, request.url, request.body);
     for (let attempt = 1; ; attempt++) {
       const now = this.clock.now();
       const forgottenBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_KEPT_MS);
-      const claimToken = await this.keys.claim(ref, request.requestHash, now, forgottenBefore, IDEMPOTENCY_LEASE_SECONDS);
+      const claimToken = await this.keys.claim(ref, requestHash, now, forgottenBefore, IDEMPOTENCY_LEASE_SECONDS);
       if (claimToken) return { kind: 'run', claim: { request, claimToken } };
       const held = await this.keys.held(ref);
       // Let go between the two statements (its first request answered something it does not store): take it again.
       if (!held && attempt < CLAIM_TRIES) continue;
       if (!held) throw new IdempotencyKeyInUseError(IN_USE_RETRY_AFTER_SECONDS);
-      if (held.requestHash !== request.requestHash) throw new IdempotencyKeyReusedError();
+      if (held.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
       if (held.statusCode === null || held.answer === null) throw new IdempotencyKeyInUseError(IN_USE_RETRY_AFTER_SECONDS);
       const answer = openAnswer(held.answer, request, request.keyId);
       // Sealed with this very API key and idempotency key: it always opens, unless the sealed text was damaged.

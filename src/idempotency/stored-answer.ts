@@ -1,11 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-
-/** An answer as stored and replayed: its status, the headers that describe its body, and the body's exact text. */
-export interface StoredAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+import type { StoredAnswer } from '../common/http/idempotency-stage.js';
 
 const VERSION = 'v1';
 const SALT = 'receptionist-api idempotency answer v1';

@@ -1,6 +1,7 @@
-import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, RequestMethod, RequestMapping, UseInterceptors, type Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { IdempotencyStage } from './idempotency-stage.js';
 import { ApiIdempotencyKey, ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
 import { ROUTE_DECLARATION, type PathParamRule, type RouteAccess, type RouteBody, type RouteDeclaration } from './route-declaration.js';
 import type { Scope } from './scopes.js';
@@ -148,6 +149,8 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),
     RouteConfig({ [ROUTE_DECLARATION]: declaration }),
+    // On these routes alone: every other request runs without an interceptor.
+    ...(declaration.idempotent ? [UseInterceptors(IdempotencyStage)] : []),
     ...(spec.status ? [HttpCode(spec.status)] : []),
     ...accessDoc(spec.access, spec.op),
     ...(spec.op ? [...paramDocs(declaration.params), ...successDoc(spec), ApiProblems(...(spec.problems ?? []))] : []),

@@ -1,23 +1,56 @@
 import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
-import { DomainError } from '../common/errors/domain-error.js';
-import { isErrorCode } from '../common/errors/error-codes.js';
-import { httpHeaders, httpStatus } from '../common/errors/http-answers.js';
-import { problemBody } from '../common/errors/problem.filter.js';
-import { InvalidRequestError } from '../common/errors/problems.js';
-import { JSON_CONTENT_TYPE } from '../common/http/json-answer.js';
-import { PRINCIPAL, type ApiPrincipal } from '../common/http/principal.js';
-import { declarationOf } from '../common/http/route-declaration.js';
-import {
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_RULE,
-  idempotencyKeyHeaderCount,
-  parseIdempotencyKey,
-} from '../common/http/idempotency-key-header.js';
-import { IdempotencyService, type IdempotencyClaim } from './idempotency.service.js';
-import { requestFingerprint } from './request-fingerprint.js';
-import type { StoredAnswer } from './stored-answer.js';
+import { DomainError } from '../errors/domain-error.js';
+import { isErrorCode } from '../errors/error-codes.js';
+import { httpHeaders, httpStatus } from '../errors/http-answers.js';
+import { problemBody } from '../errors/problem.filter.js';
+import { InvalidRequestError } from '../errors/problems.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, idempotencyKeyHeaderCount, parseIdempotencyKey } from './idempotency-key-header.js';
+import { JSON_CONTENT_TYPE } from './json-answer.js';
+import { PRINCIPAL, type ApiPrincipal } from './principal.js';
+import { declarationOf } from './route-declaration.js';
+
+/** An answer as stored and replayed: its status, the headers that describe its body, and the body's exact text. */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A request sent with an Idempotency-Key, as the stage hands it to the store. */
+export interface IdempotentRequest {
+  keyId: string;
+  /** The API key itself (never stored): what the answer is sealed with. */
+  apiKey: string;
+  idempotencyKey: string;
+  method: string;
+  /** The request's path as sent. */
+  url: string;
+  /** The parsed body; undefined without one. */
+  body: unknown;
+}
+
+/** The key is this request's to run: its answer is stored (finish) or the key let go (release) under this claim. */
+export interface IdempotencyClaim {
+  request: IdempotentRequest;
+  claimToken: string;
+}
+
+export type Begun = { kind: 'run'; claim: IdempotencyClaim } | { kind: 'replay'; answer: StoredAnswer };
+
+/**
+ * Where keys and answers are kept, and what makes two requests the same one: the idempotency context implements it
+ * (src/idempotency, provided globally under this class), so the stage, which `@Endpoint` puts on the routes it
+ * declares `idempotent`, depends on no context.
+ */
+export abstract class IdempotencyStore {
+  /** Takes the key (run), or answers from it: the stored answer (replay); 422 or 409 thrown as refusals. */
+  abstract begin(request: IdempotentRequest): Promise<Begun>;
+  /** Stores the first request's answer, or lets the key go when the answer is one that stores nothing. */
+  abstract finish(claim: IdempotencyClaim, answer: StoredAnswer): Promise<void>;
+  abstract release(claim: IdempotencyClaim): Promise<void>;
+}
 
 /** The answer header of a replay. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -39,17 +72,18 @@ function idempotencyKeyOf(req: FastifyRequest): string | undefined {
 const bearerToken = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '';
 
 /**
- * The idempotency stage of a route declared `idempotent` (every keyed POST), after the access guard (the key, its
- * scope and the general rate limit) and around the handler and its validation: with an `Idempotency-Key`, the first
- * request takes the key and runs, and its answer, success or refusal, is stored before it is sent; the same request
- * again answers it with `Idempotent-Replayed: true` and runs nothing (no event, no delivery, none of an endpoint's 5
- * sends a minute). Without the header nothing changes.
+ * The idempotency stage of a route declared `idempotent` (every keyed POST; `@Endpoint` puts it on those routes only,
+ * so no other request pays for it), after the access guard (the key, its scope and the general rate limit) and
+ * around the handler and its validation: with an `Idempotency-Key`, the first request takes the key and runs, and its
+ * answer, success or refusal, is stored before it is sent; the same request again answers it with
+ * `Idempotent-Replayed: true` and runs nothing (no event, no delivery, none of an endpoint's 5 sends a minute).
+ * Without the header nothing changes.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyStage implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(private readonly idempotency: IdempotencyService) {}
+  constructor(private readonly idempotency: IdempotencyStore) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
@@ -72,7 +106,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       keyId: principal.keyId,
       apiKey: bearerToken(req.headers.authorization),
       idempotencyKey,
-      requestHash: requestFingerprint(req.method, req.url, req.body),
+      method: req.method,
+      url: req.url,
+      body: req.body,
     });
     if (begun.kind === 'replay') {
       reply.status(begun.answer.status).headers({ ...begun.answer.headers, [REPLAYED_HEADER]: 'true' });
