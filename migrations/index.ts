@@ -14,6 +14,8 @@ import { DeliveryEventTime1764150000000 } from './1764150000000-delivery-event-t
 import { TestModeLimits1764200000000 } from './1764200000000-test-mode-limits.js';
 import { Console1764250000000 } from './1764250000000-console.js';
 import { LogHistories1764300000000 } from './1764300000000-log-histories.js';
+import { IdempotencyKeys1764320000000 } from './1764320000000-idempotency-keys.js';
+import { WebhookSignatureSchemes1764320100000 } from './1764320100000-webhook-signature-schemes.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -33,4 +35,6 @@ export const MIGRATIONS = [
   TestModeLimits1764200000000,
   Console1764250000000,
   LogHistories1764300000000,
+  IdempotencyKeys1764320000000,
+  WebhookSignatureSchemes1764320100000,
 ];

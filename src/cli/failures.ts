@@ -53,6 +53,8 @@ export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: 
   not_published: detail,
   status_conflict: detail,
   endpoint_disabled: detail,
+  idempotency_key_in_use: detail,
+  idempotency_key_reused: detail,
   payload_too_large: detail,
   unsupported_media_type: detail,
   rate_limited: detail,

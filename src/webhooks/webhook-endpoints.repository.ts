@@ -105,17 +105,23 @@ export class WebhookEndpointsRepository {
     );
   }
 
-  /** A new current secret; the one it replaces signs too until `previousExpiresAt` (none when null). */
+  /** A new current secret (and scheme); the one it replaces signs too until `previousExpiresAt` (none when null). */
   async rotateSecret(
     tx: Tx,
     id: string,
-    s: { secretEnc: string; secretLast4: string; previousSecretEnc: string | null; previousExpiresAt: Date | null; now: Date },
+    s: Pick<WebhookEndpointEntity, 'secretEnc' | 'secretLast4' | 'signature' | 'publicKey'> & {
+      previousSecretEnc: string | null;
+      previousExpiresAt: Date | null;
+      now: Date;
+    },
   ): Promise<void> {
     await tx.getRepository(WebhookEndpointEntity).update(
       { id },
       {
         secretEnc: s.secretEnc,
         secretLast4: s.secretLast4,
+        signature: s.signature,
+        publicKey: s.publicKey,
         previousSecretEnc: s.previousSecretEnc,
         previousSecretExpiresAt: s.previousExpiresAt,
         updatedAt: s.now,

@@ -10,6 +10,7 @@ import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryClaimsRepository } from './delivery-claims.repository.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
+import { EndpointEvents } from './endpoint-events.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
@@ -33,8 +34,10 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
     WebhookDeliveriesService,
     WebhookFanOut,
     WebhookMetrics,
+    EndpointEvents,
   ],
   exports: [
+    EndpointEvents,
     WebhookEndpointsService,
     WebhookDeliveriesService,
     WebhookMetrics,

@@ -6,3 +6,5 @@ import './delivery/webhooks.cases';
 import './delivery/mail.cases';
 import './delivery/events.cases';
 import './delivery/event-histories.cases';
+import './delivery/webhook-signatures.cases';
+import './delivery/webhook-operational-events.cases';

@@ -9,7 +9,7 @@ import { runCli } from '../support/cli';
 import { runCliInProcess } from '../support/cli-in-process';
 import { sharedTestApp } from '../support/shared-app';
 import { type TestApp } from '../support/test-app';
-import { recordEvent } from '../support/events';
+import { eventsListable, recordEvent } from '../support/events';
 
 /**
  * The real, compiled CLI (`npm run cli` without the build), against the test database: kept where the contract is
@@ -114,6 +114,58 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(http.json.error.message).toBe('--url must be an https URL (http:// needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true)');
     expect(missing.code).toBe(2);
     expect(missing.json).toEqual({ error: { message: expect.stringMatching(/--types is required/), exit_code: 2 } });
+  });
+
+  it('--types subscribes an endpoint to the events about the webhooks; GET /v1/events lists them, by type too', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const ops = 'webhook_endpoint.disabled,webhook_endpoint.enabled,webhook_delivery.exhausted,webhook_endpoint.recovered';
+    const monitor = await runCliInProcess(t.app, [
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      rx.url('/cli-ops'),
+      '--types',
+      ops,
+      '--json',
+    ]);
+    expect(monitor.code).toBe(0);
+    const watched = await runCliInProcess(t.app, [
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      'https://hooks.example.com/watched',
+      '--types',
+      'call.completed',
+      '--json',
+    ]);
+    const list = await runCliInProcess(t.app, ['endpoint', 'list', '--org', f.orgId, '--json']);
+    expect(list.json.endpoints.find((e: any) => e.id === monitor.json.id).event_types).toEqual(ops.split(','));
+    expect((await runCliInProcess(t.app, ['endpoint', 'disable', '--id', watched.json.id, '--json'])).code).toBe(0);
+    expect((await runCliInProcess(t.app, ['endpoint', 'enable', '--id', watched.json.id, '--json'])).code).toBe(0);
+    await eventsListable(
+      t,
+      (await t.sql(`SELECT id FROM events WHERE org_id = $1`, [f.orgId])).map((r) => r.id),
+    );
+    // Each answer is checked against the document: these types' data have schemas of their own there.
+    const all = await t.get('/v1/events', { key: f.keys.read });
+    expect(all.body.events.map((e: any) => [e.type, e.data])).toEqual([
+      ['webhook_endpoint.disabled', { endpoint_id: watched.json.id, reason: 'owner' }],
+      ['webhook_endpoint.enabled', { endpoint_id: watched.json.id }],
+    ]);
+    const disabled = await t.get('/v1/events', { key: f.keys.read, query: { type: 'webhook_endpoint.disabled' } });
+    expect(disabled.body.events.map((e: any) => e.type)).toEqual(['webhook_endpoint.disabled']);
+    // The monitor is sent both, verified like any delivery; the document's webhooks section types each.
+    const got = await waitFor(() => (rx.at('/cli-ops').length === 2 ? rx.at('/cli-ops') : null), 'both events at the monitor');
+    const conformance = await t.conformance();
+    expect(got.map((r) => conformance.checkWebhook(r.headers, r.body)).sort()).toEqual([
+      'webhook_endpoint.disabled',
+      'webhook_endpoint.enabled',
+    ]);
+    expect(got.every((r) => new Webhook(monitor.json.secret).verify(r.body, r.headers as Record<string, string>))).toBe(true);
   });
 
   it('allows at most 5 endpoints per firm, also when created concurrently', async () => {

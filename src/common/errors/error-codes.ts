@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   not_published: 'The receptionist settings have never been published.',
   status_conflict: 'The lead changed since it was read.',
   endpoint_disabled: 'The webhook endpoint is turned off.',
+  idempotency_key_in_use: 'A request with this Idempotency-Key is still being processed.',
+  idempotency_key_reused: 'This Idempotency-Key was used for another request.',
   payload_too_large: 'The request body is too large.',
   unsupported_media_type: 'The request body has the wrong content type.',
   rate_limited: 'Too many requests.',

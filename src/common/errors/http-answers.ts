@@ -19,6 +19,8 @@ export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   not_published: { status: 409 },
   status_conflict: { status: 409 },
   endpoint_disabled: { status: 409 },
+  idempotency_key_in_use: { status: 409, headers: (e) => ({ 'Retry-After': String(e.extra.retry_after) }) },
+  idempotency_key_reused: { status: 422 },
   payload_too_large: { status: 413 },
   unsupported_media_type: { status: 415 },
   rate_limited: { status: 429, headers: (e) => ({ 'Retry-After': String(e.extra.retry_after) }) },

@@ -1,7 +1,8 @@
-import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, RequestMethod, RequestMapping, UseInterceptors, type Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
+import { IdempotencyStage } from './idempotency-stage.js';
+import { ApiIdempotencyKey, ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
 import { ROUTE_DECLARATION, type PathParamRule, type RouteAccess, type RouteBody, type RouteDeclaration } from './route-declaration.js';
 import type { Scope } from './scopes.js';
 
@@ -131,6 +132,8 @@ const ETAG_DOC: MethodDecorator[] = [
  * body byte, and into the document through the same call.
  */
 export function Endpoint(spec: EndpointSpec): MethodDecorator {
+  // Every keyed POST takes an Idempotency-Key (src/idempotency): the stage and the document read this one flag.
+  const idempotent = spec.method === 'POST' && spec.access.kind === 'key';
   const declaration: RouteDeclaration = {
     access: spec.access,
     body: spec.body ?? NO_BODY,
@@ -141,13 +144,18 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
     etag: spec.etag,
     refusesMethod: spec.refusesMethod,
     ...(spec.browser ? { browser: true } : {}),
+    ...(idempotent ? { idempotent: true } : {}),
   };
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),
     RouteConfig({ [ROUTE_DECLARATION]: declaration }),
+    // On these routes alone: every other request runs without an interceptor.
+    ...(declaration.idempotent ? [UseInterceptors(IdempotencyStage)] : []),
     ...(spec.status ? [HttpCode(spec.status)] : []),
     ...accessDoc(spec.access, spec.op),
     ...(spec.op ? [...paramDocs(declaration.params), ...successDoc(spec), ApiProblems(...(spec.problems ?? []))] : []),
+    // Before the operation's own entries: an operation with a 409 of its own states both of its meanings there.
+    ...(spec.op && declaration.idempotent ? [ApiIdempotencyKey()] : []),
     ...(spec.doc ?? []),
   );
 }

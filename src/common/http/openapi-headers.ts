@@ -1,9 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../../config/app-config.js';
+import { storesAnswer } from './idempotency-key-header.js';
 
 type Schema = Record<string, unknown>;
 type Response = { headers?: Record<string, unknown>; content?: Record<string, unknown>; [k: string]: unknown };
-type Operation = { security?: unknown[]; responses?: Record<string, Response> };
+type Operation = { security?: unknown[]; parameters?: { name?: string; in?: string }[]; responses?: Record<string, Response> };
 
 const Q = DEFAULT_RATE_LIMIT_PER_SECOND;
 const BURST = defaultRateLimitBurst(Q);
@@ -33,6 +34,12 @@ export const RESPONSE_HEADERS = {
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, 30),
   WwwAuthenticate: header('The authentication scheme to use: `Bearer`.', { type: 'string' }, 'Bearer'),
   Allow: header('The methods the path answers.', { type: 'string' }, 'GET'),
+  IdempotentReplayed: header(
+    'Present (`true`) when this answer is the stored answer of an earlier request with the same `Idempotency-Key`, route and body: nothing was run again.',
+    { type: 'string', enum: ['true'] },
+    'true',
+    false,
+  ),
   ETag: header(
     'A strong validator of this exact answer (the hash of its JSON bytes before compression). Send it as `If-None-Match` to get 304 while it is unchanged.',
     { type: 'string' },
@@ -67,8 +74,11 @@ function representationHeaders(status: string, response: Response, conditional: 
   return out;
 }
 
+/** Takes an Idempotency-Key (every keyed POST, access.decorators.ts): its kept answers can be replays. */
+const idempotent = (op: Operation) => (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+
 /** Which headers a response of this status carries, besides the ones it already documents. */
-function headersFor(status: string, keyed: boolean): Record<string, unknown> {
+function headersFor(status: string, keyed: boolean, replayable: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { 'x-request-id': ref('RequestId') };
   // The key's quota is counted once the key and its scope are accepted: every success carries the pair; an error
   // answered before that point (401, 403, 413, 415, a body that is not JSON) cannot, so there it is optional.
@@ -82,6 +92,7 @@ function headersFor(status: string, keyed: boolean): Record<string, unknown> {
   if (status === '401') out['WWW-Authenticate'] = ref('WwwAuthenticate');
   if (status === '405') out.Allow = ref('Allow');
   if (status === '429' || status === '503') out['Retry-After'] = ref('RetryAfter');
+  if (replayable && /^\d{3}$/.test(status) && storesAnswer(Number(status))) out['Idempotent-Replayed'] = ref('IdempotentReplayed');
   return out;
 }
 
@@ -100,8 +111,11 @@ export function documentResponseHeaders(doc: OpenAPIObject): void {
       // An operation declared `etag` documents its 304 (access.decorators.ts); its 200 and 304 carry the tag.
       const conditional = '304' in op.responses;
       for (const [status, response] of Object.entries(op.responses)) {
-        const { 'Retry-After': _drop, ...own } = response.headers ?? {};
-        response.headers = { ...own, ...headersFor(status, keyed), ...representationHeaders(status, response, conditional) };
+        // A 429's and a 503's Retry-After is the shared one; another status's (the 409 of an Idempotency-Key) is its own.
+        const { 'Retry-After': retryAfter, ...own } = response.headers ?? {};
+        if (retryAfter !== undefined && status !== '429' && status !== '503') own['Retry-After'] = retryAfter;
+        const added = headersFor(status, keyed, idempotent(op));
+        response.headers = { ...own, ...added, ...representationHeaders(status, response, conditional) };
       }
     }
   }

@@ -30,7 +30,11 @@ export class Problem {
   @ApiPropertyOptional({ type: [ProblemFieldError], description: 'On 400: every problem found, each once, with param and message.' })
   errors?: ProblemFieldError[];
   @ApiPropertyOptional({ description: 'On 403: the scope the endpoint needs.', example: 'calls:read' }) required_scope?: string;
-  @ApiPropertyOptional({ type: 'integer', description: 'On 429: seconds to wait (also in the Retry-After header).', example: 30 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).',
+    example: 30,
+  })
   retry_after?: number;
   @ApiPropertyOptional({ description: 'On 500: quote it to support.', example: 'err_4f0c2a9e' }) error_id?: string;
   @ApiProperty({ description: 'Id of this request (also the x-request-id header).', example: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a' })
@@ -83,6 +87,19 @@ export const TEST_MODE_ONLY_EXAMPLE = problem(
   403,
   'test_mode_only',
   'This endpoint works only in test mode: send a test key (svc_test_...). A live key never creates or changes test data.',
+);
+
+/** 409 `idempotency_key_in_use` and 422 `idempotency_key_reused` on every keyed POST. */
+export const IDEMPOTENCY_KEY_IN_USE_EXAMPLE = problem(
+  409,
+  'idempotency_key_in_use',
+  'A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.',
+  { retry_after: 1 },
+);
+export const IDEMPOTENCY_KEY_REUSED_EXAMPLE = problem(
+  422,
+  'idempotency_key_reused',
+  'This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.',
 );
 
 export const ENDPOINT_DISABLED_EXAMPLE = problem(409, 'endpoint_disabled', 'The webhook endpoint is turned off.', {

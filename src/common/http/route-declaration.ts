@@ -64,6 +64,11 @@ export interface RouteDeclaration {
   refusesMethod?: true;
   /** A page for browsers (the console): its answers carry the console's security headers, its refusals are pages. */
   browser?: boolean;
+  /**
+   * Takes an `Idempotency-Key` (every keyed POST): the first request with a key runs and its answer is stored for the
+   * API key; the same request again answers that (src/idempotency).
+   */
+  idempotent?: true;
   /** The route template Fastify registered (set once the route is registered): the metrics label. */
   template?: string;
 }

@@ -54,6 +54,7 @@ describe('migration check', () => {
       'console_links',
       'console_sessions',
       'events',
+      'idempotency_keys',
       'key_allowances',
       'leads',
       'log_histories',

@@ -108,6 +108,21 @@ describe("the README's Admin CLI table", () => {
     await run(['endpoint', 'list', '--org', slug]);
     await run(['endpoint', 'rotate-secret', '--id', id]);
     await run(['endpoint', 'delete', '--id', id]);
+    // An ed25519 endpoint prints its public key where a secret would be, at creation and at each rotation.
+    const signed = await run([
+      'endpoint',
+      'create',
+      '--org',
+      slug,
+      '--url',
+      'http://127.0.0.1:9/v1a',
+      '--types',
+      'lead.updated',
+      '--signature',
+      'ed25519',
+    ]);
+    await run(['endpoint', 'rotate-secret', '--id', String(signed.id)]);
+    await run(['endpoint', 'delete', '--id', String(signed.id)]);
     await run(['console', 'link', '--org', slug]);
     await run(['audit', 'list', '--org', slug]);
     await run(['demo', 'seed']);
