@@ -1,6 +1,9 @@
 export { WebhooksModule, WebhooksWorkerModule } from './webhooks.module.js';
 export { WebhookEndpointsService, MAX_ENDPOINTS_PER_FIRM, DEFAULT_ROTATION_OVERLAP_MS } from './webhook-endpoints.service.js';
-export type { CreateEndpointInput, EndpointActor, RotatedSecret } from './webhook-endpoints.service.js';
+export type { CreateEndpointInput, RotatedSecret } from './webhook-endpoints.service.js';
+export type { EndpointActor } from './endpoint-actor.js';
+export { WebhookEndpointUpdatesService } from './webhook-endpoint-updates.service.js';
+export type { EndpointUpdate } from './webhook-endpoint-updates.service.js';
 export { WebhookDeliveriesService, TEST_EVENT_MESSAGE, MANUAL_SENDS_PER_MINUTE } from './webhook-deliveries.service.js';
 export type { HourlyDeliveries } from './webhook-deliveries.service.js';
 export { DeliveryDispatcher } from './delivery-dispatcher.service.js';

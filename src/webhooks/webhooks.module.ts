@@ -15,6 +15,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js'
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookEndpointUpdatesService } from './webhook-endpoint-updates.service.js';
 import { WebhookFanOut } from './webhook-fan-out.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
@@ -30,12 +31,14 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookEndpointsService,
+    WebhookEndpointUpdatesService,
     WebhookDeliveriesService,
     WebhookFanOut,
     WebhookMetrics,
   ],
   exports: [
     WebhookEndpointsService,
+    WebhookEndpointUpdatesService,
     WebhookDeliveriesService,
     WebhookMetrics,
     WebhookEndpointsRepository,

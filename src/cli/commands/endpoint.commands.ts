@@ -1,5 +1,10 @@
 import { AccountService } from '../../account/index.js';
-import { DEFAULT_ROTATION_OVERLAP_MS, WebhookEndpointsService, type WebhookEndpointDto } from '../../webhooks/index.js';
+import {
+  DEFAULT_ROTATION_OVERLAP_MS,
+  WebhookEndpointsService,
+  WebhookEndpointUpdatesService,
+  type WebhookEndpointDto,
+} from '../../webhooks/index.js';
 import { CliError, livemodeFlag, req, str, type CliCommand, type CliContext } from '../command.js';
 
 const service = (ctx: CliContext) => ctx.app.get(WebhookEndpointsService);
@@ -42,6 +47,24 @@ export const endpointCommands: CliCommand[] = [
       return { id: endpoint.id, secret };
     },
     human: (r) => `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
+  },
+  {
+    name: 'endpoint update',
+    summary: "Change an endpoint's description or event types (its URL cannot change: add a new endpoint for a new URL)",
+    flags: {
+      id: { required: true, description: 'Endpoint id' },
+      description: { description: 'The new label ("" clears it)' },
+      types: { description: 'The new subscriptions, comma-separated: call.completed, lead.created, lead.updated (at least one)' },
+      url: { description: 'Refused: an endpoint keeps its URL; a new URL needs a new endpoint (endpoint create)' },
+    },
+    // The endpoint as the API shows it (GET /v1/webhook-endpoints); the rules are the service's (the console's "Save" too).
+    run: async (ctx) =>
+      ({
+        ...(await ctx.app
+          .get(WebhookEndpointUpdatesService)
+          .update(req(ctx, 'id'), { description: str(ctx, 'description'), eventTypes: str(ctx, 'types'), url: str(ctx, 'url') })),
+      }) as Record<string, unknown>,
+    human: (r) => line(r as unknown as WebhookEndpointDto),
   },
   {
     name: 'endpoint rotate-secret',

@@ -106,6 +106,7 @@ describe("the README's Admin CLI table", () => {
     await run(['endpoint', 'disable', '--id', id]);
     await run(['endpoint', 'enable', '--id', id]);
     await run(['endpoint', 'list', '--org', slug]);
+    await run(['endpoint', 'update', '--id', id, '--types', 'lead.created,lead.updated', '--description', '']);
     await run(['endpoint', 'rotate-secret', '--id', id]);
     await run(['endpoint', 'delete', '--id', id]);
     await run(['console', 'link', '--org', slug]);
