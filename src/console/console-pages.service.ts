@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccountService } from '../account/index.js';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/index.js';
 import {
+  DeliveryHistoryService,
   MAX_ENDPOINTS_PER_FIRM,
   WebhookDeliveriesService,
   WebhookEndpointsService,
@@ -47,6 +48,7 @@ export class ConsolePagesService {
     private readonly account: AccountService,
     private readonly endpoints: WebhookEndpointsService,
     private readonly deliveries: WebhookDeliveriesService,
+    private readonly history: DeliveryHistoryService,
   ) {}
 
   async frame(session: ConsoleSession): Promise<PageFrame> {
@@ -77,7 +79,7 @@ export class ConsolePagesService {
   /** The chart's data: the endpoint's deliveries per hour by status, over the last 24 hours and the last 7 days. */
   async deliveriesPerHour(session: ConsoleSession, endpointId: string, now: Date): Promise<DeliveriesPerHour> {
     const endpoint = await this.endpoints.get(session, endpointId);
-    const rows = await this.deliveries.hourlyCounts(session, endpoint.id, 7 * 24);
+    const rows = await this.history.hourlyCounts(session, endpoint.id, 7 * 24);
     return { endpoint_id: endpoint.id, last_24_hours: chartHours(rows, 24, now), last_7_days: chartHours(rows, 7 * 24, now) };
   }
 }

@@ -9,6 +9,8 @@ import { MailModule } from '../mail/index.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryClaimsRepository } from './delivery-claims.repository.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
+import { DeliveryHistoryRepository } from './delivery-history.repository.js';
+import { DeliveryHistoryService } from './delivery-history.service.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
@@ -30,9 +32,11 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
     { provide: SecretBox, useFactory: (config: AppConfig) => new SecretBox(config.webhookSecretKey), inject: [AppConfig] },
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
+    DeliveryHistoryRepository,
     WebhookEndpointsService,
     WebhookEndpointUpdatesService,
     WebhookDeliveriesService,
+    DeliveryHistoryService,
     WebhookFanOut,
     WebhookMetrics,
   ],
@@ -40,6 +44,7 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
     WebhookEndpointsService,
     WebhookEndpointUpdatesService,
     WebhookDeliveriesService,
+    DeliveryHistoryService,
     WebhookMetrics,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
