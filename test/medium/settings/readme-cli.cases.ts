@@ -110,6 +110,9 @@ describe("the README's Admin CLI table", () => {
     await run(['endpoint', 'rotate-secret', '--id', id]);
     await run(['endpoint', 'delete', '--id', id]);
     await run(['console', 'link', '--org', slug]);
+    await run(['console', 'link', '--org', slug, '--read-only']);
+    await run(['console', 'sessions', '--org', slug]);
+    await run(['console', 'revoke', '--org', slug, '--all']);
     await run(['audit', 'list', '--org', slug]);
     await run(['demo', 'seed']);
 
