@@ -7,6 +7,8 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const HTML_SPECIAL = /[&<>"']/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+export const hasBidiControls = (text: string | null): boolean => text !== null && new RegExp(BIDI_CONTROLS.source).test(text);
+
 export const showBidiControls = (text: string): string =>
   text.replace(BIDI_CONTROLS, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
 

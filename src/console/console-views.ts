@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { escapeHtml, escapeShown, timeIn } from './console-text.js';
+import { escapeHtml, escapeShown, hasBidiControls, timeIn } from './console-text.js';
 import { CONSOLE_PATH } from './console-tokens.js';
 
 /**
@@ -26,7 +26,7 @@ export const consoleUiFolder = () => findFolder(['console/ui', 'src/console/ui']
 export const uplotFolder = () => findFolder(['node_modules/uplot/dist'], 'uPlot.iife.min.js');
 
 /** What every template may call; a page of a session replaces `at` with its firm's time (console-pages.service.ts). */
-const VIEW_HELPERS = { at: timeIn('UTC'), attr: escapeHtml, path: CONSOLE_PATH };
+const VIEW_HELPERS = { at: timeIn('UTC'), attr: escapeHtml, hasBidiControls, path: CONSOLE_PATH };
 
 /**
  * The console's pages: Eta templates, server-rendered. Every `<%= %>` is HTML-escaped with the bidirectional controls

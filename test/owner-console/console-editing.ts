@@ -79,6 +79,20 @@ export function editing(shared: ConsoleOverHttp): void {
       expect(await auditOf(f.orgId, 'webhook_endpoint.updated')).toEqual([]);
     });
 
+    it('bidirectional controls in untrusted text are shown as code points; the edit field keeps them as they are, and says so', async () => {
+      const f = await createFirm(t.app);
+      const id = await endpointFor(f, { description: 'Intake \u202Egnp.exe\u202C \u2067x\u2069' });
+      const c = await signIn(f);
+      const shown = 'Intake &lt;U+202E&gt;gnp.exe&lt;U+202C&gt; &lt;U+2067&gt;x&lt;U+2069&gt;';
+      for (const path of ['/console/endpoints', `/console/endpoints/${id}`]) {
+        const html = await (await c.get(path)).text();
+        expect([path, html.includes(shown), /[\u202A-\u202E\u2066-\u2069]/.test(html)]).toEqual([path, true, false]);
+      }
+      const form = await (await c.get(`/console/endpoints/${id}/edit`)).text();
+      expect(form).toContain('value="Intake \u202Egnp.exe\u202C \u2067x\u2069"');
+      expect(form).toContain(`which reorder how it looks in the field: <span class="mono">${shown}</span>`);
+    });
+
     it('a GET on a button’s address lands back on the endpoint page (303), changing nothing', async () => {
       const f = await createFirm(t.app);
       const id = await endpointFor(f);
