@@ -60,6 +60,7 @@ export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: 
   rate_limited: detail,
   console_sign_in_required: detail,
   csrf_refused: detail,
+  console_read_only: detail,
   service_unavailable: null,
   internal_error: null,
 };

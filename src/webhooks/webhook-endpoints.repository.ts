@@ -77,6 +77,11 @@ export class WebhookEndpointsRepository {
     await tx.getRepository(WebhookEndpointEntity).update({ id }, { status: 'disabled', disabledReason: reason, updatedAt: now });
   }
 
+  /** The owner's change of its label and subscriptions (`endpoint update`, the console's "Save"). */
+  async update(tx: Tx, id: string, changes: Partial<Pick<WebhookEndpointEntity, 'description' | 'eventTypes'>>, now: Date): Promise<void> {
+    await tx.getRepository(WebhookEndpointEntity).update({ id }, { ...changes, updatedAt: now });
+  }
+
   /** Back on: the failing run and the 3-day rule start afresh. */
   async enable(tx: Tx, id: string, now: Date): Promise<void> {
     await tx

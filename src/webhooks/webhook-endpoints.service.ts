@@ -11,14 +11,14 @@ import type { SignatureScheme } from './signing.js';
 import type { CreatedEndpoint, RotatedSecret } from './signing-results.js';
 
 export type { CreatedEndpoint, RotatedSecret } from './signing-results.js';
-import { checkEndpointUrl, checkEventTypes } from './endpoint-input.js';
+import { checkDescription, checkEndpointUrl, checkEventTypes } from './endpoint-input.js';
+import { endpointNotFound, lockEndpointFor, OWNER, type EndpointActor } from './endpoint-actor.js';
 import { EndpointEvents } from './endpoint-events.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toEndpointDto } from './webhook.mapper.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
-import { NotFoundError } from '../common/errors/problems.js';
 import { isUuid } from '../common/ids.js';
 
 export const MAX_ENDPOINTS_PER_FIRM = 5;
@@ -39,17 +39,6 @@ export interface CreateEndpointInput {
   /** How its deliveries are signed: `v1` (HMAC, the default) or `v1a` (ed25519, a public key to verify with). */
   signature?: SignatureScheme;
 }
-
-/**
- * Who changes an endpoint: the owner through the CLI (any endpoint, by its id), or a console session, which
- * reaches only its own firm's endpoints of its own mode; any other id answers 404 exactly like an unknown one.
- */
-export interface EndpointActor {
-  actor: AuditActor;
-  scope?: { orgId: string; livemode: boolean };
-}
-
-export const OWNER: EndpointActor = { actor: { type: 'owner', id: null } };
 
 /** Endpoint management: dashboard actions (CLI) and the API's read. */
 @Injectable()
@@ -75,8 +64,7 @@ export class WebhookEndpointsService {
   async create(input: CreateEndpointInput): Promise<CreatedEndpoint> {
     const url = checkEndpointUrl(input.url, this.config.webhookAllowPrivateTargets);
     const eventTypes = checkEventTypes(input.eventTypes);
-    const description = input.description?.trim() || null;
-    if (description !== null && description.length > 200) throw new InvalidInputError('description', 'must be at most 200 characters');
+    const description = checkDescription(input.description);
     const id = randomUUID();
     const signing = newSigningMaterial(input.signature ?? 'v1');
     const now = this.clock.now();
@@ -201,7 +189,7 @@ export class WebhookEndpointsService {
   /** One endpoint of the firm in one mode (404 for any other id, like an unknown one). */
   async get(scope: { orgId: string; livemode: boolean }, id: string): Promise<WebhookEndpointDto> {
     const e = isUuid(id) ? await this.endpoints.findById(id.toLowerCase()) : null;
-    if (!e || e.orgId !== scope.orgId || e.livemode !== scope.livemode) throw notFound(id);
+    if (!e || e.orgId !== scope.orgId || e.livemode !== scope.livemode) throw endpointNotFound(id);
     return toEndpointDto(e);
   }
 
@@ -229,19 +217,7 @@ export class WebhookEndpointsService {
     return toEndpointDto((await this.endpoints.findById(e.id))!);
   }
 
-  /**
-   * The endpoint, locked for a change. By id alone (the CLI): an id that is not a uuid is a usage error. Within a
-   * scope (a console session): anything but its own firm's endpoint of its mode answers 404 exactly like an unknown id.
-   */
-  private async lockFor(tx: Tx, id: string, by: EndpointActor): Promise<WebhookEndpointEntity> {
-    if (!isUuid(id)) {
-      if (by.scope) throw notFound(id);
-      throw new InvalidInputError(null, `"${id}" is not a webhook endpoint id`);
-    }
-    const e = await this.endpoints.lockById(tx, id.toLowerCase());
-    if (!e || (by.scope && (e.orgId !== by.scope.orgId || e.livemode !== by.scope.livemode))) throw notFound(id);
-    return e;
+  private lockFor(tx: Tx, id: string, by: EndpointActor): Promise<WebhookEndpointEntity> {
+    return lockEndpointFor(this.endpoints, tx, id, by);
   }
 }
-
-const notFound = (id: string) => new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);

@@ -168,6 +168,43 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(got.every((r) => new Webhook(monitor.json.secret).verify(r.body, r.headers as Record<string, string>))).toBe(true);
   });
 
+  it('update changes the description and types, prints the endpoint as the API shows it, and refuses a URL', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const { endpoint } = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: f.orgId, url: 'https://hooks.example.com/upd', eventTypes: 'call.completed', description: 'CRM sync' });
+    const update = (...flags: string[]) => runCliInProcess(t.app, ['endpoint', 'update', '--id', endpoint.id, ...flags, '--json']);
+    const changed = await update('--types', 'lead.updated,lead.created', '--description', 'Intake');
+    expect(changed.code).toBe(0);
+    const api = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
+    expect(changed.json).toEqual(api.body.endpoints[0]);
+    expect(changed.json).toMatchObject({ description: 'Intake', event_types: ['lead.created', 'lead.updated'] });
+    expect((await update('--description', '')).json.description).toBeNull();
+    expect(await update('--types', '')).toEqual(
+      expect.objectContaining({ code: 1, message: '--types needs at least one of call.completed, lead.created, lead.updated' }),
+    );
+    expect((await update()).message).toBe('nothing to change: give a new description, new event types, or both');
+
+    // Through the real process: the URL refused (exit 1, one JSON error object), nothing changed.
+    const url = await cli(t, [
+      'endpoint',
+      'update',
+      '--id',
+      endpoint.id,
+      '--url',
+      'https://hooks.example.com/new',
+      '--types',
+      'call.completed',
+    ]);
+    expect(url.code).toBe(1);
+    expect(url.stdout.trim().split('\n')).toHaveLength(1);
+    expect(url.json.error.message).toMatch(/^--url cannot be changed: .*add a new endpoint/);
+    const [after] = await t.sql('SELECT url, event_types, description FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    expect(after).toEqual({ url: 'https://hooks.example.com/upd', event_types: ['lead.created', 'lead.updated'], description: null });
+    const actions = await t.sql(`SELECT actor_type FROM audit_log WHERE org_id = $1 AND action = 'webhook_endpoint.updated'`, [f.orgId]);
+    expect(actions).toEqual([{ actor_type: 'owner' }, { actor_type: 'owner' }]);
+  });
+
   it('allows at most 5 endpoints per firm, also when created concurrently', async () => {
     const f = await createFirm(t.app, { publish: false });
     const svc = t.app.get(WebhookEndpointsService);

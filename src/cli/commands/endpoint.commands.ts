@@ -3,6 +3,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
 import {
   DEFAULT_ROTATION_OVERLAP_MS,
   WebhookEndpointsService,
+  WebhookEndpointUpdatesService,
   type SignatureScheme,
   type WebhookEndpointDto,
 } from '../../webhooks/index.js';
@@ -77,6 +78,24 @@ export const endpointCommands: CliCommand[] = [
       r.public_key
         ? `created webhook endpoint ${r.id} (signature v1a, ed25519)\n\n${publicKeyNote(String(r.public_key))}`
         : `created webhook endpoint ${r.id}\n\n  signing secret: ${r.secret}\n\nStore it now: it cannot be shown again.`,
+  },
+  {
+    name: 'endpoint update',
+    summary: "Change an endpoint's description or event types (its URL cannot change: add a new endpoint for a new URL)",
+    flags: {
+      id: { required: true, description: 'Endpoint id' },
+      description: { description: 'The new label ("" clears it)' },
+      types: { description: 'The new subscriptions, comma-separated: call.completed, lead.created, lead.updated (at least one)' },
+      url: { description: 'Refused: an endpoint keeps its URL; a new URL needs a new endpoint (endpoint create)' },
+    },
+    // The endpoint as the API shows it (GET /v1/webhook-endpoints); the rules are the service's (the console's "Save" too).
+    run: async (ctx) =>
+      ({
+        ...(await ctx.app
+          .get(WebhookEndpointUpdatesService)
+          .update(req(ctx, 'id'), { description: str(ctx, 'description'), eventTypes: str(ctx, 'types'), url: str(ctx, 'url') })),
+      }) as Record<string, unknown>,
+    human: (r) => line(r as unknown as WebhookEndpointDto),
   },
   {
     name: 'endpoint rotate-secret',

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   rate_limited: 'Too many requests.',
   console_sign_in_required: 'Sign in to the console through a new link.',
   csrf_refused: "The request did not come from the console's own page.",
+  console_read_only: 'This console session can look but not change anything.',
   service_unavailable: 'The service is temporarily unavailable.',
   internal_error: 'Internal error.',
 } as const;

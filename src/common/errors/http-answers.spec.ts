@@ -67,6 +67,7 @@ describe('the HTTP table: problem code to status', () => {
       rate_limited: 429,
       console_sign_in_required: 401,
       csrf_refused: 403,
+      console_read_only: 403,
       service_unavailable: 503,
       internal_error: 500,
     });

@@ -26,6 +26,7 @@ export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   rate_limited: { status: 429, headers: (e) => ({ 'Retry-After': String(e.extra.retry_after) }) },
   console_sign_in_required: { status: 401 },
   csrf_refused: { status: 403 },
+  console_read_only: { status: 403 },
   service_unavailable: { status: 503, headers: () => ({ 'Retry-After': '5' }) },
   internal_error: { status: 500 },
 };

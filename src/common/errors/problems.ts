@@ -147,6 +147,14 @@ export class ConsoleSignInRequiredError extends DomainError {
   }
 }
 
+/** A state-changing request of a read-only console session (`console link --read-only`): it may look, not change. */
+export class ConsoleReadOnlyError extends DomainError {
+  readonly code = 'console_read_only' as const;
+  constructor(detail = 'This console session is read-only: it shows everything and changes nothing; nothing was changed.') {
+    super(detail);
+  }
+}
+
 /** A state-changing console request that did not come from the console's own page (its Origin or CSRF token). */
 export class CsrfRefusedError extends DomainError {
   readonly code = 'csrf_refused' as const;
