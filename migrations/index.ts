@@ -36,7 +36,7 @@ export const MIGRATIONS = [
   TestModeLimits1764200000000,
   Console1764250000000,
   LogHistories1764300000000,
+  ConsoleReadOnlySessions1764310000000,
   IdempotencyKeys1764320000000,
   WebhookSignatureSchemes1764320100000,
-  ConsoleReadOnlySessions1764310000000,
 ];

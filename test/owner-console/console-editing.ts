@@ -1,3 +1,4 @@
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events';
 import { Database } from '../../src/database/sql';
 import { EventsService } from '../../src/events';
 import { csrfOf } from '../support/console';
@@ -67,7 +68,7 @@ export function editing(shared: ConsoleOverHttp): void {
       const none = await c.post(`/console/endpoints/${id}/edit`, { description: 'changed' });
       const noneText = await none.text();
       expect([none.status, none.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
-      expect(noneText).toContain('types needs at least one of call.completed, lead.created, lead.updated');
+      expect(noneText).toContain(`types needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
       expect(noneText).toContain(`<a class="back" href="/console/endpoints/${id}">Back to the endpoint</a>`);
       const url = await c.post(`/console/endpoints/${id}/edit`, {
         description: 'changed',

@@ -1,3 +1,4 @@
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events';
 import { Webhook } from 'standardwebhooks';
 import { Database } from '../../src/database/sql';
 import { EventsService } from '../../src/events';
@@ -181,7 +182,7 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(changed.json).toMatchObject({ description: 'Intake', event_types: ['lead.created', 'lead.updated'] });
     expect((await update('--description', '')).json.description).toBeNull();
     expect(await update('--types', '')).toEqual(
-      expect.objectContaining({ code: 1, message: '--types needs at least one of call.completed, lead.created, lead.updated' }),
+      expect.objectContaining({ code: 1, message: `--types needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` }),
     );
     expect((await update()).message).toBe('nothing to change: give a new description, new event types, or both');
 

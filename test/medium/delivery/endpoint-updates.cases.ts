@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../../../src/common/errors/invalid-input';
 import { NotFoundError } from '../../../src/common/errors/problems';
 import { Database } from '../../../src/database/sql';
-import { EventsService } from '../../../src/events';
+import { EventsService, SUBSCRIBABLE_EVENT_TYPES } from '../../../src/events';
 import { WebhookEndpointsService, WebhookEndpointUpdatesService } from '../../../src/webhooks';
 import { recordEvent } from '../../support/events';
 import { createFirm, type TestFirm } from '../../support/factories';
@@ -76,11 +76,12 @@ describe('changing an endpoint (WebhookEndpointUpdatesService)', () => {
       expect(err).toBeInstanceOf(InvalidInputError);
       reasons.push(`${(err as InvalidInputError).field}: ${(err as InvalidInputError).reason}`);
     }
+    const types = SUBSCRIBABLE_EVENT_TYPES.join(', ');
     expect(reasons).toEqual([
-      'types: needs at least one of call.completed, lead.created, lead.updated',
-      'types: needs at least one of call.completed, lead.created, lead.updated',
-      'types: needs at least one of call.completed, lead.created, lead.updated',
-      'types: : webhook.test cannot be subscribed to; use call.completed, lead.created, lead.updated',
+      `types: needs at least one of ${types}`,
+      `types: needs at least one of ${types}`,
+      `types: needs at least one of ${types}`,
+      `types: : webhook.test cannot be subscribed to; use ${types}`,
       'description: must be at most 200 characters',
       'null: nothing to change: give a new description, new event types, or both',
     ]);
