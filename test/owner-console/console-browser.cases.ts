@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events';
 import { AccountService } from '../../src/account';
 import { WebhookEndpointsService } from '../../src/webhooks';
 import { BROWSER_OUTPUT, launchChromium, haveChromium } from '../support/browser';
@@ -395,7 +396,7 @@ const HOSTILE_ANSWER_SHOWN = '<img src=x onerror="document.title=\'pwned\'"> ups
     const p = await signedIn(f);
     await p.getByRole('link', { name: 'Event types' }).click();
     await p.waitForURL(`${t.baseUrl}/console/event-types`);
-    await expect(p.locator('section.event-type h2').allInnerTexts()).resolves.toEqual(['call.completed', 'lead.created', 'lead.updated']);
+    await expect(p.locator('section.event-type h2').allInnerTexts()).resolves.toEqual([...SUBSCRIBABLE_EVENT_TYPES]);
     await screenshot(p, 'console-event-types.png');
     const revoked = await runCli(['console', 'revoke', '--org', f.slug, '--all', '--json'], { databaseUrl: t.databaseUrl });
     expect([revoked.code, revoked.json.revoked.length]).toEqual([0, 1]);
