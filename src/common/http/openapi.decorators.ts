@@ -1,7 +1,14 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { RATE_LIMIT_TEXT } from './openapi-headers.js';
-import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EXAMPLES, TEST_MODE_ONLY_EXAMPLE } from './problem.schema.js';
+import {
+  ENDPOINT_DISABLED_EXAMPLE,
+  EndpointDisabledProblem,
+  notFoundExample,
+  Problem,
+  PROBLEM_EXAMPLES,
+  TEST_MODE_ONLY_EXAMPLE,
+} from './problem.schema.js';
 
 export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
 
@@ -22,17 +29,27 @@ const problemContent = (schemaRef: string, example: object) => ({
   'application/problem+json': { schema: { $ref: schemaRef }, example },
 });
 
-/** Documents the listed error statuses with the Problem schema and an example of each. */
+/** Documents the listed error statuses with the Problem schema and an example of each (a 404: ApiNotFound). */
 export function ApiProblems(...statuses: number[]) {
+  const without = statuses.filter((status) => !PROBLEM_EXAMPLES[status]);
+  if (without.length > 0) throw new Error(`no shared example for ${without.join(', ')}: a 404 names its resource (ApiNotFound)`);
   return applyDecorators(
     ApiExtraModels(Problem),
     ...statuses.map((status) =>
       ApiResponse({
         status,
         description: DESCRIPTIONS[status] ?? 'Error.',
-        content: problemContent(getSchemaPath(Problem), PROBLEM_EXAMPLES[status] ?? PROBLEM_EXAMPLES[400]),
+        content: problemContent(getSchemaPath(Problem), PROBLEM_EXAMPLES[status]),
       }),
     ),
+  );
+}
+
+/** 404, its example the detail the service answers for this operation's own resource ("The lead was not found."). */
+export function ApiNotFound(detail: string) {
+  return applyDecorators(
+    ApiExtraModels(Problem),
+    ApiResponse({ status: 404, description: DESCRIPTIONS[404], content: problemContent(getSchemaPath(Problem), notFoundExample(detail)) }),
   );
 }
 

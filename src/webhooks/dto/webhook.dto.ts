@@ -28,7 +28,7 @@ export class WebhookEndpointDto {
     example: null,
   })
   disabled_reason: string | null;
-  @ApiProperty({ description: 'Last 4 characters of the signing secret; the secret itself is never returned.', example: 'x7Qa' })
+  @ApiProperty({ description: 'Last 4 characters of the signing secret; the secret itself is never returned.', example: 'x7Q=' })
   secret_last4: string;
   @ApiProperty({
     type: 'string',
