@@ -15,7 +15,10 @@ const TAGS: [string, string][] = [
   ['Leads', 'Prospective clients captured on calls, and the firm’s status on each.'],
   ['Account', 'The firm’s account, setup status and the calling key.'],
   ['Receptionist', 'The published receptionist settings (read-only).'],
-  ['Events', 'Every event of the last 30 days, as sent to webhook endpoints.'],
+  [
+    'Events',
+    'Every event of the last 30 days, as sent to webhook endpoints. After a database failover, an `after` the log lost answers `after_lost` with `restart_after`, the event to resume after.',
+  ],
   ['Webhooks', 'Webhook endpoints and deliveries; the webhooks section describes each event payload.'],
   ['Test helpers', 'Test mode only: simulate calls and their re-processing to build an integration without a real phone call.'],
   ['Health', 'Whether the API is serving.'],
