@@ -34,7 +34,7 @@ export class EventsController {
       ApiResponse({
         status: 400,
         description:
-          'Invalid parameters (`invalid_request`, as on every operation; also an after older than 30 days or of a shape the service never makes), ' +
+          'Invalid parameters (`invalid_request`, as on every operation: a query parameter the operation does not list, or a value its schema refuses; also an after older than 30 days or of a shape the service never makes), ' +
           'or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after.',
         content: {
           'application/problem+json': {

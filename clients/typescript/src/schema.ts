@@ -5148,7 +5148,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
-            /** @description Invalid parameters (`invalid_request`, as on every operation; also an after older than 30 days or of a shape the service never makes), or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after. */
+            /** @description Invalid parameters (`invalid_request`, as on every operation: a query parameter the operation does not list, or a value its schema refuses; also an after older than 30 days or of a shape the service never makes), or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after. */
             400: {
                 headers: {
                     /**
