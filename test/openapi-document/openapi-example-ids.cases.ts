@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { newSigningSecret } from '../../src/webhooks/secret-box';
+import { WebhookEndpointsService } from '../../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
 import { createFirm } from '../support/factories';
 import { servedDocument } from '../support/served-document';
@@ -128,6 +128,11 @@ describe('example ids have the shape of the ids the server issues', () => {
     const events = await t.get('/v1/events', { key });
     const account = await t.get('/v1/account', { key });
     const simulated = await simulateTestCall(t, (await createTestKeys(t, firm.orgId))['read-update-leads']);
+    // An endpoint made as the dashboard makes one (nothing it subscribes to happens here, so nothing is sent to it).
+    const made = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: firm.orgId, url: 'https://hooks.example.com/rx', eventTypes: 'lead.updated' });
+    const endpoints = await t.get('/v1/webhook-endpoints', { key });
     const issued: [Kind, string][] = [
       ['event', events.body.events[0].id],
       ['lead', ingested.lead_id],
@@ -136,15 +141,18 @@ describe('example ids have the shape of the ids the server issues', () => {
       ['uuid', account.body.org.id],
       ['uuid', account.body.api_key.id],
       ['uuid', account.headers.get('x-request-id')!],
+      ['uuid', endpoints.body.endpoints[0].id],
       ['uuid', randomUUID()],
-      // Made as the services make them (recording-links.service.ts, api-key.service.ts, secret-box.ts).
+      // Made as recording-links.service.ts makes it (a real one needs a stored recording).
       ['linkToken', randomBytes(32).toString('base64url')],
       ['keyPrefix', account.body.api_key.prefix],
       ['keyLast4', account.body.api_key.last4],
       ['keyLast4', key.slice(-4)],
-      ['secretLast4', newSigningSecret().slice(-4)],
+      ['secretLast4', endpoints.body.endpoints[0].secret_last4],
+      ['secretLast4', made.secret.slice(-4)],
     ];
     expect(account.body.api_key.last4).toBe(key.slice(-4));
+    expect(endpoints.body.endpoints[0].secret_last4).toBe(made.secret.slice(-4));
     expect(issued.filter(([kind, id]) => !SHAPES[kind].test(id))).toEqual([]);
     expect(new Set(issued.map(([kind]) => kind))).toEqual(new Set(Object.keys(SHAPES)));
   });
