@@ -50,7 +50,7 @@ export class LeadChangedByData {
   kind: LeadChangedBy['kind'];
   @ApiProperty({
     description: "The key's or connector's id: when it is your own key's id, the event echoes your own write.",
-    example: 'key_01jd5x8m',
+    example: '3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f',
   })
   id: string;
 }

@@ -69,6 +69,7 @@ export class EventsController {
     op: { id: 'getEvent', summary: 'Get one event', description: 'One event, exactly as sent to endpoints. Events are kept 30 days.' },
     ok: { type: EventDto, description: 'The event.' },
     problems: [400, 404],
+    notFound: 'The event was not found.',
   })
   get(@CurrentPrincipal() principal: ApiPrincipal, @PathParam('event_id') eventId: string): Promise<EventDto> {
     return this.events.get(principal, eventId);

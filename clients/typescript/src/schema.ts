@@ -617,7 +617,7 @@ export interface components {
             id: string;
             /**
              * @description Last four characters of the key.
-             * @example r9Tz
+             * @example r9Tw
              */
             last4: string;
             /**
@@ -631,8 +631,8 @@ export interface components {
              */
             name: string;
             /**
-             * @description Characters after svc_live_ (or svc_test_) that start the key.
-             * @example k7Qm2x
+             * @description The 8 characters after svc_live_ (or svc_test_) that start the key.
+             * @example k7Qm2xVb
              */
             prefix: string;
             /**
@@ -797,7 +797,7 @@ export interface components {
             detail: string;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -1451,7 +1451,7 @@ export interface components {
             disabled_reason: "owner" | "failing" | "gone" | null;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -1785,7 +1785,7 @@ export interface components {
         LeadChangedByData: {
             /**
              * @description The key's or connector's id: when it is your own key's id, the event echoes your own write.
-             * @example key_01jd5x8m
+             * @example 3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f
              */
             id: string;
             /**
@@ -1815,7 +1815,7 @@ export interface components {
             detail: string;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -2269,7 +2269,7 @@ export interface components {
             detail: string;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -2415,7 +2415,7 @@ export interface components {
         RecordingLinkDto: {
             /**
              * @description The call whose recording the link plays.
-             * @example call_01jd5x8m3q0000000000000000
+             * @example call_01jd5x8m3q7k2w9n4b6c8d0f2h
              */
             call_id: string;
             /**
@@ -2426,7 +2426,7 @@ export interface components {
             expires_at: string;
             /**
              * @description Plays the recording with no API key, for this one call, until expires_at. It is a credential: do not log, store or share it. Use it as the src of an audio element; it sends no cross-origin headers.
-             * @example https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt
+             * @example https://api.example.com/v1/recordings/Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA
              */
             url: string;
         };
@@ -2942,7 +2942,7 @@ export interface components {
             public_key: string | null;
             /**
              * @description Last 4 characters of the signing secret (`v1`); the secret itself is never returned. For `v1a`, the last 4 characters of `public_key`.
-             * @example x7Qa
+             * @example x7Q=
              */
             secret_last4: string;
             /**
@@ -3222,8 +3222,8 @@ export interface operations {
                      *       "api_key": {
                      *         "id": "3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f",
                      *         "name": "CRM sync",
-                     *         "prefix": "k7Qm2x",
-                     *         "last4": "r9Tz",
+                     *         "prefix": "k7Qm2xVb",
+                     *         "last4": "r9Tw",
                      *         "scopes": [
                      *           "org:read",
                      *           "calls:read",
@@ -3402,7 +3402,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "no firm with id \"6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b\"",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -4437,7 +4437,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The recording of this call was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -4601,7 +4601,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The resource was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -4711,8 +4711,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "call_id": "call_01jd5x8m3q0000000000000000",
-                     *       "url": "https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt",
+                     *       "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *       "url": "https://api.example.com/v1/recordings/Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA",
                      *       "expires_at": "2026-05-01T15:03:12Z"
                      *     }
                      */
@@ -4871,7 +4871,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The recording of this call was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -5950,7 +5950,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The event was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -6679,7 +6679,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The lead was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -6987,7 +6987,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The lead was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -7702,7 +7702,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The recording link was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -7814,7 +7814,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The resource was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -9230,7 +9230,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The webhook delivery was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -9521,7 +9521,7 @@ export interface operations {
                      *           ],
                      *           "status": "enabled",
                      *           "disabled_reason": null,
-                     *           "secret_last4": "x7Qa",
+                     *           "secret_last4": "x7Q=",
                      *           "signature": "v1",
                      *           "public_key": null,
                      *           "last_success_at": "2026-05-01T14:06:41Z",
@@ -9951,7 +9951,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The webhook endpoint was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }

@@ -7,6 +7,7 @@ import {
   EndpointDisabledProblem,
   IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
   IDEMPOTENCY_KEY_REUSED_EXAMPLE,
+  notFoundExample,
   Problem,
   PROBLEM_EXAMPLES,
   TEST_MODE_ONLY_EXAMPLE,
@@ -34,17 +35,27 @@ const problemContent = (schemaRef: string, example: object) => ({
   'application/problem+json': { schema: { $ref: schemaRef }, example },
 });
 
-/** Documents the listed error statuses with the Problem schema and an example of each. */
+/** Documents the listed error statuses with the Problem schema and an example of each (a 404: ApiNotFound). */
 export function ApiProblems(...statuses: number[]) {
+  const without = statuses.filter((status) => !PROBLEM_EXAMPLES[status]);
+  if (without.length > 0) throw new Error(`no shared example for ${without.join(', ')}: a 404 names its resource (ApiNotFound)`);
   return applyDecorators(
     ApiExtraModels(Problem),
     ...statuses.map((status) =>
       ApiResponse({
         status,
         description: DESCRIPTIONS[status] ?? 'Error.',
-        content: problemContent(getSchemaPath(Problem), PROBLEM_EXAMPLES[status] ?? PROBLEM_EXAMPLES[400]),
+        content: problemContent(getSchemaPath(Problem), PROBLEM_EXAMPLES[status]),
       }),
     ),
+  );
+}
+
+/** 404, its example the detail the service answers for this operation's own resource ("The lead was not found."). */
+export function ApiNotFound(detail: string) {
+  return applyDecorators(
+    ApiExtraModels(Problem),
+    ApiResponse({ status: 404, description: DESCRIPTIONS[404], content: problemContent(getSchemaPath(Problem), notFoundExample(detail)) }),
   );
 }
 

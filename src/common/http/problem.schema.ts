@@ -36,7 +36,7 @@ export class Problem {
     example: 30,
   })
   retry_after?: number;
-  @ApiPropertyOptional({ description: 'On 500: quote it to support.', example: 'err_4f0c2a9e' }) error_id?: string;
+  @ApiPropertyOptional({ description: 'On 500: quote it to support.', example: '9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93' }) error_id?: string;
   @ApiProperty({ description: 'Id of this request (also the x-request-id header).', example: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a' })
   request_id: string;
 }
@@ -64,7 +64,7 @@ const problem = (status: number, code: keyof typeof ERROR_CODES, detail: string,
   request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
 });
 
-/** One realistic example body per status. */
+/** One realistic example body per status; a 404's names its operation's resource (notFoundExample). */
 export const PROBLEM_EXAMPLES: Record<number, object> = {
   400: problem(400, 'invalid_request', 'limit must be an integer from 1 to 100.', {
     param: 'limit',
@@ -74,7 +74,6 @@ export const PROBLEM_EXAMPLES: Record<number, object> = {
   403: problem(403, 'insufficient_scope', 'This endpoint needs the "calls:read" scope, which this API key does not have.', {
     required_scope: 'calls:read',
   }),
-  404: problem(404, 'not_found', 'The call was not found.'),
   405: problem(405, 'method_not_allowed', 'HEAD is not supported here; use GET.'),
   409: problem(409, 'not_published', 'The receptionist settings have never been published.'),
   413: problem(413, 'payload_too_large', 'The request body is too large.'),
@@ -82,6 +81,9 @@ export const PROBLEM_EXAMPLES: Record<number, object> = {
   429: problem(429, 'rate_limited', 'Too many requests; retry after 30 seconds.', { retry_after: 30 }),
   503: problem(503, 'service_unavailable', 'The service is temporarily unavailable; retry shortly.'),
 };
+
+/** A 404's example: the detail the service answers for the operation's own resource. */
+export const notFoundExample = (detail: string) => problem(404, 'not_found', detail);
 
 export const TEST_MODE_ONLY_EXAMPLE = problem(
   403,

@@ -32,7 +32,7 @@ export class WebhookEndpointDto {
   @ApiProperty({
     description:
       'Last 4 characters of the signing secret (`v1`); the secret itself is never returned. For `v1a`, the last 4 characters of `public_key`.',
-    example: 'x7Qa',
+    example: 'x7Q=',
   })
   secret_last4: string;
   @ApiProperty({
