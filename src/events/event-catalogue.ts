@@ -107,7 +107,7 @@ export class WebhookDeliveryExhaustedData {
   @ApiProperty({ format: 'uuid', description: 'The delivery.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' }) delivery_id: string;
   @ApiProperty({
     description: 'The event it delivered; read it with GET /v1/events/{event_id}.',
-    example: 'evt_01jd5x8m3q0000000000000000',
+    example: 'evt_01kqhxsvc0000100000003a7kqk7qz2m',
   })
   event_id: string;
   @ApiProperty({ ...ENDPOINT_ID, description: 'The endpoint it went to.' }) endpoint_id: string;

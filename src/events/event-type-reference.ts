@@ -23,7 +23,7 @@ export interface EventTypeReference {
 
 type Member = SchemaObject | ReferenceObject;
 
-const EXAMPLE_EVENT_ID = 'evt_01jd5x8m3q0000000000000000';
+const EXAMPLE_EVENT_ID = 'evt_01kqhxsvc0000100000003a7kqk7qz2m';
 const EXAMPLE_ORG_ID = '7c1e8a52-3f0d-4b6e-9a21-5d4c3b2a1f00';
 const EXAMPLE_AT = new Date('2026-05-01T14:06:40.000Z');
 

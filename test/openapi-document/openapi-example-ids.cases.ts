@@ -1,3 +1,4 @@
+import { firmEventsListable } from '../support/events';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WebhookEndpointsService } from '../../src/webhooks';
 import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
@@ -125,6 +126,8 @@ describe('example ids have the shape of the ids the server issues', () => {
     const callId = nextCallId();
     const ingested = await ingestOk(t, firm.orgId, callId, fullCallDocument());
     const key = firm.keys['read-update-leads'];
+    // Listable once every older transaction of the cluster (another test file's too) has ended.
+    await firmEventsListable(t, firm.orgId);
     const events = await t.get('/v1/events', { key });
     const account = await t.get('/v1/account', { key });
     const simulated = await simulateTestCall(t, (await createTestKeys(t, firm.orgId))['read-update-leads']);

@@ -2774,7 +2774,7 @@ export interface components {
             endpoint_id: string;
             /**
              * @description The event it delivered; read it with GET /v1/events/{event_id}.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             event_id: string;
             /**
