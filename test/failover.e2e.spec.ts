@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runBenchInGroup } from './support/bench-in-group';
 
 /**
  * The failover bench, short (bench/failover.bench.mjs): a real primary, real streaming standbys (PostgreSQL's own
@@ -42,42 +42,11 @@ interface FailoverResult {
 /** A timeout for a hang, not for slowness (four failovers, each with a 15 s delivery lease to outlast). */
 const TIMEOUT_MS = 600_000;
 
-function runBench(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A process group of its own: whatever it leaves running (service processes, PostgreSQL) goes with it.
-    const child = spawn(process.execPath, ['bench/failover.bench.mjs'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    };
-    const deadline = setTimeout(() => {
-      stderr += `\n[test] the bench was stopped after ${(TIMEOUT_MS - 30_000) / 1000} s\n`;
-      killGroup();
-    }, TIMEOUT_MS - 30_000);
-    child.once('exit', () => {
-      clearTimeout(deadline);
-      killGroup();
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('failover: a promotion takes back nothing a client was told, and no reader skips an event', () => {
   let result: FailoverResult;
   let context: string;
   beforeAll(async () => {
-    const run = await runBench(SHORT_RUN);
+    const run = await runBenchInGroup('bench/failover.bench.mjs', SHORT_RUN, TIMEOUT_MS);
     context = `exit ${run.code}\n${run.stderr.slice(-6000)}`;
     try {
       result = JSON.parse(run.stdout) as FailoverResult;
