@@ -5,7 +5,7 @@
  * The kernel (common, config, database) depends on no context.
  */
 const CONTEXTS =
-  'account|audit|auth|calls|console|demo|events|health|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail|metrics';
+  'account|audit|auth|calls|console|demo|events|health|idempotency|ingestion|leads|receptionist|recordings|transcripts|webhooks|mail|metrics';
 
 module.exports = {
   forbidden: [

@@ -9,15 +9,17 @@ const dist = (path) => import(new URL(`../dist/src/${path}`, import.meta.url).hr
  * `env` is the environment a CLI process would get (DATABASE_URL, WEBHOOK_SECRET_KEY, ...).
  */
 export async function openCli(env) {
-  const [{ CliModule }, { COMMANDS }, { parseArgs }, { loadConfig }] = await Promise.all([
+  const [{ CliModule }, { COMMANDS }, { parseArgs }, { loadConfig }, { StderrLogger }] = await Promise.all([
     dist('cli/cli.module.js'),
     dist('cli/commands/index.js'),
     dist('cli/parse-args.js'),
     dist('config/app-config.js'),
+    dist('cli/stderr-logger.js'),
   ]);
   const config = loadConfig({ ...env, LOG_LEVEL: 'warn' });
   const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, databaseUrl: config.databaseUrl }), {
-    logger: ['error', 'warn'],
+    // Warnings on stderr, as the CLI's: a bench's stdout is its result.
+    logger: new StderrLogger({ logLevels: ['error', 'warn'] }),
     abortOnError: false,
   });
   return {

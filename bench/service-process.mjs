@@ -6,21 +6,32 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Starts the compiled service as a ROLE=api process on a free loopback port; resolves once its banner is out. */
 export async function startApi(env) {
-  const port = await freePort();
+  const { child, baseUrl } = await startService('api', env);
+  return { child, baseUrl };
+}
+
+/**
+ * Starts the compiled service with a role (api: on a free loopback port); resolves once its banner is out, with
+ * `output()` (what it wrote so far) and `exited` (set when it exits: {code, signal}).
+ */
+export async function startService(role, env) {
+  const port = role === 'worker' ? 0 : await freePort();
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env, ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output = (output + d).slice(-200_000)));
+  child.stderr.on('data', (d) => (output = (output + d).slice(-200_000)));
+  const service = { role, child, baseUrl: role === 'worker' ? null : `http://127.0.0.1:${port}`, exited: null, output: () => output };
+  child.once('exit', (code, signal) => (service.exited = { code, signal }));
   const deadline = Date.now() + 60_000;
-  while (!output.includes('Receptionist API (api)')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the api process did not start:\n${output}`);
+  while (!output.includes(`Receptionist API (${role})`)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the ${role} process did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, baseUrl: `http://127.0.0.1:${port}` };
+  return service;
 }
 
 /** The service's environment for an s3rver on `port` holding the bucket `recordings`. */

@@ -27,6 +27,8 @@
 //          finished deliveries to both endpoints, in their day partitions, as a deployment keeps 30 days of them
 //          (the dispatcher must not pay for the days it does not touch)
 // Environment: BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker process of ours-N there;
+// BENCH_SIGNATURE=v1a gives both endpoints ed25519 key pairs (Standard Webhooks v1a) instead of whsec_ secrets, in
+// every scenario alike (trees before issue 42 have only v1);
 // BENCH_PG_STATEMENTS=1 prints PostgreSQL's statements per 1,000 deliveries for each scenario and phase
 // (pg_stat_statements, counted from the moment the workers start: the burst's preloaded fan-out is not in it);
 // BENCH_RESULTS_DIR (bench/results) is where the results file goes.
@@ -189,20 +191,31 @@ async function prepareDatabase(adminUrl, name, receiverPort, history) {
   url.pathname = `/${name}`;
   const { runMigrations } = await import(dist('database/migrate.js'));
   await runMigrations(url.toString());
-  const { SecretBox, newSigningSecret } = await import(dist('webhooks/secret-box.js'));
+  const { SecretBox, newSigningSecret, newSigningMaterial } = await import(dist('webhooks/secret-box.js'));
   const box = new SecretBox(Buffer.from(SECRET_KEY, 'base64'));
+  const v1a = process.env.BENCH_SIGNATURE === 'v1a';
+  if (v1a && !newSigningMaterial) throw new Error('BENCH_SIGNATURE=v1a: this tree signs v1 only');
   const db = new pg.Client({ connectionString: url.toString() });
   await db.connect();
   const [{ id: orgId }] = (await db.query(`INSERT INTO orgs (slug, display_name) VALUES ('bench', 'Bench Firm') RETURNING id`)).rows;
   const endpoints = [];
   for (const path of ['/a', '/b']) {
     const id = crypto.randomUUID();
-    const secret = newSigningSecret();
+    const signing = v1a ? newSigningMaterial('v1a') : null;
+    const secret = signing ? signing.secret : newSigningSecret();
     await db.query(
       `INSERT INTO webhook_endpoints (id, org_id, url, event_types, status, secret_enc, secret_last4, health_since, created_at, updated_at)
        VALUES ($1, $2, $3, $4, 'enabled', $5, $6, now(), now(), now())`,
-      [id, orgId, `http://127.0.0.1:${receiverPort}${path}`, ENDPOINT_TYPES, box.seal(secret, id), secret.slice(-4)],
+      [
+        id,
+        orgId,
+        `http://127.0.0.1:${receiverPort}${path}`,
+        ENDPOINT_TYPES,
+        box.seal(secret, id),
+        signing ? signing.last4 : secret.slice(-4),
+      ],
     );
+    if (signing) await db.query(`UPDATE webhook_endpoints SET signature = 'v1a', public_key = $2 WHERE id = $1`, [id, signing.publicKey]);
     endpoints.push({ id, secret, url: `http://127.0.0.1:${receiverPort}${path}` });
   }
   // Whether deliveries keep their event's time (migration 1764150000000): the bench also runs against trees before it.
@@ -440,8 +453,8 @@ function silentLogger() {
 async function graphileWorkerMain() {
   const { run, Logger } = await import('graphile-worker');
   const { Agent, request } = await import('undici');
-  const { signingKey, webhookHeaders } = await import(dist('webhooks/signing.js'));
-  const endpoints = new Map(JSON.parse(process.env.ENDPOINTS).map((e) => [e.id, { url: e.url, key: signingKey(e.secret) }]));
+  const { signingKey, keyOfSecret = signingKey, webhookHeaders } = await import(dist('webhooks/signing.js'));
+  const endpoints = new Map(JSON.parse(process.env.ENDPOINTS).map((e) => [e.id, { url: e.url, key: keyOfSecret(e.secret) }]));
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const agent = new Agent({ headersTimeout: 10_000, bodyTimeout: 10_000, keepAliveTimeout: 4_000 });
   const runner = await run({
@@ -535,10 +548,10 @@ async function runCeiling({ receiver, events }) {
 
 /** The ceiling's process: envelopes built in memory, signed and POSTed as the dispatcher does, no database. */
 async function ceilingMain() {
-  const { signingKey, webhookHeaders } = await import(dist('webhooks/signing.js'));
+  const { signingKey, keyOfSecret = signingKey, webhookHeaders } = await import(dist('webhooks/signing.js'));
   const { WebhookSender } = await import(dist('webhooks/webhook-sender.js'));
   const { newEventId } = await import(dist('common/ids.js'));
-  const endpoints = JSON.parse(process.env.ENDPOINTS).map((e) => ({ url: e.url, keys: [signingKey(e.secret)] }));
+  const endpoints = JSON.parse(process.env.ENDPOINTS).map((e) => ({ url: e.url, keys: [keyOfSecret(e.secret)] }));
   const sender = new WebhookSender({ allowPrivateTargets: true });
   const orgId = crypto.randomUUID();
   const deliveries = [];

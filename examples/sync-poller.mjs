@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Reference integration: mirrors a firm's calls and leads with the spec's sync recipe.
+// Reference integration: mirrors a firm's calls and leads with the spec's sync recipe, and follows its events log.
 // One pass per run (cron-style); state lives in STATE_DIR, so a restart resumes where the last
 // finished pass left off. Usage: API_URL=http://localhost:3000 API_KEY=svc_live_... STATE_DIR=./sync node examples/sync-poller.mjs
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -32,8 +32,11 @@ async function get(path, query) {
       await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
       continue;
     }
-    if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
+    const body = await res.json();
+    // A database failover lost the event `after` names: go on from the event the service names instead.
+    if (res.status === 400 && body.code === 'after_lost') return { after_lost: true, restart_after: body.restart_after };
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(body)}`);
+    return body;
   }
 }
 
@@ -60,6 +63,34 @@ async function syncList(kind, idField) {
   return { seen, updated_since: since, as_of: asOf };
 }
 
+/**
+ * The events log: from the saved `after`, every page in order, each event handled once (its id remembered: an event
+ * can come again after a failover's after_lost, which resumes from restart_after).
+ */
+async function syncEvents() {
+  let { after } = load('events.after.json', { after: null });
+  const handled = new Set(load('events.handled.json', []));
+  let seen = 0;
+  let restarts = 0;
+  for (;;) {
+    const page = await get('/v1/events', { limit: 100, after });
+    if (page.after_lost) {
+      restarts++;
+      after = page.restart_after;
+      continue;
+    }
+    for (const event of page.events) {
+      if (!handled.has(event.id)) seen++;
+      handled.add(event.id);
+    }
+    after = page.next_after ?? after;
+    if (!page.has_more) break;
+  }
+  save('events.handled.json', [...handled].slice(-50_000));
+  save('events.after.json', { after });
+  return { seen, after, restarts };
+}
+
 if (!key) {
   process.stderr.write('API_KEY is required\n');
   process.exit(2);
@@ -67,4 +98,5 @@ if (!key) {
 mkdirSync(dir, { recursive: true });
 const calls = await syncList('calls', 'call_id');
 const leads = await syncList('leads', 'lead_id');
-process.stdout.write(`${JSON.stringify({ calls, leads })}\n`);
+const events = await syncEvents();
+process.stdout.write(`${JSON.stringify({ calls, leads, events })}\n`);

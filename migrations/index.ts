@@ -13,6 +13,10 @@ import { TimePartitions1764100000000 } from './1764100000000-time-partitions.js'
 import { DeliveryEventTime1764150000000 } from './1764150000000-delivery-event-time.js';
 import { TestModeLimits1764200000000 } from './1764200000000-test-mode-limits.js';
 import { Console1764250000000 } from './1764250000000-console.js';
+import { LogHistories1764300000000 } from './1764300000000-log-histories.js';
+import { IdempotencyKeys1764320000000 } from './1764320000000-idempotency-keys.js';
+import { WebhookSignatureSchemes1764320100000 } from './1764320100000-webhook-signature-schemes.js';
+import { ConsoleReadOnlySessions1764310000000 } from './1764310000000-console-read-only-sessions.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
 export const MIGRATIONS = [
@@ -31,4 +35,8 @@ export const MIGRATIONS = [
   DeliveryEventTime1764150000000,
   TestModeLimits1764200000000,
   Console1764250000000,
+  LogHistories1764300000000,
+  ConsoleReadOnlySessions1764310000000,
+  IdempotencyKeys1764320000000,
+  WebhookSignatureSchemes1764320100000,
 ];

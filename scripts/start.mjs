@@ -15,7 +15,23 @@ const service = spawn(process.execPath, [...process.execArgv, 'dist/src/main.js'
   cwd: root,
   stdio: 'inherit',
   detached: true,
+  env: demoEnv(process.env),
 });
+
+/**
+ * The demo (`npm start` on the embedded database) sends webhooks to a receiver on this machine from its first start, as
+ * the README's tour does: it sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true unless the variable is set, and says so. The
+ * service's own default stays false: a deployment (DATABASE_URL, or `node dist/src/main.js` as the image runs it)
+ * reaches only public addresses.
+ */
+function demoEnv(env) {
+  if (env.DATABASE_URL || env.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined) return env;
+  process.stderr.write(
+    'npm start on the embedded database (the demo) sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true, so webhooks reach receivers on ' +
+      'this machine; WEBHOOK_ALLOW_PRIVATE_TARGETS=false refuses them, as a deployment on DATABASE_URL does.\n',
+  );
+  return { ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+}
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const passOn = (signal) => service.exitCode === null && service.signalCode === null && service.kill(signal);

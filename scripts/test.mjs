@@ -8,6 +8,10 @@
  */
 import { spawn } from 'node:child_process';
 import { runChecks } from './checks.mjs';
+import { requireSupportedNode } from './supported-node.mjs';
+
+// Before anything starts: on a Node the engines range leaves out, one line saying what to do, and exit code 1.
+requireSupportedNode();
 
 const jestArgs = ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)];
 

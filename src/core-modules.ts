@@ -11,6 +11,7 @@ import type { AppConfig } from './config/app-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoModule } from './demo/index.js';
 import { EventsModule } from './events/index.js';
+import { IdempotencyModule } from './idempotency/index.js';
 import { IngestionModule } from './ingestion/index.js';
 import { LeadsModule } from './leads/index.js';
 import { MailModule } from './mail/index.js';
@@ -40,6 +41,7 @@ export function coreModules(opts: AppModuleOptions) {
     AuditModule,
     AccountModule,
     AuthModule,
+    IdempotencyModule,
     ReceptionistModule,
     EventsModule,
     CallsModule,

@@ -6,7 +6,7 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import type pino from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiKeyService, ConcurrentRequests, installEarlyAuth, limitConcurrentRequests } from './auth/index.js';
-import { ConsoleGate, ConsoleViews, configureConsoleHttp } from './console/index.js';
+import { ConsoleGate, ConsoleHttp } from './console/index.js';
 import { clientErrorHandler } from './common/errors/client-errors.js';
 import { ProblemFilter, sendProblem } from './common/errors/problem.filter.js';
 import { NotFoundError } from './common/errors/problems.js';
@@ -102,9 +102,10 @@ export async function createApp(opts: AppModuleOptions): Promise<NestFastifyAppl
   bindRequestIdToLogs(adapter.getInstance(), await app.resolve(PinoLogger));
   // A key's requests under way at once in this process, before its lookup (concurrent-requests.ts).
   limitConcurrentRequests(adapter.getInstance(), app.get(ConcurrentRequests));
+  // The console's Fastify plugins (cookie, forms, security headers, CSRF) and browser files: before the early auth
+  // hooks, so a console refusal answered there carries the security headers too.
+  await app.get(ConsoleHttp).install(adapter.getInstance());
   installEarlyAuth(adapter.getInstance(), { keys: app.get(ApiKeyService), config: opts.config, console: app.get(ConsoleGate) });
-  // The console's forms, browser files, CSRF check and security headers.
-  configureConsoleHttp(adapter.getInstance(), app.get(ConsoleViews));
   answerUnroutedRequests(adapter.getInstance());
   closeInStagesAfterEarlyAnswers(adapter.getInstance(), lingering);
   registerAccessLog(adapter.getInstance(), app.get<pino.Logger>(ROOT_LOGGER));

@@ -150,6 +150,18 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
       ]);
     },
   },
+  'standby-wait.bench.mjs': {
+    args: ['--events', '50', '--rate', '100', '--rounds', '1'],
+    env: {},
+    check: (run) => {
+      // Every delivery arrived with and without the wait for a standby, each setting timed.
+      const result = JSON.parse(run.stdout);
+      expect(result.rounds.map((r: any) => [r.wait_for_standby, typeof r.p50, typeof r.p99])).toEqual([
+        [false, 'number', 'number'],
+        [true, 'number', 'number'],
+      ]);
+    },
+  },
   'recording-rss.bench.mjs': {
     env: { BENCH_MIB: '2' },
     check: (run) => {
@@ -162,7 +174,10 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
 };
 
 /** Benches a test file of their own runs (short, with assertions on what they report), so they are not run twice. */
-const RUN_BY_OWN_TEST: Record<string, string> = { 'chaos.bench.mjs': 'test/chaos.e2e.spec.ts' };
+const RUN_BY_OWN_TEST: Record<string, string> = {
+  'chaos.bench.mjs': 'test/chaos.e2e.spec.ts',
+  'failover.bench.mjs': 'test/failover.e2e.spec.ts',
+};
 
 describe('benchmarks', () => {
   afterAll(() => running.forEach(killGroup));

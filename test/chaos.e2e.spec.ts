@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runBenchInGroup } from './support/bench-in-group';
 
 /**
  * The chaos bench, short: mixed traffic from two firms against two api and two worker
@@ -54,42 +54,11 @@ interface ChaosResult {
  */
 const TIMEOUT_MS = 900_000;
 
-function runBench(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A process group of its own: whatever it leaves running (service processes, PostgreSQL) goes with it.
-    const child = spawn(process.execPath, ['bench/chaos.bench.mjs'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    };
-    const deadline = setTimeout(() => {
-      stderr += `\n[test] the bench was stopped after ${(TIMEOUT_MS - 30_000) / 1000} s\n`;
-      killGroup();
-    }, TIMEOUT_MS - 30_000);
-    child.once('exit', () => {
-      clearTimeout(deadline);
-      killGroup();
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('chaos: a short run loses nothing', () => {
   it(
     'kills both roles, restarts PostgreSQL, toggles endpoints, and every invariant holds',
     async () => {
-      const run = await runBench(SHORT_RUN);
+      const run = await runBenchInGroup('bench/chaos.bench.mjs', SHORT_RUN, TIMEOUT_MS);
       const context = `exit ${run.code}\n${run.stderr.slice(-6000)}`;
       let result: ChaosResult;
       try {

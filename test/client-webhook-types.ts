@@ -15,6 +15,27 @@ import {
   type WebhookPayload,
 } from '../clients/typescript/src/index';
 
+/** The events about the webhooks themselves narrow like the others: each its own ids and facts. */
+type AboutWebhooks = Extract<WebhookEvent, { type: `webhook_endpoint.${string}` | 'webhook_delivery.exhausted' }>;
+const isAboutWebhooks = <E extends { type: string }>(e: E): e is Extract<E, { type: AboutWebhooks['type'] }> =>
+  e.type.startsWith('webhook_');
+function aboutWebhooks(e: AboutWebhooks): string {
+  if (e.type === 'webhook_endpoint.disabled') {
+    const reason: 'owner' | 'failing' | 'gone' = e.data.reason;
+    return `${e.data.endpoint_id} off (${reason})`;
+  }
+  if (e.type === 'webhook_endpoint.enabled') {
+    // @ts-expect-error reason is a webhook_endpoint.disabled field only
+    void e.data.reason;
+    return `${e.data.endpoint_id} on`;
+  }
+  if (e.type === 'webhook_delivery.exhausted') {
+    const last: number | null = e.data.last_status_code;
+    return `${e.data.delivery_id} of ${e.data.event_id} to ${e.data.endpoint_id}: ${last ?? 'no answer'}`;
+  }
+  return `${e.data.endpoint_id} failing since ${e.data.failing_since}`;
+}
+
 /** What a receiver does with a verified body: branch on `type`, then use that event's fields only. */
 export function describeDelivery(e: WebhookEvent): string {
   if (e.type === 'lead.updated') {
@@ -34,6 +55,7 @@ export function describeDelivery(e: WebhookEvent): string {
     const test: true = e.test;
     return `${e.data.endpoint_id} test=${test}`;
   }
+  if (isAboutWebhooks(e)) return aboutWebhooks(e);
   // Only lead.created is left once the others are handled.
   const created: WebhookPayload<'lead.created'> = e;
   return created.data.status;
@@ -45,6 +67,10 @@ export const KNOWN_TYPES: Record<WebhookEventType, true> = {
   'lead.created': true,
   'lead.updated': true,
   'webhook.test': true,
+  'webhook_endpoint.disabled': true,
+  'webhook_endpoint.enabled': true,
+  'webhook_delivery.exhausted': true,
+  'webhook_endpoint.recovered': true,
 };
 
 // @ts-expect-error an unknown event type is not a WebhookEventType
@@ -90,6 +116,7 @@ export function describeListed(e: EventLogEntry): string {
     const test: true = e.test;
     return `${e.data.endpoint_id} test=${test}`;
   }
+  if (isAboutWebhooks(e)) return aboutWebhooks(e);
   // Only lead.created is left once the others are handled.
   const created: WebhookPayload<'lead.created'> = e;
   return created.data.status;

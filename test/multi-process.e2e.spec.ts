@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -237,6 +238,43 @@ describe('two api and two worker processes behave as one service', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     expect(await deliveries(`endpoint_id = $1`, [ep.id])).toBe(5);
+  }, 30_000);
+
+  it('an Idempotency-Key is one across both api processes: a retry on the other replays, a duplicate there waits (409)', async () => {
+    const f = await createFirm(fixtures.app);
+    const ep = await endpoint(f, '/idempotent');
+    const test = (via: number, key: string) =>
+      client.via(via, 'POST', `/v1/webhook-endpoints/${ep.id}/test`, { key: f.keys.read, headers: { 'Idempotency-Key': key } });
+    const key = `mp-${randomUUID()}`;
+    const first = await test(0, key);
+    expect([first.status, first.headers.get('idempotent-replayed')]).toEqual([202, null]);
+    const retried = await test(1, key);
+    expect([retried.status, retried.headers.get('idempotent-replayed'), retried.text]).toEqual([202, 'true', first.text]);
+    expect((await test(0, key)).text).toBe(first.text);
+    expect(await deliveries(`endpoint_id = $1`, [ep.id])).toBe(1);
+    // Another key while the first request runs in the compiled process (held on the endpoint's row): 409 from this one.
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE', [ep.id]);
+      const other = `mp-${randomUUID()}`;
+      const running = test(0, other);
+      await waitFor(
+        async () =>
+          (await fixtures.sql(`SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1 AND claim_token IS NOT NULL`, [other])).length,
+        'the compiled api to hold the key',
+      );
+      const duplicate = await test(1, other);
+      expect([duplicate.status, duplicate.body.code, duplicate.headers.get('retry-after')]).toEqual([409, 'idempotency_key_in_use', '1']);
+      await blocker.query('COMMIT');
+      const done = await running;
+      expect(done.status).toBe(202);
+      expect((await test(1, other)).text).toBe(done.text);
+    } finally {
+      await blocker.end();
+    }
+    expect(await deliveries(`endpoint_id = $1`, [ep.id])).toBe(2);
   }, 30_000);
 
   // Last of this describe, so no test after it needs the worker it kills (a new one would cost a process start).

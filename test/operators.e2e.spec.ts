@@ -1,6 +1,7 @@
 import { closeSharedApps } from './support/shared-app';
 import './operators/rate-limit.cases';
 import './operators/rate-limit-leases.cases';
+import './operators/concurrent-requests.cases';
 import './operators/cli.cases';
 import './operators/ingestion.cases';
 import './operators/deferred-packages.cases';

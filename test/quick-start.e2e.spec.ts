@@ -1,16 +1,16 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from './support/cli';
 import { checkResponse } from './support/conformance';
 import { freePort } from './support/net';
-import { promisify } from 'node:util';
 
 /**
- * `npm start` as a user runs it: the compiled service on the embedded database, nothing else. Not
- * test/support/processes.ts: that helper keeps every child's output for the run's secret scan, and
- * this output holds the demo key that the first start prints by design (the scan would rightly flag it).
+ * `npm start` as a user runs it (what package.json's start script execs: scripts/start.mjs, which starts the compiled
+ * service on the embedded database), nothing else. Not test/support/processes.ts: that helper keeps every child's
+ * output for the run's secret scan, and this output holds the demo key that the first start prints by design (the scan
+ * would rightly flag it).
  */
 function startService(env: Record<string, string>): {
   child: ChildProcess;
@@ -18,7 +18,7 @@ function startService(env: Record<string, string>): {
   ready: Promise<void>;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, [resolve(process.cwd(), 'dist/src/main.js')], {
+  const child = spawn(process.execPath, [resolve(process.cwd(), 'scripts/start.mjs')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -54,7 +54,7 @@ function readmeTour(base: string, key: string, hookPort: number): string {
 }
 
 describe('quick start on the embedded database', () => {
-  it('first start seeds a demo firm and prints its key once; the CLI joins the running database; SIGTERM exits cleanly; a restart reuses the data, and the README tour runs as written against it', async () => {
+  it('first start seeds a demo firm and prints its key once; the README tour, pasted as written, runs against it with nothing on stderr; the CLI joins the running database; SIGTERM exits cleanly; a restart reuses the data', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quick-start-'));
     chmodSync(dataDir, 0o777);
     const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
@@ -63,6 +63,7 @@ describe('quick start on the embedded database', () => {
     const get = async (path: string, key: string) =>
       checkResponse(base, 'GET', path, await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } }));
 
+    // `npm start` with nothing set, as the README's quick start says: the demo lets webhooks reach this machine, and says so.
     const first = startService(env);
     let key: string;
     try {
@@ -78,6 +79,10 @@ describe('quick start on the embedded database', () => {
       const calls = (await (await get('/v1/calls?limit=100', key)).json()) as any;
       expect(calls.calls).toHaveLength(100);
 
+      await runReadmeTour(base, key, dataDir, env.EMBEDDED_PG_PORT);
+      // It could, because the demo sends webhooks to this machine, and said so when it started.
+      expect(first.output()).toContain('sets WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+
       // The CLI uses the server the service started, not a second one on the same data: the key it makes works on the
       // service at once. (Which firms the data holds is read after the restart below: the same list, one CLI run less.)
       const made = await runCli(['key', 'create', '--org', 'harper-legal', '--name', 'from the CLI', '--set', 'read', '--json'], { env });
@@ -89,9 +94,8 @@ describe('quick start on the embedded database', () => {
     // The output's tail rides along so a failed shutdown shows its cause.
     expect({ code: await first.exited, tail: first.output().slice(-2000) }).toEqual({ code: 0, tail: expect.any(String) });
 
-    // A later start reuses the data and prints no key. It is the restart the tour asks for before its webhook step
-    // (WEBHOOK_ALLOW_PRIVATE_TARGETS=true npm start), so the tour runs against it, with the key the first start printed.
-    const second = startService({ ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    // A later start reuses the data and prints no key.
+    const second = startService(env);
     try {
       await second.ready;
       expect(second.output()).not.toMatch(/svc_live_/);
@@ -99,27 +103,6 @@ describe('quick start on the embedded database', () => {
       const orgs = await runCli(['org', 'list', '--json'], { env });
       expect(orgs.code).toBe(0);
       expect(orgs.json.orgs.map((o: { slug: string }) => o.slug)).toEqual(['harper-legal']);
-
-      const script = readmeTour(base, key, await freePort());
-      const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
-        cwd: process.cwd(),
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, EMBEDDED_PG_PORT: env.EMBEDDED_PG_PORT },
-        timeout: 120_000,
-      });
-      // The PATCH changed the lead; the test delivery was queued; the receiver handled it, which it does only after
-      // standardwebhooks verified the signature with the secret the CLI printed.
-      expect(stdout).toMatch(/"changed": true,\s*"status": "contacted"/);
-      expect(stdout).toContain('"pending"');
-      const handled = stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{"id":"evt_'))
-        .map((l) => JSON.parse(l));
-      expect(handled).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'webhook.test', via: 'webhook', action: 'handled' }]);
-      // The tour removes the live endpoint it made: none is left to be sent the firm's later changes.
-      expect(stdout).toMatch(/^\{"id":"[^"]+","deleted":true\}$/m);
-      const left = await fetch(`${base}/v1/webhook-endpoints`, { headers: { authorization: `Bearer ${key}` } });
-      await checkResponse(base, 'GET', '/v1/webhook-endpoints', left);
-      expect(((await left.json()) as { endpoints: unknown[] }).endpoints).toEqual([]);
     } finally {
       second.child.kill('SIGTERM');
     }
@@ -129,4 +112,66 @@ describe('quick start on the embedded database', () => {
     // A bound for a hang, not for speed: two starts of the service, the CLI and the README's tour took over 180 s with
     // three suites on the 2-core machine (load 12 to 20).
   }, 600_000);
+
+  it("the README's waits for a receiver's files print nothing while those files do not exist yet", async () => {
+    // The receiver's log is made by the backgrounded command's redirection, which may come after the first check.
+    const waits = readFileSync(resolve(process.cwd(), 'README.md'), 'utf8')
+      .split('\n')
+      .filter((line) => /^for i in \$\(seq \d+\); do .*"\$RX\//.test(line));
+    expect(waits.length).toBeGreaterThanOrEqual(4);
+    const rx = mkdtempSync(join(tmpdir(), 'quick-start-waits-'));
+    try {
+      const appear = `(sleep 0.5; echo listening > "$RX/receiver.log"; echo '{"kind":"ready"}' > "$RX/listen.log"; printf '%s\\n' call.completed lead.created lead.updated > "$RX/handled.ndjson") &`;
+      const started = Date.now();
+      const { code, stderr } = await runBash([`RX=${rx}`, appear, ...waits, 'wait'].join('\n'));
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      // Each wait ended when its file appeared, not when its loop ran out.
+      expect(Date.now() - started).toBeLessThan(9_000);
+    } finally {
+      rmSync(rx, { recursive: true, force: true });
+    }
+  });
 });
+
+/**
+ * The README's tour pasted into bash as a reader pastes it (only the key and the receiver's port filled in), against
+ * the service the first `npm start` made: every step answers as the README says, and nothing reaches stderr (the tour
+ * once printed only `grep: .../receiver.log: No such file` and `cat: .../handled.ndjson: No such file` when its webhook
+ * step could not work).
+ */
+async function runReadmeTour(base: string, key: string, dataDir: string, pgPort: string): Promise<void> {
+  const script = readmeTour(base, key, await freePort());
+  const { code, stdout, stderr } = await runBash(script, { DATA_DIR: dataDir, EMBEDDED_PG_PORT: pgPort });
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  // The PATCH changed the lead; the test delivery was queued; the receiver handled it, which it does only after
+  // standardwebhooks verified the signature with the secret the CLI printed.
+  expect(stdout).toMatch(/"changed": true,\s*"status": "contacted"/);
+  expect(stdout).toContain('"pending"');
+  const handled = stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{"id":"evt_'))
+    .map((l) => JSON.parse(l));
+  expect(handled).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'webhook.test', via: 'webhook', action: 'handled' }]);
+  // The tour removes the live endpoint it made: none is left to be sent the firm's later changes.
+  expect(stdout).toMatch(/^\{"id":"[^"]+","deleted":true\}$/m);
+  const left = await fetch(`${base}/v1/webhook-endpoints`, { headers: { authorization: `Bearer ${key}` } });
+  await checkResponse(base, 'GET', '/v1/webhook-endpoints', left);
+  expect(((await left.json()) as { endpoints: unknown[] }).endpoints).toEqual([]);
+}
+
+/** A script run by bash as a terminal would run it pasted: `-euo pipefail`, nothing on stdin, a plain environment. */
+async function runBash(script: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // stdin is not a pipe: bash takes a socket on stdin for sshd's and reads the system bashrc (PS1 unbound under -u).
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  return { code, stdout, stderr };
+}

@@ -16,5 +16,6 @@ import './request-rules/openapi-query-parameters.cases';
 import './request-rules/openapi-rate-limit.cases';
 import './request-rules/route-declarations.cases';
 import './request-rules/operation-statuses.cases';
+import './request-rules/idempotency-statuses.cases';
 
 afterAll(closeSharedApps);

@@ -5,7 +5,9 @@
  *   a 5xx in an outage) may have committed, so it may explain at most one event more on its lead;
  *   each lead's lead.updated chain is unbroken (previous_status is the status before) and ends in its status;
  * - each call that finished processing has exactly one call.completed, and no other call has one;
- * - each lead has exactly one lead.created; every event names a call or lead that exists.
+ * - each lead has exactly one lead.created; every event names a call or lead that exists;
+ * - the events about the webhooks themselves (the run disables and enables endpoints): per endpoint, disabled and
+ *   enabled alternate, disabled first, as the endpoint's state did.
  */
 export function checkEvents({ events, calls, leads, ledger }) {
   const violations = [];
@@ -19,9 +21,17 @@ export function checkEvents({ events, calls, leads, ledger }) {
     events_of_unanswered_patches: 0,
   };
   for (const e of events) counts.by_type[e.type] = (counts.by_type[e.type] ?? 0) + 1;
+  const operational = ['webhook_endpoint.disabled', 'webhook_endpoint.enabled', 'webhook_delivery.exhausted', 'webhook_endpoint.recovered'];
   for (const e of events) {
-    if (!['call.completed', 'lead.created', 'lead.updated', 'webhook.test'].includes(e.type))
+    if (![...['call.completed', 'lead.created', 'lead.updated', 'webhook.test'], ...operational].includes(e.type))
       violations.push(`event ${e.id} has an unexpected type ${e.type}`);
+  }
+  const endpointState = new Map();
+  for (const e of events.filter((x) => x.type === 'webhook_endpoint.disabled' || x.type === 'webhook_endpoint.enabled')) {
+    const off = e.type === 'webhook_endpoint.disabled';
+    if ((endpointState.get(e.data.endpoint_id) ?? false) === off)
+      violations.push(`event ${e.id} says endpoint ${e.data.endpoint_id} turned ${off ? 'off' : 'on'}, as it already was`);
+    endpointState.set(e.data.endpoint_id, off);
   }
   const key = (org, id) => `${org}/${id}`;
   const byKey = (type, member) => {

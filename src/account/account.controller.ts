@@ -20,6 +20,8 @@ export class AccountController {
     },
     ok: { type: AccountDto, description: 'The account.' },
     problems: [400, 404],
+    // The firm of the key is gone (the account service's wording, with the firm id of AccountOrgDto's example).
+    notFound: 'no firm with id "6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"',
   })
   get(@CurrentPrincipal() principal: ApiPrincipal): Promise<AccountDto> {
     return this.account.describe(principal);

@@ -7,10 +7,9 @@ import { sendProblem } from '../common/errors/problem.filter.js';
 import { RateLimitedError } from '../common/errors/problems.js';
 import { declarationOf } from '../common/http/route-declaration.js';
 import { announcesBody } from '../common/http/unread-bodies.js';
-import { AppConfig } from '../config/app-config.js';
+import '../common/http/request-place.js';
+import { AppConfig, CONCURRENCY_QUEUE_WAIT_MS } from '../config/app-config.js';
 
-/** How long a request over the cap may wait for one of its key's requests to finish before it is answered 429. */
-export const CONCURRENCY_QUEUE_WAIT_MS = 2_000;
 /** Requests of one key that may wait at once (what a wait costs is a socket and a request object, no CPU). */
 export const QUEUED_PER_KEY = 256;
 /**
@@ -19,6 +18,9 @@ export const QUEUED_PER_KEY = 256;
  */
 export const rateLimitPolicy = (config: Pick<AppConfig, 'rateLimitPerSecond' | 'concurrentRequestsPerKey'>): string =>
   `"default";q=${config.rateLimitPerSecond};w=1, "concurrency";q=${config.concurrentRequestsPerKey};qu="concurrency"`;
+
+/** Gives a request's place back (once; later calls do nothing). */
+type GiveBack = () => void;
 
 interface Waiter {
   admit: () => void;
@@ -53,27 +55,25 @@ export class ConcurrentRequests {
 
   /**
    * A place for one of the key's requests (`key`: its lane), given back when `res` closes (answered, or its client
-   * gone): undefined when it has one now, a promise while it waits in line; throws (or rejects with) 429 when the
-   * line is full or the wait is over.
+   * gone) or when the returned function is called, whichever is first: the function at once when there is a place, a
+   * promise of it while the request waits in line; throws (or rejects with) 429 when the line is full or the wait is over.
    */
-  enter(key: string, res: ServerResponse): Promise<void> | undefined {
+  enter(key: string, res: ServerResponse): GiveBack | Promise<GiveBack> {
     let lane = this.lanes.get(key);
     if (!lane) this.lanes.set(key, (lane = { running: 0, waiting: [] }));
     const held = lane;
     if (held.running < this.perKey) {
       held.running++;
-      res.once('close', () => this.leave(key, held));
-      return undefined;
+      return this.holdUntilClosed(key, held, res);
     }
     if (held.waiting.length >= QUEUED_PER_KEY) throw this.refusal();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<GiveBack>((resolve, reject) => {
       const waiter: Waiter = {
         // Handed the place of a request that finished (running stays as it was).
         admit: () => {
           clearTimeout(waiter.timer);
           res.off('close', gone);
-          res.once('close', () => this.leave(key, held));
-          resolve();
+          resolve(this.holdUntilClosed(key, held, res));
         },
         refuse: (err) => {
           clearTimeout(waiter.timer);
@@ -87,6 +87,26 @@ export class ConcurrentRequests {
       res.once('close', gone);
       held.waiting.push(waiter);
     });
+  }
+
+  /** The place is the request's until its response closes or it gives it back, once. */
+  private holdUntilClosed(key: string, lane: Lane, res: ServerResponse): GiveBack {
+    let held = true;
+    const giveBack = () => {
+      if (!held) return;
+      held = false;
+      res.off('close', giveBack);
+      this.leave(key, lane);
+    };
+    res.once('close', giveBack);
+    return giveBack;
+  }
+
+  /** Places taken now, of every key (a test's condition to poll; the lanes are few: one per key with requests under way). */
+  taken(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) n += lane.running;
+    return n;
   }
 
   /** A request of the key finished: the first one waiting takes its place. */
@@ -137,13 +157,22 @@ export function limitConcurrentRequests(fastify: FastifyInstance, limiter: Concu
       if (announcesBody(req.headers) || d?.body.kind !== 'none') reply.header('connection', 'close');
       sendProblem(reply, req.id, err);
     };
-    let waiting: Promise<void> | undefined;
+    const hold = (giveBack: GiveBack) => {
+      req.stepAside = giveBack;
+      done();
+    };
+    let place: GiveBack | Promise<GiveBack>;
     try {
-      waiting = limiter.enter(lane, reply.raw);
+      place = limiter.enter(lane, reply.raw);
     } catch (err) {
       return refuse(err);
     }
-    if (waiting) waiting.then(() => done(), refuse);
-    else done();
+    if (typeof place === 'function') hold(place);
+    else place.then(hold, refuse);
+  });
+  // The answer is made: sending it (a recording streamed to a slow client) is the network's work, not the CPU's.
+  fastify.addHook('onSend', (req, _reply, payload, done) => {
+    req.stepAside?.();
+    done(null, payload);
   });
 }

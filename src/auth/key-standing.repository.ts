@@ -3,21 +3,14 @@ import { asOfColumn } from '../database/change-stamp.js';
 import { GenerateSql } from '../database/generate-sql.js';
 import type { RowOf } from '../database/select-list.js';
 import { Database } from '../database/sql.js';
-import { STANDING, standingStatement, type KeyCaller, type KeyStandingRow } from './key-standing.js';
+import { STANDING, standingStatement, type KeyCaller } from './key-standing.js';
 
 const WITH_AS_OF = STANDING.and(asOfColumn('$3'));
 
-/** The standing statements auth runs on its own (key-standing.ts composes those other contexts run). Prepared. */
+/** The standing statement auth runs on its own (key-standing.ts composes those other contexts run). Prepared. */
 @Injectable()
 export class KeyStandingRepository {
   constructor(private readonly db: Database) {}
-
-  /** The standing alone: a key re-checked where no data is read with it (a waiting request woken, say). */
-  @GenerateSql({ params: [{ keyId: 'key', orgId: 'org' }] })
-  async standing(caller: KeyCaller): Promise<KeyStandingRow | null> {
-    const [row] = await this.db.prepared('key_standing', STANDING, standingStatement(STANDING, null), [caller.keyId, caller.orgId]);
-    return row ?? null;
-  }
 
   /**
    * The first statement of a keyed list: the standing with the page's as_of, which must be read before the page

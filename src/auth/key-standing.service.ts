@@ -34,11 +34,6 @@ export class KeyStanding {
     return { timezone: this.confirm(principal, row), asOf: row!.asOf };
   }
 
-  /** The key re-checked on its own, one statement (a request that waited, before it answers): the firm's timezone, or 401. */
-  async recheck(principal: ApiPrincipal): Promise<string> {
-    return this.confirm(principal, await this.standings.standing(principal));
-  }
-
   private refusal(standing: KeyStandingRow | null): UnauthorizedError | null {
     if (!standing) return new UnauthorizedError('The API key is not valid.');
     if (standing.keyRevokedAt) return new UnauthorizedError('The API key has been revoked.');

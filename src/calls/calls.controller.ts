@@ -44,6 +44,7 @@ export class CallsController {
     },
     ok: { type: CallResponseDto, description: 'The call.' },
     problems: [400, 404],
+    notFound: 'The call was not found.',
   })
   get(@CurrentPrincipal() principal: ApiPrincipal, @PathParam('call_id') callId: string): Promise<CallResponseDto> {
     return this.calls.get(principal, callId);

@@ -44,6 +44,7 @@ const detail = userError((err) => err.detail);
  */
 export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: DomainError) => string } | null> = {
   invalid_request: userError(invalidRequest),
+  after_lost: detail,
   unauthorized: detail,
   insufficient_scope: detail,
   test_mode_only: detail,
@@ -52,11 +53,14 @@ export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: 
   not_published: detail,
   status_conflict: detail,
   endpoint_disabled: detail,
+  idempotency_key_in_use: detail,
+  idempotency_key_reused: detail,
   payload_too_large: detail,
   unsupported_media_type: detail,
   rate_limited: detail,
   console_sign_in_required: detail,
   csrf_refused: detail,
+  console_read_only: detail,
   service_unavailable: null,
   internal_error: null,
 };

@@ -10,6 +10,7 @@ import { cliFailure } from './failures.js';
 import { COMMANDS } from './commands/index.js';
 import { parseArgs } from './parse-args.js';
 import { printable, renderResult, safeJson } from './output.js';
+import { StderrLogger } from './stderr-logger.js';
 
 const MIGRATE: CliCommand = {
   name: 'migrate',
@@ -64,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
       result = { migrations_ran: db.migrationsRan };
     } else {
       const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, databaseUrl: db.url }), {
-        logger: ['error', 'warn'],
+        logger: new StderrLogger({ logLevels: ['error', 'warn'] }),
         abortOnError: false,
       });
       try {

@@ -36,6 +36,11 @@ export class AppConfig {
   /** 32-byte key for AES-256-GCM encryption of webhook signing secrets at rest. */
   webhookSecretKey: Buffer;
   webhookAllowPrivateTargets: boolean;
+  /**
+   * EVENTS_WAIT_FOR_STANDBY: list and send an event only once a streaming standby has flushed its commit, so a promotion
+   * never takes back what a reader or receiver was given (docs/operations.md).
+   */
+  eventsWaitForStandby: boolean;
   /** Waits between attempts, in ms; its length + 1 is the attempt budget. */
   webhookRetryScheduleMs: number[];
   webhookDispatchConcurrency: number;
@@ -94,6 +99,8 @@ export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
 export const defaultRateLimitBurst = (perSecond: number) => 2 * perSecond;
 /** A key's requests under way at once in each api process when CONCURRENT_REQUESTS_PER_KEY is unset; the document states it. */
 export const DEFAULT_CONCURRENT_REQUESTS_PER_KEY = 4;
+/** How long a request over that cap may wait in line for one of its key's requests to finish before it is answered 429. */
+export const CONCURRENCY_QUEUE_WAIT_MS = 2_000;
 
 /** The per-key limits: the rate (a token bucket) and the requests under way at once. */
 function keyLimits(c: AppConfig, env: NodeJS.ProcessEnv): void {
@@ -167,6 +174,16 @@ function auditRetention(raw: string | undefined): number | null {
   return ms;
 }
 
+function webhookLease(env: NodeJS.ProcessEnv): number {
+  const lease = parseDuration(env.WEBHOOK_LEASE || '60s');
+  if (lease === null || lease < 15_000 || lease > 3_600_000) {
+    throw new ConfigError(
+      `WEBHOOK_LEASE must be a duration from 15s to 1h (it must outlast the 10 s send timeout), got "${env.WEBHOOK_LEASE}"`,
+    );
+  }
+  return lease;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const c = new AppConfig();
   c.port = int(env, 'PORT', 3000, 0, 65535);
@@ -188,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   c.webhookSecretKey = secretKey(env, c.dataDir, c.databaseUrl === null);
   c.webhookAllowPrivateTargets = bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS');
+  c.eventsWaitForStandby = bool(env, 'EVENTS_WAIT_FOR_STANDBY');
   const schedule = (env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE).split(',');
   c.webhookRetryScheduleMs = schedule.map((part) => {
     const ms = parseDuration(part);
@@ -195,13 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return ms;
   });
   c.webhookDispatchConcurrency = int(env, 'WEBHOOK_DISPATCH_CONCURRENCY', 64, 1, 1000);
-  const lease = parseDuration(env.WEBHOOK_LEASE || '60s');
-  if (lease === null || lease < 15_000 || lease > 3_600_000) {
-    throw new ConfigError(
-      `WEBHOOK_LEASE must be a duration from 15s to 1h (it must outlast the 10 s send timeout), got "${env.WEBHOOK_LEASE}"`,
-    );
-  }
-  c.webhookLeaseMs = lease;
+  c.webhookLeaseMs = webhookLease(env);
   c.smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   c.mailFrom = env.MAIL_FROM || 'Receptionist API <no-reply@localhost>';
   c.listAsOfMarginMs = int(env, 'LIST_AS_OF_MARGIN_MS', 30_000, 0, 3_600_000);

@@ -4,11 +4,11 @@ import { CHECKED_BY_SERVICE, CONSOLE_SESSION, Endpoint, formBody, type EndpointS
 import { PathParam } from '../common/http/route-input.js';
 import { ConsoleActionsService } from './console-actions.service.js';
 import { ConsolePagesService } from './console-pages.service.js';
-import { redirectTo, sendPage } from './console-replies.js';
+import { redirectTo, sendSessionPage } from './console-replies.js';
 import { CurrentConsoleSession, type ConsoleSession } from './console-session.js';
 import { CONSOLE_PATH } from './console-tokens.js';
 import { ConsoleViews } from './console-views.js';
-import { AddEndpointFormDto, type Notice } from './dto/console-forms.dto.js';
+import { AddEndpointFormDto, EditEndpointFormDto, type Notice } from './dto/console-forms.dto.js';
 
 /** A button: a form POST with the session's CSRF token, answered with the page to see next. */
 const button = (path: string, params: EndpointSpec['params'] = { endpoint_id: CHECKED_BY_SERVICE }): EndpointSpec => ({
@@ -37,7 +37,19 @@ export class ConsoleActionsController {
   async add(@CurrentConsoleSession() session: ConsoleSession, @Body() form: AddEndpointFormDto, @Res() reply: FastifyReply): Promise<void> {
     const added = await this.actions.add(session, { url: form.url, description: form.description, types: form.types ?? [] });
     const frame = await this.pages.frame(session);
-    sendPage(reply, this.views.render('secret', { ...frame, endpoint: added.endpoint, secret: added.secret, rotated: null }));
+    sendSessionPage(reply, this.views, 'secret', { ...frame, endpoint: added.endpoint, secret: added.secret, rotated: null });
+  }
+
+  /** "Save" on the edit form: the description and event types, by the rule the CLI's `endpoint update` follows. */
+  @Endpoint(button(':endpoint_id/edit'))
+  async save(
+    @CurrentConsoleSession() session: ConsoleSession,
+    @PathParam('endpoint_id') id: string,
+    @Body() form: EditEndpointFormDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.actions.update(session, id, { description: form.description, types: form.types ?? [] });
+    redirectTo(reply, endpointPage(id, 'updated'));
   }
 
   @Endpoint(button(':endpoint_id/test'))
@@ -74,7 +86,7 @@ export class ConsoleActionsController {
   async rotate(@CurrentConsoleSession() session: ConsoleSession, @PathParam('endpoint_id') id: string, @Res() reply: FastifyReply) {
     const rotated = await this.actions.rotateSecret(session, id);
     const [frame, endpoint] = await Promise.all([this.pages.frame(session), this.pages.endpoint(session, id)]);
-    sendPage(reply, this.views.render('secret', { ...frame, endpoint, secret: rotated.secret, rotated }));
+    sendSessionPage(reply, this.views, 'secret', { ...frame, endpoint, secret: rotated.secret, rotated });
   }
 
   @Endpoint(button(':endpoint_id/delete'))

@@ -4,13 +4,14 @@ import {
   DEFAULT_ROTATION_OVERLAP_MS,
   WebhookDeliveriesService,
   WebhookEndpointsService,
+  WebhookEndpointUpdatesService,
   type EndpointActor,
   type RotatedSecret,
   type WebhookDeliveryDto,
   type WebhookEndpointDto,
 } from '../webhooks/index.js';
 import type { ConsoleSession } from './console-session.js';
-import { NotFoundError } from '../common/errors/problems.js';
+import { EndpointDisabledError, NotFoundError } from '../common/errors/problems.js';
 import { isUuid } from '../common/ids.js';
 
 export interface AddedEndpoint {
@@ -25,15 +26,28 @@ const asOwner = (session: ConsoleSession): EndpointActor => ({
   scope: { orgId: session.orgId, livemode: session.livemode },
 });
 
+/** The webhooks context's refusal of a send to an endpoint that is off, in the console's own words (its "Enable" button). */
+async function inConsoleWords<T>(send: Promise<T>): Promise<T> {
+  try {
+    return await send;
+  } catch (e) {
+    if (!(e instanceof EndpointDisabledError)) throw e;
+    const reason = String(e.extra.disabled_reason);
+    throw new EndpointDisabledError(`This endpoint is turned off (${reason}), so nothing can be sent to it. Enable it first.`, e.extra);
+  }
+}
+
 /**
  * The console's buttons. Each is the same service call the CLI (endpoints) or the API (test, redeliver) makes, with
  * the session's firm and mode as its scope and the session as the audit log's actor: every rule (https and public
- * targets, 5 endpoints, 5 tests and resends a minute, 409 while turned off) is the webhooks context's own.
+ * targets, 5 endpoints, at least one type, 5 tests and resends a minute, 409 while turned off) is the webhooks
+ * context's own.
  */
 @Injectable()
 export class ConsoleActionsService {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
+    private readonly updates: WebhookEndpointUpdatesService,
     private readonly deliveries: WebhookDeliveriesService,
   ) {}
 
@@ -48,14 +62,24 @@ export class ConsoleActionsService {
     });
   }
 
+  /** "Save": the CLI's `endpoint update` rule (description and types; never the URL; at least one type). */
+  update(
+    session: ConsoleSession,
+    endpointId: string,
+    input: { description: string; types: string | string[] },
+  ): Promise<WebhookEndpointDto> {
+    return this.updates.update(endpointId, { description: input.description, eventTypes: input.types }, asOwner(session));
+  }
+
   sendTest(session: ConsoleSession, endpointId: string): Promise<WebhookDeliveryDto> {
-    return this.deliveries.sendTest(session, this.checkedId(endpointId), actorOf(session));
+    return inConsoleWords(this.deliveries.sendTest(session, this.checkedId(endpointId), actorOf(session)));
   }
 
   /** "Resend" on a delivery of the endpoint whose page it is on: another endpoint's delivery answers 404. */
   async resend(session: ConsoleSession, endpointId: string, deliveryId: string): Promise<WebhookDeliveryDto> {
     const endpoint = await this.endpoints.get(session, endpointId);
-    return this.deliveries.redeliver(session, this.checkedId(deliveryId, 'The webhook delivery'), actorOf(session), endpoint.id);
+    const id = this.checkedId(deliveryId, 'The webhook delivery');
+    return inConsoleWords(this.deliveries.redeliver(session, id, actorOf(session), endpoint.id));
   }
 
   disable(session: ConsoleSession, endpointId: string): Promise<WebhookEndpointDto> {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ConsoleSignInRequiredError, CsrfRefusedError } from '../common/errors/problems.js';
+import { ConsoleReadOnlyError, ConsoleSignInRequiredError, CsrfRefusedError } from '../common/errors/problems.js';
+import { declarationOf } from '../common/http/route-declaration.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConsoleSignInService } from './console-sign-in.service.js';
-import { CONSOLE_SESSION_OF, sessionOf, type ConsoleSession } from './console-session.js';
-import { sameToken, sessionCookieOf } from './console-tokens.js';
+import { SESSION_COOKIE } from './console-tokens.js';
 
 /** Requests that may change something: every console route but its pages and the chart's data. */
 export const changesState = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
@@ -31,11 +31,16 @@ function originOf(req: FastifyRequest): string | undefined {
   }
 }
 
+/** The session cookie's value, read with @fastify/cookie's parser (the first one of that name). */
+export const sessionCookieOf = (req: FastifyRequest): string | undefined =>
+  req.headers.cookie === undefined ? undefined : req.server.parseCookie(req.headers.cookie)[SESSION_COOKIE];
+
 /**
  * The access stage of routes declared CONSOLE_SESSION (installed through the early access hook, before a byte of a
  * body is read): the session the cookie names (401 without one), and for a request that changes something an
- * Origin (or Referer) of the service's own (403). The CSRF token, which travels in the form, is checked once the
- * body is read and before any handler runs (checkCsrfToken).
+ * Origin (or Referer) of the service's own (403), from a session that may change things (403 for a read-only one,
+ * but for Sign out). The CSRF token, which travels in the form, is checked by @fastify/csrf-protection once the body
+ * is read and before any handler runs (console-http.ts).
  */
 @Injectable()
 export class ConsoleGate {
@@ -45,7 +50,7 @@ export class ConsoleGate {
   ) {}
 
   async admit(req: FastifyRequest): Promise<void> {
-    const session = await this.signIn.authenticate(sessionCookieOf(req.headers.cookie));
+    const session = await this.signIn.authenticate(sessionCookieOf(req));
     if (!session) throw new ConsoleSignInRequiredError();
     if (changesState(req.method)) {
       const origin = originOf(req);
@@ -54,23 +59,9 @@ export class ConsoleGate {
           'This request did not come from the console’s own page (its Origin is not this service); nothing was changed.',
         );
       }
+      const access = declarationOf(req)?.access;
+      if (session.readOnly && !(access?.kind === 'console' && access.allowsReadOnly)) throw new ConsoleReadOnlyError();
     }
-    (req as unknown as Record<symbol, ConsoleSession>)[CONSOLE_SESSION_OF] = session;
+    req.session = session;
   }
-}
-
-/** The CSRF token a form carries (field csrf_token) or a script sends (header X-CSRF-Token). */
-function givenToken(req: FastifyRequest): string | undefined {
-  const header = req.headers['x-csrf-token'];
-  if (typeof header === 'string') return header;
-  const field = (req.body as Record<string, unknown> | undefined)?.csrf_token;
-  return typeof field === 'string' ? field : undefined;
-}
-
-/** A state-changing console request must carry its session's CSRF token: the refusal, or undefined when it does. */
-export function checkCsrfToken(req: FastifyRequest): CsrfRefusedError | undefined {
-  const session = sessionOf(req);
-  const given = givenToken(req);
-  if (session && given !== undefined && sameToken(given, session.csrfToken)) return undefined;
-  return new CsrfRefusedError('This form did not carry the console session’s token (reload the page and try again); nothing was changed.');
 }

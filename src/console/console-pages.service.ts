@@ -1,21 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { AccountService } from '../account/index.js';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../events/index.js';
+import { EVENT_TYPES, eventTypeReference, SUBSCRIBABLE_EVENT_TYPES, type EventTypeReference } from '../events/index.js';
 import {
+  DeliveryHistoryService,
+  DELIVERY_STATUSES,
   MAX_ENDPOINTS_PER_FIRM,
-  WebhookDeliveriesService,
   WebhookEndpointsService,
-  type WebhookDeliveryDto,
+  type DeliveryPageQuery,
+  type DeliveryView,
   type WebhookEndpointDto,
 } from '../webhooks/index.js';
 import { chartHours, type ChartHour } from './chart-hours.js';
 import type { ConsoleSession } from './console-session.js';
+import { timeIn, zoneAbbreviation } from './console-text.js';
+import { CONSOLE_PATH } from './console-tokens.js';
 
-/** What every page shows in its header. */
+/** What every page shows in its header, and how it shows times (the firm's zone). */
 export interface PageFrame {
   firm: string;
   livemode: boolean;
-  csrfToken: string;
+  readOnly: boolean;
+  timezone: string;
+  /** An instant in the firm's time with the zone's abbreviation. */
+  at: (instant: string | Date | null | undefined) => string;
+  /** When the session ends, in the firm's time. */
+  sessionEnds: string;
 }
 
 export interface EndpointListPage extends PageFrame {
@@ -26,32 +35,52 @@ export interface EndpointListPage extends PageFrame {
 
 export interface EndpointPage extends PageFrame {
   endpoint: WebhookEndpointDto;
-  deliveries: WebhookDeliveryDto[];
-  nextCursor: string | null;
-  /** The page is not the first (a cursor was followed). */
-  older: boolean;
+  deliveries: DeliveryView[];
+  filter: { status: string; eventType: string };
+  statuses: readonly string[];
+  eventTypes: readonly string[];
+  /** The pager's links, with the filter kept; null where there is no page that way. */
+  olderHref: string | null;
+  newerHref: string | null;
+  filtered: boolean;
 }
 
 export interface DeliveriesPerHour {
   endpoint_id: string;
+  /** The firm's zone, in which the chart's axis and legend show the hours. */
+  timezone: string;
+  zone: string;
   last_24_hours: ChartHour[];
   last_7_days: ChartHour[];
 }
 
-const DELIVERIES_PER_PAGE = 20;
+/** The endpoint page's address with these query parameters (the empty ones left out). */
+export function endpointHref(endpointId: string, query: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+  const search = params.toString();
+  return `${CONSOLE_PATH}/endpoints/${encodeURIComponent(endpointId)}${search ? `?${search}` : ''}`;
+}
 
-/** What the console's pages show, read through the webhooks context's own services (the API's reads). */
+/** What the console's pages show, read through the webhooks and events contexts' own services (the API's reads). */
 @Injectable()
 export class ConsolePagesService {
   constructor(
     private readonly account: AccountService,
     private readonly endpoints: WebhookEndpointsService,
-    private readonly deliveries: WebhookDeliveriesService,
+    private readonly history: DeliveryHistoryService,
   ) {}
 
   async frame(session: ConsoleSession): Promise<PageFrame> {
     const org = await this.account.getOrg(session.orgId);
-    return { firm: org.displayName ?? org.slug, livemode: session.livemode, csrfToken: session.csrfToken };
+    const at = timeIn(org.timezone);
+    return {
+      firm: org.displayName ?? org.slug,
+      livemode: session.livemode,
+      readOnly: session.readOnly,
+      timezone: org.timezone,
+      at,
+      sessionEnds: at(session.expiresAt),
+    };
   }
 
   /** One of the session's endpoints (404 for any other id). */
@@ -64,20 +93,52 @@ export class ConsolePagesService {
     return { ...frame, endpoints, maxEndpoints: MAX_ENDPOINTS_PER_FIRM, eventTypes: SUBSCRIBABLE_EVENT_TYPES };
   }
 
-  /** The endpoint and one page of its deliveries, newest first (the API's keyset pages and cursors). */
-  async endpointPage(session: ConsoleSession, endpointId: string, cursor: string | undefined): Promise<EndpointPage> {
+  /** The endpoint and one page of its deliveries, newest first, filtered, 20 a page either way. */
+  async endpointPage(session: ConsoleSession, endpointId: string, q: DeliveryPageQuery): Promise<EndpointPage> {
     const endpoint = await this.endpoints.get(session, endpointId);
-    const [frame, page] = await Promise.all([
-      this.frame(session),
-      this.deliveries.list(session, { endpoint_id: endpoint.id, cursor, limit: DELIVERIES_PER_PAGE }),
-    ]);
-    return { ...frame, endpoint, deliveries: page.deliveries, nextCursor: page.next_cursor, older: cursor !== undefined };
+    const [frame, page] = await Promise.all([this.frame(session), this.history.page(session, endpoint.id, q)]);
+    const filter = { status: q.status, event_type: q.eventType };
+    return {
+      ...frame,
+      endpoint,
+      deliveries: page.deliveries,
+      filter: { status: q.status ?? '', eventType: q.eventType ?? '' },
+      statuses: DELIVERY_STATUSES,
+      eventTypes: EVENT_TYPES,
+      olderHref: page.older === null ? null : endpointHref(endpoint.id, { ...filter, cursor: page.older }),
+      newerHref: page.newer === null ? null : endpointHref(endpoint.id, { ...filter, newer: page.newer }),
+      filtered: q.status !== undefined || q.eventType !== undefined,
+    };
+  }
+
+  /** One delivery of the endpoint, on a page of its own (where a failed delivery's "resent" links lead). */
+  async deliveryPage(session: ConsoleSession, endpointId: string, deliveryId: string) {
+    const endpoint = await this.endpoints.get(session, endpointId);
+    const [frame, delivery] = await Promise.all([this.frame(session), this.history.one(session, endpoint.id, deliveryId)]);
+    return { ...frame, endpoint, delivery };
+  }
+
+  /** The edit form: the endpoint's description and every type it may subscribe to. */
+  async editPage(session: ConsoleSession, endpointId: string) {
+    const [frame, endpoint] = await Promise.all([this.frame(session), this.endpoints.get(session, endpointId)]);
+    return { ...frame, endpoint, eventTypes: SUBSCRIBABLE_EVENT_TYPES };
+  }
+
+  /** Each type an endpoint may subscribe to, from the catalogue that types the OpenAPI document. */
+  async eventTypesPage(session: ConsoleSession): Promise<PageFrame & { types: EventTypeReference[] }> {
+    return { ...(await this.frame(session)), types: eventTypeReference() };
   }
 
   /** The chart's data: the endpoint's deliveries per hour by status, over the last 24 hours and the last 7 days. */
   async deliveriesPerHour(session: ConsoleSession, endpointId: string, now: Date): Promise<DeliveriesPerHour> {
     const endpoint = await this.endpoints.get(session, endpointId);
-    const rows = await this.deliveries.hourlyCounts(session, endpoint.id, 7 * 24);
-    return { endpoint_id: endpoint.id, last_24_hours: chartHours(rows, 24, now), last_7_days: chartHours(rows, 7 * 24, now) };
+    const [org, rows] = await Promise.all([this.account.getOrg(session.orgId), this.history.hourlyCounts(session, endpoint.id, 7 * 24)]);
+    return {
+      endpoint_id: endpoint.id,
+      timezone: org.timezone,
+      zone: zoneAbbreviation(org.timezone, now),
+      last_24_hours: chartHours(rows, 24, now),
+      last_7_days: chartHours(rows, 7 * 24, now),
+    };
   }
 }

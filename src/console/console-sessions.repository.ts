@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, type Repository } from 'typeorm';
+import { In, LessThan, MoreThan, type Repository } from 'typeorm';
 import type { Tx } from '../database/sql.js';
 import { ConsoleLinkEntity } from './entities/console-link.entity.js';
 import { ConsoleSessionEntity } from './entities/console-session.entity.js';
 
 /** A session as the access stage reads it. */
-export type SessionRow = Pick<ConsoleSessionEntity, 'id' | 'orgId' | 'livemode' | 'expiresAt'>;
-/** The link a sign-in used: whose console it opens. */
-export type RedeemedLink = Pick<ConsoleLinkEntity, 'id' | 'orgId' | 'livemode'>;
+export type SessionRow = Pick<ConsoleSessionEntity, 'id' | 'orgId' | 'livemode' | 'expiresAt' | 'readOnly' | 'lastSeenAt'>;
+/** A session as `console sessions` lists it. */
+export type ListedSession = Pick<ConsoleSessionEntity, 'id' | 'createdAt' | 'expiresAt' | 'lastSeenAt' | 'readOnly' | 'livemode'>;
+/** The link a sign-in used: whose console it opens, and how. */
+export type RedeemedLink = Pick<ConsoleLinkEntity, 'id' | 'orgId' | 'livemode' | 'readOnly'>;
 
 /**
  * `console_links` and `console_sessions`, through TypeORM's repositories (a cold path: one sign-in, one lookup per
@@ -35,7 +37,7 @@ export class ConsoleSessionsRepository {
   async redeem(
     tokenHash: Buffer,
     now: Date,
-    session: Omit<ConsoleSessionEntity, 'orgId' | 'livemode' | 'linkId'>,
+    session: Omit<ConsoleSessionEntity, 'orgId' | 'livemode' | 'linkId' | 'readOnly'>,
     tx: Tx,
   ): Promise<RedeemedLink | null> {
     const used = await tx
@@ -44,14 +46,14 @@ export class ConsoleSessionsRepository {
       .update()
       .set({ usedAt: now })
       .where('token_hash = :tokenHash AND used_at IS NULL AND expires_at > :now', { tokenHash, now })
-      .returning(['id', 'orgId', 'livemode'])
+      .returning(['id', 'orgId', 'livemode', 'readOnly'])
       .execute();
-    const row = (used.raw as { id: string; org_id: string; livemode: boolean }[])[0];
+    const row = (used.raw as { id: string; org_id: string; livemode: boolean; read_only: boolean }[])[0];
     if (!row) return null;
-    const link: RedeemedLink = { id: row.id, orgId: row.org_id, livemode: row.livemode };
+    const link: RedeemedLink = { id: row.id, orgId: row.org_id, livemode: row.livemode, readOnly: row.read_only };
     const sessions = tx.getRepository(ConsoleSessionEntity);
     await sessions.delete({ orgId: link.orgId, expiresAt: LessThan(now) });
-    await sessions.insert({ ...session, orgId: link.orgId, livemode: link.livemode, linkId: link.id });
+    await sessions.insert({ ...session, orgId: link.orgId, livemode: link.livemode, readOnly: link.readOnly, linkId: link.id });
     return link;
   }
 
@@ -60,11 +62,40 @@ export class ConsoleSessionsRepository {
   }
 
   findSession(sessionHash: Buffer): Promise<SessionRow | null> {
-    return this.sessions.findOne({ select: { id: true, orgId: true, livemode: true, expiresAt: true }, where: { sessionHash } });
+    return this.sessions.findOne({
+      select: { id: true, orgId: true, livemode: true, expiresAt: true, readOnly: true, lastSeenAt: true },
+      where: { sessionHash },
+    });
+  }
+
+  /** The session was seen now; written only when its last sighting is before `unlessSince` (once a minute). */
+  async touch(id: string, now: Date, unlessSince: Date): Promise<void> {
+    await this.sessions.update({ id, lastSeenAt: LessThan(unlessSince) }, { lastSeenAt: now });
+  }
+
+  /** The firm's sessions still alive at `now`, newest first. */
+  listLive(orgId: string, now: Date): Promise<ListedSession[]> {
+    return this.sessions.find({
+      select: { id: true, createdAt: true, expiresAt: true, lastSeenAt: true, readOnly: true, livemode: true },
+      where: { orgId, expiresAt: MoreThan(now) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   /** Whether there was such a session to end. */
   async deleteSession(id: string, tx: Tx): Promise<boolean> {
     return ((await tx.getRepository(ConsoleSessionEntity).delete({ id })).affected ?? 0) > 0;
+  }
+
+  /** Ends the firm's sessions alive at `now` among `ids` (all of them when null); the ids of those there were. */
+  async deleteSessions(orgId: string, ids: string[] | null, now: Date, tx: Tx): Promise<string[]> {
+    const ended = await tx
+      .getRepository(ConsoleSessionEntity)
+      .createQueryBuilder()
+      .delete()
+      .where({ orgId, expiresAt: MoreThan(now), ...(ids === null ? {} : { id: In(ids) }) })
+      .returning(['id'])
+      .execute();
+    return (ended.raw as { id: string }[]).map((r) => r.id);
   }
 }

@@ -1,15 +1,17 @@
 import { Controller, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CONSOLE_SESSION, Endpoint, formBody, linkToken, pathParam } from '../common/http/access.decorators.js';
+import type { RouteAccess } from '../common/http/route-declaration.js';
 import { PathParam } from '../common/http/route-input.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConsoleSignInService } from './console-sign-in.service.js';
 import { CurrentConsoleSession, type ConsoleSession } from './console-session.js';
-import { CONSOLE_PATH, SESSION_LIFETIME_MS, sessionCookie } from './console-tokens.js';
+import { CONSOLE_PATH, SESSION_COOKIE, SESSION_LIFETIME_MS, sessionCookieOptions } from './console-tokens.js';
 import { ConsoleViews } from './console-views.js';
 import { redirectTo, sendPage } from './console-replies.js';
 
 const REFUSED_STATUS = { unknown: 404, used: 410, expired: 410 } as const;
+const SIGN_OUT: RouteAccess = { kind: 'console', allowsReadOnly: true };
 
 /** Entering and leaving the console. */
 @Controller('console')
@@ -42,7 +44,7 @@ export class ConsoleSignInController {
       sendPage(reply, this.views.render('link-refused', { reason: result.reason }), REFUSED_STATUS[result.reason]);
       return;
     }
-    reply.header('set-cookie', sessionCookie(result.secret, SESSION_LIFETIME_MS / 1000, this.secureCookie));
+    reply.setCookie(SESSION_COOKIE, result.secret, { ...sessionCookieOptions(this.secureCookie), maxAge: SESSION_LIFETIME_MS / 1000 });
     redirectTo(reply, `${CONSOLE_PATH}/endpoints`);
   }
 
@@ -51,11 +53,14 @@ export class ConsoleSignInController {
     redirectTo(reply, `${CONSOLE_PATH}/endpoints`);
   }
 
-  /** "Sign out": the session ends (in every process: it is gone from the database) and the cookie is removed. */
-  @Endpoint({ method: 'POST', path: 'sign-out', access: CONSOLE_SESSION, body: formBody(16 * 1024), status: 200, browser: true })
+  /**
+   * "Sign out": the session ends (in every process: it is gone from the database) and the cookie is removed. A
+   * read-only session may sign out too (it changes no endpoint).
+   */
+  @Endpoint({ method: 'POST', path: 'sign-out', access: SIGN_OUT, body: formBody(16 * 1024), status: 200, browser: true })
   async signOut(@CurrentConsoleSession() session: ConsoleSession, @Res() reply: FastifyReply): Promise<void> {
     await this.signIn.signOut(session);
-    reply.header('set-cookie', sessionCookie('', 0, this.secureCookie));
+    reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.secureCookie));
     sendPage(reply, this.views.render('signed-out', {}));
   }
 }

@@ -9,7 +9,7 @@ import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import type { ConsoleSession } from './console-session.js';
 import {
   CONSOLE_PATH,
-  csrfTokenOf,
+  csrfSecretOf,
   isLinkToken,
   isSessionSecret,
   LINK_LIFETIME_MS,
@@ -23,6 +23,8 @@ export interface ConsoleLink {
   url: string;
   expiresAt: Date;
 }
+
+const SEEN_EVERY_MS = 60_000;
 
 /** A sign-in: the session and the secret its cookie carries (returned once, never stored). */
 export type SignIn = { ok: true; secret: string; session: ConsoleSession } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
@@ -44,8 +46,11 @@ export class ConsoleSignInService {
     private readonly clock: Clock,
   ) {}
 
-  /** A link that signs one browser in to the firm's console in this mode, once, within 15 minutes. */
-  async createLink(orgIdOrSlug: string, livemode: boolean): Promise<ConsoleLink> {
+  /**
+   * A link that signs one browser in to the firm's console in this mode, once, within 15 minutes; `readOnly`: its
+   * session sees everything and changes nothing.
+   */
+  async createLink(orgIdOrSlug: string, livemode: boolean, readOnly = false): Promise<ConsoleLink> {
     const org = await this.account.resolveOrg(orgIdOrSlug);
     const token = newLinkToken();
     const now = this.clock.now();
@@ -54,7 +59,11 @@ export class ConsoleSignInService {
     // A link is kept as long as a session it opened could live; older ones go (and their sessions, long ended).
     const expiredBefore = new Date(now.getTime() - SESSION_LIFETIME_MS);
     await this.db.transaction(async (tx) => {
-      await this.repo.insertLink({ id, orgId: org.id, livemode, tokenHash: sha256(token), createdAt: now, expiresAt }, expiredBefore, tx);
+      await this.repo.insertLink(
+        { id, orgId: org.id, livemode, readOnly, tokenHash: sha256(token), createdAt: now, expiresAt },
+        expiredBefore,
+        tx,
+      );
       await this.audit.record(
         {
           orgId: org.id,
@@ -62,7 +71,7 @@ export class ConsoleSignInService {
           action: 'console_link.created',
           resourceType: 'console_link',
           resourceIds: [id],
-          details: { mode: livemode ? 'live' : 'test', expires_at: expiresAt.toISOString() },
+          details: { mode: livemode ? 'live' : 'test', read_only: readOnly, expires_at: expiresAt.toISOString() },
         },
         tx,
       );
@@ -80,6 +89,7 @@ export class ConsoleSignInService {
       sessionHash: sha256(secret),
       createdAt: now,
       expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      lastSeenAt: now,
     };
     const link = await this.db.transaction(async (tx) => {
       const redeemed = await this.repo.redeem(sha256(token), now, session, tx);
@@ -91,7 +101,12 @@ export class ConsoleSignInService {
           action: 'console.signed_in',
           resourceType: 'console_session',
           resourceIds: [session.id],
-          details: { link_id: redeemed.id, mode: redeemed.livemode ? 'live' : 'test', expires_at: session.expiresAt.toISOString() },
+          details: {
+            link_id: redeemed.id,
+            mode: redeemed.livemode ? 'live' : 'test',
+            read_only: redeemed.readOnly,
+            expires_at: session.expiresAt.toISOString(),
+          },
         },
         tx,
       );
@@ -100,15 +115,21 @@ export class ConsoleSignInService {
     if (!link) return { ok: false, reason: await this.whyRefused(token, now) };
     this.logger.log({ org_id: link.orgId, session_id: session.id }, 'console session started');
     const { id, expiresAt } = session;
-    return { ok: true, secret, session: { id, orgId: link.orgId, livemode: link.livemode, expiresAt, csrfToken: csrfTokenOf(secret) } };
+    const { orgId, livemode, readOnly } = link;
+    return { ok: true, secret, session: { id, orgId, livemode, expiresAt, readOnly, csrfSecret: csrfSecretOf(secret) } };
   }
 
-  /** The live session a cookie's value names, or null (none, malformed, ended, signed out). */
+  /** The live session a cookie's value names, or null (none, malformed, ended, signed out, revoked). */
   async authenticate(secret: string | undefined): Promise<ConsoleSession | null> {
     if (secret === undefined || !isSessionSecret(secret)) return null;
     const row = await this.repo.findSession(sha256(secret));
-    if (!row || row.expiresAt.getTime() <= this.clock.now().getTime()) return null;
-    return { id: row.id, orgId: row.orgId, livemode: row.livemode, expiresAt: row.expiresAt, csrfToken: csrfTokenOf(secret) };
+    const now = this.clock.now();
+    if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
+    // `console sessions` shows when each was last seen, to the minute: at most one write a minute per session.
+    if (now.getTime() - row.lastSeenAt.getTime() >= SEEN_EVERY_MS)
+      await this.repo.touch(row.id, now, new Date(now.getTime() - SEEN_EVERY_MS));
+    const { id, orgId, livemode, expiresAt, readOnly } = row;
+    return { id, orgId, livemode, expiresAt, readOnly, csrfSecret: csrfSecretOf(secret) };
   }
 
   /** "Sign out": the session ends in every process at once (it is gone from the database). */

@@ -1,14 +1,7 @@
-import {
-  csrfTokenOf,
-  isLinkToken,
-  isSessionSecret,
-  newLinkToken,
-  newSessionSecret,
-  sameToken,
-  sessionCookie,
-  sessionCookieOf,
-} from './console-tokens';
+import { csrfSecretOf, isLinkToken, isSessionSecret, newLinkToken, newSessionSecret } from './console-tokens';
 import { chartHours } from './chart-hours';
+import { escapeShown, showBidiControls, timeIn } from './console-text';
+import { parseForm } from './console-form';
 
 describe('console credentials', () => {
   it('are 32 random bytes behind a prefix that names them', () => {
@@ -20,23 +13,40 @@ describe('console credentials', () => {
     expect(newLinkToken()).not.toBe(link);
   });
 
-  it('the CSRF token is bound to its session', () => {
+  it('the CSRF secret is bound to its session', () => {
     const a = newSessionSecret();
-    expect(csrfTokenOf(a)).toBe(csrfTokenOf(a));
-    expect(csrfTokenOf(a)).not.toBe(csrfTokenOf(newSessionSecret()));
-    expect([
-      sameToken(csrfTokenOf(a), csrfTokenOf(a)),
-      sameToken('', csrfTokenOf(a)),
-      sameToken(`${csrfTokenOf(a)}x`, csrfTokenOf(a)),
-    ]).toEqual([true, false, false]);
+    expect(csrfSecretOf(a)).toBe(csrfSecretOf(a));
+    expect(csrfSecretOf(a)).not.toBe(csrfSecretOf(newSessionSecret()));
+    expect(csrfSecretOf(a)).not.toContain(a.slice(16));
+  });
+});
+
+describe('how the console prints untrusted text', () => {
+  it('shows each bidirectional control as its code point, then escapes HTML', () => {
+    expect(showBidiControls('ok \u202Egnp.exe')).toBe('ok <U+202E>gnp.exe');
+    expect(escapeShown('a\u2066b\u2069 <i>&"\'\u200F\u061C')).toBe(
+      'a&lt;U+2066&gt;b&lt;U+2069&gt; &lt;i&gt;&amp;&quot;&#39;&lt;U+200F&gt;&lt;U+061C&gt;',
+    );
+    expect(escapeShown('plain é ✓')).toBe('plain é ✓');
   });
 
-  it('the cookie: HttpOnly, SameSite=Strict, the console path, Secure only when asked; read back from a Cookie header', () => {
-    expect(sessionCookie('v', 43200, false)).toBe('console_session=v; Path=/console; Max-Age=43200; HttpOnly; SameSite=Strict');
-    expect(sessionCookie('v', 43200, true)).toBe('console_session=v; Path=/console; Max-Age=43200; HttpOnly; SameSite=Strict; Secure');
-    expect(sessionCookieOf('a=1; console_session=abc; b=2')).toBe('abc');
-    expect(sessionCookieOf('xconsole_session=abc')).toBeUndefined();
-    expect(sessionCookieOf(undefined)).toBeUndefined();
+  it('shows instants in the firm’s zone with its abbreviation', () => {
+    expect(timeIn('America/Chicago')('2026-05-01T14:06:41.900Z')).toBe('2026-05-01 09:06:41 CDT');
+    expect(timeIn('America/Chicago')(new Date('2026-01-15T00:30:00Z'))).toBe('2026-01-14 18:30:00 CST');
+    expect(timeIn('UTC')(null)).toBe('—');
+    expect(timeIn('Not/AZone')('2026-05-01T14:06:41Z')).toBe('2026-05-01 14:06:41 UTC');
+  });
+});
+
+describe('the console’s form parser (@fastify/formbody’s parser option)', () => {
+  it('reads fields as browsers encode them, repeated ones as a list, and refuses what is not UTF-8', () => {
+    expect(parseForm('csrf_token=t&types=a&types=b&description=Caf%C3%A9+%26+co')).toEqual({
+      csrf_token: 't',
+      types: ['a', 'b'],
+      description: 'Café & co',
+    });
+    expect(() => parseForm('description=%FF')).toThrow('The body is not valid UTF-8.');
+    expect(() => parseForm(`description=${Buffer.from([0xc3]).toString()}`)).toThrow('The body is not valid UTF-8.');
   });
 });
 

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** Where the console lives: its pages, its cookie's Path. */
 export const CONSOLE_PATH = '/console';
@@ -24,34 +24,15 @@ export const isSessionSecret = (text: string): boolean => SESSION_SHAPE.test(tex
 export const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 /**
- * The session's CSRF token: derived from the session's secret (which only the session's browser holds, in an
- * HttpOnly cookie), so it is bound to the session, needs no storage, and no other session's token passes.
+ * The session's CSRF secret, from which @fastify/csrf-protection makes each form's token and checks it: derived from
+ * the session's id (which only the session's browser holds, in an HttpOnly cookie), so it is the session's alone,
+ * needs no storage, and every process derives the same one.
  */
-export const csrfTokenOf = (sessionSecret: string): string =>
+export const csrfSecretOf = (sessionSecret: string): string =>
   createHmac('sha256', sessionSecret).update('console csrf v1').digest('base64url');
 
-/** Constant-time comparison of two tokens of any length. */
-export function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The console session cookie's value in a Cookie header (the first one named so), or undefined. */
-export function sessionCookieOf(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /**
- * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), scoped to the
- * console's path, Secure when the service is served over https. An empty value with Max-Age=0 removes it.
+ * The session cookie (set and cleared through @fastify/cookie): HttpOnly (no script reads it), SameSite=Strict (no
+ * other site's page sends it), scoped to the console's path, Secure when the service is served over https.
  */
-export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return [`${SESSION_COOKIE}=${value}`, `Path=${CONSOLE_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict']
-    .concat(secure ? ['Secure'] : [])
-    .join('; ');
-}
+export const sessionCookieOptions = (secure: boolean) => ({ path: CONSOLE_PATH, httpOnly: true, sameSite: 'strict', secure }) as const;

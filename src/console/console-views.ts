@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { escapeHtml, escapeShown, hasBidiControls, timeIn } from './console-text.js';
+import { CONSOLE_PATH } from './console-tokens.js';
 
 /**
  * Where a shipped folder is: looked for upward from the running script (dist/src/... of the service or CLI) and from
@@ -23,20 +25,23 @@ export const consoleUiFolder = () => findFolder(['console/ui', 'src/console/ui']
 /** uPlot's browser build, served as it ships. */
 export const uplotFolder = () => findFolder(['node_modules/uplot/dist'], 'uPlot.iife.min.js');
 
-/** An instant as the pages show it: UTC to the second ("—" for none). */
-export const shownAt = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : '—');
-
-/** What every template may call. */
-const VIEW_HELPERS = { at: shownAt, path: '/console' };
+/** What every template may call; a page of a session replaces `at` with its firm's time (console-pages.service.ts). */
+const VIEW_HELPERS = { at: timeIn('UTC'), attr: escapeHtml, hasBidiControls, path: CONSOLE_PATH };
 
 /**
- * The console's pages: Eta templates, server-rendered. Every `<%= %>` is HTML-escaped (Eta's default, kept on), so
- * untrusted text (a receiver's answer, a description) is shown as text; the templates use `<%~ %>` (raw) only for
- * the layout's body, which is itself a rendered template.
+ * The console's pages: Eta templates, server-rendered. Every `<%= %>` is HTML-escaped with the bidirectional controls
+ * shown (console-text.ts, escapeShown), so untrusted text (a receiver's answer, a description) is shown as text and
+ * cannot reorder the page; the templates use `<%~ %>` (raw) only for the layout's body, which is itself a rendered
+ * template, and for the edit form's fields through `it.attr` (escaped as they are, so saving keeps them).
  */
 @Injectable()
 export class ConsoleViews {
-  private readonly eta = new Eta({ views: join(consoleUiFolder(), 'views'), cache: true, autoEscape: true });
+  private readonly eta = new Eta({
+    views: join(consoleUiFolder(), 'views'),
+    cache: true,
+    autoEscape: true,
+    escapeFunction: escapeShown,
+  });
 
   render(view: string, data: object): string {
     return this.eta.render(view, { ...VIEW_HELPERS, ...data });

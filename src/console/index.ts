@@ -1,6 +1,7 @@
 export { ConsoleModule } from './console.module.js';
 export { ConsoleSignInService } from './console-sign-in.service.js';
 export type { ConsoleLink } from './console-sign-in.service.js';
+export { ConsoleSessionsService } from './console-sessions.service.js';
+export type { ConsoleSessionView } from './console-sessions.service.js';
 export { ConsoleGate } from './console-gate.js';
-export { ConsoleViews } from './console-views.js';
-export { configureConsoleHttp } from './console-http.js';
+export { ConsoleHttp } from './console-http.js';

@@ -1,7 +1,9 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabasePool } from './database-pool.js';
+import { LogHistoryEntity } from './entities/log-history.entity.js';
 import { BOOT_CONNECT_DELAY_MS, BOOT_CONNECT_TRIES } from './migrate.js';
+import { Replication } from './replication.js';
 import { Database } from './sql.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
@@ -44,9 +46,11 @@ export class DatabaseModule {
             statement_timeout: statementTimeoutMs,
           },
         }),
+        // The kernel's one table: the histories the database has lived through (the events log's order, the fence).
+        TypeOrmModule.forFeature([LogHistoryEntity]),
       ],
-      providers: [{ provide: DATABASE_URL, useValue: url }, { provide: DatabasePool, useValue: pools }, Database],
-      exports: [DATABASE_URL, Database],
+      providers: [{ provide: DATABASE_URL, useValue: url }, { provide: DatabasePool, useValue: pools }, Database, Replication],
+      exports: [DATABASE_URL, Database, Replication],
     };
   }
 }

@@ -33,8 +33,8 @@ export const BEYOND_ENTITIES: BeyondEntities = {
       'CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries USING btree (endpoint_id, created_at DESC, id DESC)',
     webhook_deliveries_event_idx:
       'CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries USING btree (org_id, event_id, created_at DESC, id DESC)',
-    events_org_txid_seq_idx: 'CREATE INDEX events_org_txid_seq_idx ON events USING btree (org_id, txid, seq)',
-    events_org_type_txid_seq_idx: 'CREATE INDEX events_org_type_txid_seq_idx ON events USING btree (org_id, type, txid, seq)',
+    events_org_position_idx: 'CREATE INDEX events_org_position_idx ON events USING btree (org_id, history, txid, seq)',
+    events_org_type_position_idx: 'CREATE INDEX events_org_type_position_idx ON events USING btree (org_id, type, history, txid, seq)',
   },
   columns: {
     'events.txid': 'xid8 NOT NULL DEFAULT pg_current_xact_id()',

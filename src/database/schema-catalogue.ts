@@ -47,7 +47,8 @@ async function ourTables(runner: QueryRunner): Promise<string[]> {
 /** The entities' tables, keys, checks, indexes and then foreign keys, by TypeORM's DDL, in the scratch schema. */
 async function createAsTypeormWould(runner: QueryRunner, dataSource: DataSource): Promise<void> {
   await runner.query(`CREATE SCHEMA ${SCRATCH}`);
-  await runner.query(`SET LOCAL search_path TO ${SCRATCH}`);
+  // public after the scratch schema: a default may call the migrations' functions (events.history: log_history()).
+  await runner.query(`SET LOCAL search_path TO ${SCRATCH}, public`);
   runner.enableSqlMemory();
   let ddl: ReturnType<QueryRunner['getMemorySql']>;
   try {

@@ -50,7 +50,7 @@ export class LeadChangedByData {
   kind: LeadChangedBy['kind'];
   @ApiProperty({
     description: "The key's or connector's id: when it is your own key's id, the event echoes your own write.",
-    example: 'key_01jd5x8m',
+    example: '3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f',
   })
   id: string;
 }
@@ -76,6 +76,57 @@ export class WebhookTestData {
   message: string;
 }
 
+/*
+ * Events about the webhooks themselves: ids and facts only. The reasons are the webhooks context's `disabled_reason`
+ * values (webhooks depends on events, so they are written here, where the document's schema is declared).
+ */
+const ENDPOINT_ID = { format: 'uuid', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' } as const;
+export const ENDPOINT_DISABLED_REASONS = ['owner', 'failing', 'gone'] as const;
+
+@ApiSchema({
+  description: `data of webhook_endpoint.disabled: a webhook endpoint was turned off; nothing is sent to it while it is off. ${UNKNOWN_FIELDS}`,
+})
+export class WebhookEndpointDisabledData {
+  @ApiProperty({ ...ENDPOINT_ID, description: 'The endpoint turned off.' }) endpoint_id: string;
+  @ApiProperty({
+    enum: [...ENDPOINT_DISABLED_REASONS],
+    description:
+      'owner: turned off in the dashboard; failing: a delivery ran out of attempts after 3 days without a successful one; gone: it answered 410 Gone.',
+    example: 'failing',
+  })
+  reason: (typeof ENDPOINT_DISABLED_REASONS)[number];
+}
+
+@ApiSchema({ description: `data of webhook_endpoint.enabled: a webhook endpoint was turned back on. ${UNKNOWN_FIELDS}` })
+export class WebhookEndpointEnabledData {
+  @ApiProperty({ ...ENDPOINT_ID, description: 'The endpoint turned back on.' }) endpoint_id: string;
+}
+
+@ApiSchema({ description: `data of webhook_delivery.exhausted: a delivery used its last attempt without success. ${UNKNOWN_FIELDS}` })
+export class WebhookDeliveryExhaustedData {
+  @ApiProperty({ format: 'uuid', description: 'The delivery.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' }) delivery_id: string;
+  @ApiProperty({
+    description: 'The event it delivered; read it with GET /v1/events/{event_id}.',
+    example: 'evt_01kqhxsvc0000100000003a7kqk7qz2m',
+  })
+  event_id: string;
+  @ApiProperty({ ...ENDPOINT_ID, description: 'The endpoint it went to.' }) endpoint_id: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The HTTP status of its last attempt; null when that attempt got no answer (timeout, refused connection, ...).',
+    example: 503,
+  })
+  last_status_code: number | null;
+}
+
+@ApiSchema({ description: `data of webhook_endpoint.recovered: a delivery succeeded after a run of failed ones. ${UNKNOWN_FIELDS}` })
+export class WebhookEndpointRecoveredData {
+  @ApiProperty({ ...ENDPOINT_ID, description: 'The endpoint.' }) endpoint_id: string;
+  @ApiProperty({ format: 'date-time', description: 'When the run of failures that ended began.', example: '2026-05-01T13:02:11Z' })
+  failing_since: string;
+}
+
 /** One event type: its data, what it means (the webhook operation's summary), and whether an endpoint may subscribe to it. */
 interface EventSpec {
   data: new () => object;
@@ -97,6 +148,23 @@ export const EVENT_CATALOGUE = {
     data: WebhookTestData,
     summary: 'A test was requested; sent to that one endpoint only, attempted once.',
     subscribable: false,
+  },
+  // About the webhooks themselves: never sent to the endpoint they are about while it is off.
+  'webhook_endpoint.disabled': {
+    data: WebhookEndpointDisabledData,
+    summary: 'A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone.',
+    subscribable: true,
+  },
+  'webhook_endpoint.enabled': { data: WebhookEndpointEnabledData, summary: 'A webhook endpoint was turned back on.', subscribable: true },
+  'webhook_delivery.exhausted': {
+    data: WebhookDeliveryExhaustedData,
+    summary: 'A webhook delivery used its last attempt without success.',
+    subscribable: true,
+  },
+  'webhook_endpoint.recovered': {
+    data: WebhookEndpointRecoveredData,
+    summary: 'A webhook endpoint answered a delivery with success after a run of failures.',
+    subscribable: true,
   },
 } as const satisfies Record<string, EventSpec>;
 

@@ -2,7 +2,8 @@ import { getSchemaPath } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN } from '../common/ids.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from './event-catalogue.js';
 
-const BASE64_SIGNATURE = 'v1,[A-Za-z0-9+/]+={0,2}';
+/** One signature: `v1,` (HMAC-SHA256) or `v1a,` (ed25519), then base64. */
+const BASE64_SIGNATURE = 'v1a?,[A-Za-z0-9+/]+={0,2}';
 const header = (name: string, description: string, pattern: string, examples: Record<string, { summary: string; value: string }>) => ({
   name,
   in: 'header',
@@ -18,7 +19,7 @@ const SIGNATURE_HEADERS = [
     'webhook-id',
     "The event's id (evt_...); identical on every retry: store handled ids and skip repeats.",
     EVENT_ID_PATTERN.source,
-    one('evt_01jd5x8m3q0000000000000000'),
+    one('evt_01kqhxsvc0000100000003a7kqk7qz2m'),
   ),
   header(
     'webhook-timestamp',
@@ -29,13 +30,17 @@ const SIGNATURE_HEADERS = [
   // During a signing-secret rotation (CLI `endpoint rotate-secret`) each delivery is signed with both secrets.
   header(
     'webhook-signature',
-    "`v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several).",
+    "The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several).",
     `^${BASE64_SIGNATURE}( ${BASE64_SIGNATURE})*$`,
     {
       delivery: { summary: 'One secret', value: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
       rotation: {
         summary: 'During a secret rotation: one signature per secret, newest first',
         value: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE= v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+      },
+      ed25519: {
+        summary: 'An endpoint whose signature is v1a (ed25519)',
+        value: 'v1a,hnO3f9T8Ytu9HwNZA8NEZ0hvw3qBT/9lZKl1nHZ4bFK4xzOE5vOTPoTIZYFULcJvLM4JaGqZ/fxFCX6JBQBXCw==',
       },
     },
   ),
@@ -134,7 +139,7 @@ export function eventWebhooks(): Record<string, unknown> {
       type,
       {
         post: {
-          operationId: `on${type.replace(/(^|\.)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
+          operationId: `on${type.replace(/(^|[._])([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
           summary: EVENT_CATALOGUE[type].summary,
           description: `${EVENT_CATALOGUE[type].summary} Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
           tags: ['Webhooks'],

@@ -1,9 +1,12 @@
 import { Query } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { Endpoint, keyed, pathParam } from '../common/http/access.decorators.js';
-import { TaggedController } from '../common/http/openapi.decorators.js';
+import { Problem, problemDescription, TaggedController } from '../common/http/openapi.decorators.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
+import { StepAside } from '../common/http/request-place.js';
 import { PathParam } from '../common/http/route-input.js';
-import { EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
+import { AfterLostProblem, EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
+import { AFTER_LOST_EXAMPLE } from './after-lost.error.js';
 import { EventsService } from './events.service.js';
 import { ClientGone } from './client-gone.js';
 import { WaitingEventsList } from './waiting-events-list.js';
@@ -23,18 +26,34 @@ export class EventsController {
       id: 'listEvents',
       summary: 'List events, oldest first',
       description:
-        'Every event recorded for the firm in the last 30 days, oldest first, exactly as sent to endpoints, whether or not an endpoint exists. While has_more is true, ask again with after set to next_after. An after naming an event older than 30 days answers 400.',
+        'Every event recorded for the firm in the last 30 days, oldest first, exactly as sent to endpoints, whether or not an endpoint exists. While has_more is true, ask again with after set to next_after. An after naming an event older than 30 days answers 400.\n\n' +
+        'A database failover can lose the last events written before it. An after naming such an event answers 400 `after_lost` with `restart_after`: ask again with after set to it (null: without after) and skip the event ids you already handled; nothing the log holds is then missed. The order of the log survives a failover: no event written after it sorts before one kept from before.',
     },
     ok: { type: EventListDto, description: 'One page of events.' },
-    problems: [400],
+    doc: [
+      ApiExtraModels(Problem, AfterLostProblem),
+      ApiResponse({
+        status: 400,
+        description:
+          `${problemDescription(400)} Also \`invalid_request\`: an after older than 30 days, or of a shape the service never makes. ` +
+          'Or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after.',
+        content: {
+          'application/problem+json': {
+            schema: { anyOf: [{ $ref: getSchemaPath(Problem) }, { $ref: getSchemaPath(AfterLostProblem) }] },
+            example: AFTER_LOST_EXAMPLE,
+          },
+        },
+      }),
+    ],
   })
   list(
     @CurrentPrincipal() principal: ApiPrincipal,
     @Query() query: ListEventsQueryDto,
     @ClientGone() gone: AbortSignal,
+    @StepAside() stepAside: () => void,
   ): Promise<EventListDto> {
     const page = { after: query.after, type: query.type, limit: query.limit ?? 50 };
-    return this.waiting.list(principal, page, query.wait ?? 0, gone);
+    return this.waiting.list(principal, page, query.wait ?? 0, gone, stepAside);
   }
 
   @Endpoint({
@@ -47,7 +66,7 @@ export class EventsController {
       event_id: pathParam(
         {
           description: 'The evt_ id (also the webhook-id header of its deliveries).',
-          example: 'evt_01jd5x8m3q0000000000000000',
+          example: 'evt_01kqhxsvc0000100000003a7kqk7qz2m',
         },
         false,
         'event-id',
@@ -56,6 +75,7 @@ export class EventsController {
     op: { id: 'getEvent', summary: 'Get one event', description: 'One event, exactly as sent to endpoints. Events are kept 30 days.' },
     ok: { type: EventDto, description: 'The event.' },
     problems: [400, 404],
+    notFound: 'The event was not found.',
   })
   get(@CurrentPrincipal() principal: ApiPrincipal, @PathParam('event_id') eventId: string): Promise<EventDto> {
     return this.events.get(principal, eventId);

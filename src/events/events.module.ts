@@ -4,7 +4,9 @@ import { AuthModule } from '../auth/index.js';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { LeadsModule } from '../leads/index.js';
 import { EventsController } from './events.controller.js';
+import { EventPagesRepository } from './event-pages.repository.js';
 import { EventsRepository } from './events.repository.js';
+import { StandbyHorizon } from './standby-horizon.js';
 import { EVENT_RETENTION_MS, EventsService } from './events.service.js';
 import { LeadEvents } from './lead-events.js';
 import { EventWaits } from './event-waits.js';
@@ -14,8 +16,8 @@ import { EventEntity } from './entities/event.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([EventEntity]), LeadsModule, AuthModule],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository, LeadEvents, EventWaits, WaitingEventsList],
-  exports: [EventsService, EventWaits],
+  providers: [EventsService, EventsRepository, EventPagesRepository, LeadEvents, EventWaits, WaitingEventsList, StandbyHorizon],
+  exports: [EventsService, EventWaits, StandbyHorizon],
 })
 export class EventsModule implements OnModuleInit {
   constructor(private readonly retention: RetentionRunner) {}

@@ -5,12 +5,15 @@ import type { ApiPrincipal } from '../common/http/principal.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { Tracing, traceparentOf } from '../common/tracing/tracing.js';
 import type { Tx } from '../database/sql.js';
-import { InvalidRequestError, NotFoundError } from '../common/errors/problems.js';
-import { eventIdMessage, isEventId, newEventId } from '../common/ids.js';
+import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../common/errors/problems.js';
+import { eventIdEnds, eventIdMessage, isEventId, readEventId } from '../common/ids.js';
+import { AfterLostError } from './after-lost.error.js';
+import { EventPagesRepository, type PageRead, type PageRows } from './event-pages.repository.js';
+import { StandbyHorizon } from './standby-horizon.js';
 import { type EventListDto } from './dto/event.dto.js';
 import type { EventData, EventType } from './event-catalogue.js';
 import type { EventEnvelope, RecordedEvent } from './event-types.js';
-import { EventsRepository, type EventPosition, type EventRecord, type EventRow } from './events.repository.js';
+import { EventsRepository, type EventRecord } from './events.repository.js';
 import type { EventFeed } from './events-listener.js';
 import { splitPage } from '../common/pagination/keyset.js';
 
@@ -53,6 +56,8 @@ export class EventsService {
   constructor(
     private readonly clock: Clock,
     private readonly events: EventsRepository,
+    private readonly pages: EventPagesRepository,
+    private readonly horizon: StandbyHorizon,
     private readonly signals: OpsSignals,
     private readonly tracing: Tracing,
     private readonly standing: KeyStanding,
@@ -78,7 +83,7 @@ export class EventsService {
     const now = this.clock.now();
     const row = await this.signals.guard('outbox', () =>
       this.events.insert(tx, {
-        id: newEventId(now),
+        idEnds: eventIdEnds(now),
         orgId: input.orgId,
         type: input.type,
         test: input.test ?? false,
@@ -95,49 +100,60 @@ export class EventsService {
 
   /** GET /v1/events: the firm's kept events of the key's mode in commit-safe order, one page. */
   async list(feed: EventFeed, opts: EventListQuery): Promise<EventListDto> {
-    return (await this.pager(feed, opts)).page();
+    return this.pager(feed, opts).page();
   }
 
   /**
-   * Checks `after` once and returns the page query, which a waiting request (wait=) runs again when woken, and
-   * whether committed events after it are still held back (wait=: no notification will come for those). With
-   * `recheck` (a waiting request's key), each page reads the key's standing in its own statement: once the key is
-   * revoked or expired, the page is a 401, never an event committed after it.
+   * The page query, which a waiting request (wait=) runs again when woken, and whether committed events after
+   * `after` are still held back (wait=: no notification will come for those). `after` is resolved to its position in
+   * the statement that reads each page, so a page never follows a position from another history of the database:
+   * an `after` the log no longer has answers `after_lost`. With `recheck` (a waiting request's key), each page reads
+   * the key's standing in the same statement: once the key is revoked or expired, the page is a 401, never an event
+   * committed after it.
    */
-  async pager(feed: EventFeed, opts: EventListQuery, recheck?: ApiPrincipal): Promise<EventPager> {
-    let after = null;
-    if (opts.after !== undefined) {
-      // Another mode's event answers like an unknown one.
-      after = await this.events.position(feed, opts.after);
-      if (!after) throw new InvalidRequestError('after names no event of this firm; pass an event id from this log (next_after).', 'after');
-      if (after.occurredAt.getTime() < this.keptSince().getTime()) {
-        throw new InvalidRequestError(
-          'after names an event older than 30 days, which is no longer kept; start again without after.',
-          'after',
-        );
-      }
-    }
+  pager(feed: EventFeed, opts: EventListQuery, recheck?: ApiPrincipal): EventPager {
+    const after = opts.after ?? null;
     return {
       page: async () => {
-        const read = { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1 };
-        const rows = recheck ? await this.pageRechecked(recheck, feed, read) : await this.events.page(feed, read);
+        const read: PageRead = { after, type: opts.type, since: this.keptSince(), limit: opts.limit + 1, before: this.horizon.before() };
+        const { afterKept, rows } = recheck ? await this.pageRechecked(recheck, feed, read) : await this.pages.page(feed, read);
+        if (!afterKept) await this.refuseLostAfter(feed, after!);
         const { items, hasMore } = splitPage(rows, opts.limit);
         const events = items.map(toEnvelope);
         return { events, has_more: hasMore, next_after: events.length ? events[events.length - 1].id : null };
       },
-      heldBack: () => this.events.hasAnyAfter(feed, { after, type: opts.type, since: this.keptSince() }),
+      heldBack: () => this.pages.hasAnyAfter(feed, { after, type: opts.type, since: this.keptSince() }),
     };
   }
 
   /** The page with the key's standing, judged as every keyed read judges it (401 when revoked or expired). */
-  private async pageRechecked(
-    principal: ApiPrincipal,
-    feed: EventFeed,
-    read: { after: EventPosition | null; type?: string; since: Date; limit: number },
-  ): Promise<EventRow[]> {
-    const { standing, rows } = await this.events.pageWithStanding(principal, feed, read);
+  private async pageRechecked(principal: ApiPrincipal, feed: EventFeed, read: PageRead): Promise<PageRows> {
+    const { standing, ...page } = await this.pages.pageWithStanding(principal, feed, read);
     this.standing.confirm(principal, standing);
-    return rows;
+    return page;
+  }
+
+  /**
+   * `after` is not in the log: read its id. One the service never made: 400. Made over 30 days ago: 400, as before.
+   * Made within them: `after_lost` with the kept event to resume after, found from the position the id carries; an
+   * id from a later history than the database's is a database behind what this reader saw (an old primary): 503.
+   */
+  private async refuseLostAfter(feed: EventFeed, after: string): Promise<never> {
+    const reading = readEventId(after);
+    if (!reading) throw new InvalidRequestError('after names no event of this firm; pass an event id from this log (next_after).', 'after');
+    const since = this.keptSince();
+    if (reading.madeAt.getTime() < since.getTime())
+      throw new InvalidRequestError(
+        'after names an event older than 30 days, which is no longer kept; start again without after.',
+        'after',
+      );
+    if (!reading.position) throw new AfterLostError(null);
+    const history = await this.events.currentHistory();
+    if (history !== null && reading.position.history > history)
+      throw new ServiceUnavailableError(
+        'The database is behind the history this after comes from (a failover under way). Try again shortly.',
+      );
+    throw new AfterLostError(await this.pages.newestBefore(feed, reading.position, since));
   }
 
   /** GET /v1/events/{event_id}: unknown, another firm's or mode's, or no longer kept answer 404 alike. */

@@ -5,7 +5,10 @@ export { EVENT_DATA_MODELS, EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './even
 export type { EventData, EventType, SubscribableEventType } from './event-catalogue.js';
 export type { EventEnvelope, RecordedEvent } from './event-types.js';
 export { eventSchemas, eventWebhooks } from './event-webhooks.openapi.js';
+export { eventTypeReference } from './event-type-reference.js';
+export type { EventMemberReference, EventTypeReference } from './event-type-reference.js';
 export { EventWaits } from './event-waits.js';
+export { StandbyHorizon } from './standby-horizon.js';
 export { WaitingEventsList } from './waiting-events-list.js';
 export { EVENTS_CHANNEL, feedKeyOf } from './events-listener.js';
 export type { EventFeed } from './events-listener.js';

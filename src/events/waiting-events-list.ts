@@ -5,6 +5,7 @@ import type { EventListDto } from './dto/event.dto.js';
 import { EventWaits } from './event-waits.js';
 import { EventsService, type EventListQuery } from './events.service.js';
 import { feedKeyOf, type EventFeed } from './events-listener.js';
+import { StandbyHorizon } from './standby-horizon.js';
 
 /** After a notification whose event the log still holds back (an older transaction is open), re-check this soon, then slower. */
 const FIRST_RECHECK_MS = 100;
@@ -28,27 +29,43 @@ export class WaitingEventsList {
     private readonly events: EventsService,
     private readonly waits: EventWaits,
     private readonly config: AppConfig,
+    private readonly horizon: StandbyHorizon,
   ) {}
 
-  /** `principal`: the key and its feed (its firm and mode). */
-  async list(principal: ApiPrincipal, query: EventListQuery, waitSeconds: number, gone?: AbortSignal): Promise<EventListDto> {
+  /**
+   * `principal`: the key and its feed (its firm and mode). `stepAside`: gives back the request's place among its key's
+   * requests under way at once, called when the request starts waiting (it works only when woken, a page query).
+   */
+  async list(
+    principal: ApiPrincipal,
+    query: EventListQuery,
+    waitSeconds: number,
+    gone?: AbortSignal,
+    stepAside: () => void = () => {},
+  ): Promise<EventListDto> {
     const feed: EventFeed = { orgId: principal.orgId, livemode: principal.livemode };
     const waitMs = Math.min(waitSeconds * 1000, this.config.httpIdleTimeoutMs - IDLE_MARGIN_MS);
     if (waitMs <= 0) return this.events.list(feed, query);
     // A request that waits may answer long after its key was checked: each page re-checks the key in its own
     // statement, so a key revoked or expired meanwhile gets 401, never an event committed after that.
-    const { page, heldBack } = await this.events.pager(feed, query, principal);
+    const { page, heldBack } = this.events.pager(feed, query, principal);
     const deadline = Date.now() + waitMs;
     // Subscribed before the first query: an event committed while it runs still wakes this request.
     // Keyed by firm and mode: another mode's events do not wake it.
     const sub = this.waits.subscribe(feedKeyOf(feed), query.type);
+    let recheckMs: number | null = null;
+    // EVENTS_WAIT_FOR_STANDBY: an event held back until a standby has it is listable once the horizon moves.
+    const unhook = this.horizon.onAdvance(() => recheckMs !== null && sub.wake('recheck'));
     try {
       let answer = await page();
       // Committed before this wait began but held back behind an open transaction: no notification will come for it.
-      let recheckMs: number | null = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
+      recheckMs = answer.events.length === 0 && (await heldBack()) ? FIRST_RECHECK_MS : null;
+      if (answer.events.length === 0) stepAside();
       while (answer.events.length === 0) {
         const left = deadline - Date.now();
-        if (left <= 0) break;
+        // The wait ran out with nothing to give: the page once more, which judges the key now (401 if it stopped while
+        // nothing happened) and takes what the last tick may have missed.
+        if (left <= 0) return await page();
         const tick = this.waits.listening ? (recheckMs ?? left) : UNLISTENED_TICK_MS;
         const outcome = await sub.next(Math.min(left, tick), gone);
         if (outcome === 'stopped' || outcome === 'gone') break;
@@ -64,6 +81,7 @@ export class WaitingEventsList {
       }
       return answer;
     } finally {
+      unhook();
       sub.close();
     }
   }

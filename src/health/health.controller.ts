@@ -2,6 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Endpoint, PUBLIC } from '../common/http/access.decorators.js';
 import { TaggedController } from '../common/http/openapi.decorators.js';
+import { ReplicationHealth } from './replication.health.js';
 
 @ApiSchema({ description: 'Liveness of the API.' })
 class HealthDto {
@@ -13,6 +14,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
+    private readonly replication: ReplicationHealth,
   ) {}
 
   /** Liveness for integrators: reads no firm data and needs no key. */
@@ -37,10 +39,13 @@ export class HealthController {
     return { ok: true };
   }
 
-  /** Readiness for orchestrators: 503 while PostgreSQL is unreachable. Not part of the public API. */
+  /**
+   * Readiness for orchestrators: 503 while PostgreSQL is unreachable (or on an older history than this process has
+   * seen); `replication` says how durable a commit is. Not part of the public API.
+   */
   @Endpoint({ method: 'GET', path: 'health/ready', access: PUBLIC, query: 'any', quietLog: true })
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);
+    return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 }), () => this.replication.check()]);
   }
 }

@@ -52,6 +52,7 @@ export class LeadsController {
     },
     ok: { type: LeadResponseDto, description: 'The lead and its intake.' },
     problems: [400, 404],
+    notFound: 'The lead was not found.',
   })
   get(@CurrentPrincipal() principal: ApiPrincipal, @PathParam('lead_id') leadId: string): Promise<LeadResponseDto> {
     return this.leads.get(principal, leadId);
@@ -71,6 +72,7 @@ export class LeadsController {
     },
     ok: { type: PatchLeadResponseDto, description: 'The lead after the request, and whether anything changed.' },
     problems: [400, 404, 413, 415],
+    notFound: 'The lead was not found.',
     doc: [
       ApiBody({ type: PatchLeadDto, description: 'At least one of status, external_id, status_reason; no other members.' }),
       ApiExtraModels(LeadConflictProblem),

@@ -1,14 +1,16 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { declarationOf } from '../common/http/route-declaration.js';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { requireBearerToken } from '../auth/index.js';
 import { AppConfig } from '../config/app-config.js';
+import { Replication } from '../database/replication.js';
 import { Database } from '../database/sql.js';
+import { replicationGauges } from './replication-gauges.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
 import { DatabaseOutage } from '../common/ops/database-outage.js';
-import { EventWaits } from '../events/index.js';
+import { EventWaits, StandbyHorizon } from '../events/index.js';
 import { WebhookMetrics } from '../webhooks/index.js';
 
 /** The Prometheus series of one process; a registry of its own, so several apps in one process do not collide. */
@@ -37,8 +39,12 @@ export class MetricsService implements OnModuleInit {
     signals: OpsSignals,
     outage: DatabaseOutage,
     waits: EventWaits,
+    horizon: StandbyHorizon,
+    replication: Replication,
   ) {
-    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics]) this.registry.registerMetric(metric);
+    const replicationMetrics = replicationGauges(replication, new Logger('Metrics'));
+    for (const metric of [...webhooks.metrics, ...signals.metrics, ...outage.metrics, ...horizon.metrics, ...replicationMetrics])
+      this.registry.registerMetric(metric);
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state (max: the pool size limit; total, idle; waiting: clients queued for one).',

@@ -43,10 +43,12 @@ const TOKEN = {
   }),
 };
 /** HEAD answers 405 to anyone, key or not: there is nothing to authorise. */
-const HEAD: Pick<EndpointSpec, 'method' | 'query' | 'problems' | 'refusesMethod'> = {
+const HEAD: Pick<EndpointSpec, 'method' | 'query' | 'problems' | 'notFound' | 'refusesMethod'> = {
   method: 'HEAD',
   query: 'any',
   problems: [400, 404, 405, 503],
+  // Its only 404 is the router's, for a path that names no route; a HEAD answer carries no body.
+  notFound: 'The resource was not found.',
   refusesMethod: true,
 };
 const HEAD_DOC = {
@@ -95,6 +97,7 @@ export class CallRecordingController {
         "The caller's call as audio/ogg (Opus in Ogg), streamed; a transferred call's briefing to staff is not included. Intended for servers holding a key; browsers use a recording link.",
     },
     problems: [400, 404],
+    notFound: 'The recording of this call was not found.',
     doc: [ApiAudioResponses()],
   })
   async get(
@@ -137,6 +140,7 @@ export class CallRecordingController {
       headers: { 'Cache-Control': fixedHeader('no-store', ': the url is a credential.') },
     },
     problems: [400, 404, 413, 415],
+    notFound: 'The recording of this call was not found.',
   })
   async createLink(
     @CurrentPrincipal() principal: ApiPrincipal,
@@ -165,6 +169,7 @@ export class RecordingLinkController {
         'Use it as the src of an audio element: it sends no cross-origin headers. A page with a content security policy needs media-src allowing the API origin. Each start of playback is recorded in the audit log.',
     },
     problems: [400, 404, 503],
+    notFound: 'The recording link was not found.',
     doc: [ApiAudioResponses(LINK_HEADERS)],
   })
   async play(

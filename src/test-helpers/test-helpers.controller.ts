@@ -61,6 +61,7 @@ export class TestHelpersController {
     },
     ok: { type: SimulatedCallDto, description: 'The call after the re-processing.' },
     problems: [400, 404, 413, 415],
+    notFound: 'The call was not found.',
     doc: [ApiBody({ type: ReprocessCallDto, required: false, description: 'Optional.' })],
   })
   reprocess(

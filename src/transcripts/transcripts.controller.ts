@@ -24,6 +24,7 @@ export class TranscriptsController {
     },
     ok: { type: TranscriptDto, description: 'One page of turns, with the parts and briefings of the whole call.' },
     problems: [400, 404],
+    notFound: 'The call was not found.',
   })
   get(
     @CurrentPrincipal() principal: ApiPrincipal,

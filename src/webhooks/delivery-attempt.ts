@@ -3,6 +3,7 @@ import { Clock } from '../common/clock.js';
 import { SpanKind, Tracing, type Span } from '../common/tracing/tracing.js';
 import { AppConfig } from '../config/app-config.js';
 import { toEnvelope, type EventEnvelope } from '../events/index.js';
+import { deliveryBody } from './delivery-body.js';
 import type { DeliveryOutcome } from './delivery-rules.js';
 import { SecretBox } from './secret-box.js';
 import { SigningKeys } from './signing-keys.js';
@@ -62,7 +63,7 @@ export class DeliveryAttempt {
   }
 
   private async send(c: ClaimedDelivery, envelope: EventEnvelope, span: Span | null): Promise<DeliveryOutcome> {
-    const body = JSON.stringify(envelope);
+    const body = deliveryBody(envelope);
     const at = this.clock.now();
     const keys = this.keys.for(c, at);
     if (!keys) {

@@ -22,6 +22,16 @@ SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "
 
 SELECT ev.id AS "eventId", ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext" FROM events ev WHERE ev.id = ANY($1::text[])
 
+-- DeliveryClaimsRepository.claim (first attempts only of events a standby holds)
+-- prepared as delivery_claim_due_held
+SELECT id, event_id AS "eventId", created_at::text AS "createdKey", event_occurred_at::text AS "eventKey" FROM webhook_deliveries d
+WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+  AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = d.event_id AND ev.occurred_at = d.event_occurred_at
+                                       AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
+ORDER BY next_attempt_at
+LIMIT $2
+  FOR UPDATE OF d SKIP LOCKED
+
 -- DeliveryClaimsRepository.applyTransitions
 UPDATE webhook_deliveries d
   SET status = x.status,

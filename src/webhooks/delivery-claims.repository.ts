@@ -4,6 +4,7 @@ import { computed, selectList, type RowOf } from '../database/select-list.js';
 import { Database, type Queryable, type Tx } from '../database/sql.js';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import type { CarriedPosition } from '../common/ids.js';
 import type { DeliveryAttempt, DeliveryStatus } from './webhook-model.js';
 
 /**
@@ -81,10 +82,13 @@ export class DeliveryClaimsRepository {
    * needs: the endpoint, and the event (its envelope's columns and stored trace context; none when it is no
    * longer kept).
    */
-  @GenerateSql({ params: [DummyValue.DATE, 64, 60], rows: 'one' })
-  async claim(now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  @GenerateSql(
+    { params: [DummyValue.DATE, 64, 60, null], rows: 'one' },
+    { name: 'first attempts only of events a standby holds', params: [DummyValue.DATE, 64, 60, { history: 1, txid: '1' }] },
+  )
+  async claim(now: Date, limit: number, leaseSeconds: number, before: CarriedPosition | null): Promise<ClaimedDelivery[]> {
     return this.db.transaction(async (tx) => {
-      const due = await this.lockDue(tx, now, limit);
+      const due = before ? await this.lockDueHeld(tx, now, limit, before) : await this.lockDue(tx, now, limit);
       if (due.length === 0) return [];
       const claimed = await this.lease(tx, due, leaseSeconds);
       return this.withEventsById(tx, claimed);
@@ -105,6 +109,26 @@ export class DeliveryClaimsRepository {
         LIMIT $2
           FOR UPDATE SKIP LOCKED`,
       [now, limit],
+    );
+  }
+
+  /**
+   * lockDue under EVENTS_WAIT_FOR_STANDBY: a first attempt only once a standby holds its event (its position before
+   * `before`, the standby horizon), so a promotion never takes back an event a receiver was sent. A retry's event was
+   * published before its first attempt.
+   */
+  private lockDueHeld(tx: Tx, now: Date, limit: number, before: CarriedPosition): Promise<Due[]> {
+    return tx.prepared(
+      'delivery_claim_due_held',
+      DUE,
+      `SELECT ${DUE} FROM webhook_deliveries d
+        WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+          AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = d.event_id AND ev.occurred_at = d.event_occurred_at
+                                               AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
+        ORDER BY next_attempt_at
+        LIMIT $2
+          FOR UPDATE OF d SKIP LOCKED`,
+      [now, limit, before.history, before.txid],
     );
   }
 

@@ -3,6 +3,7 @@ import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
 import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { Tracing } from '../common/tracing/tracing.js';
+import { StandbyHorizon } from '../events/index.js';
 import { AppConfig } from '../config/app-config.js';
 import { DATABASE_URL } from '../database/database.module.js';
 import { ClaimPacer, leaseOutlastsAttempt } from './claim-pacer.js';
@@ -59,6 +60,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     private readonly tracing: Tracing,
     @Inject(DATABASE_URL) databaseUrl: string,
     private readonly outage: DatabaseOutage,
+    private readonly horizon: StandbyHorizon,
   ) {
     this.wakeup = new DeliveryWakeup(databaseUrl, () => this.wake(), outage, this.logger);
     this.pacer = new ClaimPacer(config.webhookDispatchConcurrency);
@@ -73,6 +75,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       );
     }
     this.wakeup.start();
+    // EVENTS_WAIT_FOR_STANDBY: a first attempt waits for a standby to hold its event; each advance may free some.
+    this.horizon.onAdvance(() => this.wake());
     this.wake();
   }
 
@@ -105,10 +109,6 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  inFlightCount(): number {
-    return this.inFlight.size;
-  }
-
   private async claimLoop(): Promise<void> {
     const concurrency = this.config.webhookDispatchConcurrency;
     while (this.active) {
@@ -131,7 +131,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   /** Due deliveries, with their events; null when there is nothing to send or the claim failed (the next wake tries again). */
   private async claim(want: number): Promise<ClaimedDelivery[] | null> {
     try {
-      const claimed = await this.deliveries.claim(this.clock.now(), want, this.config.webhookLeaseMs / 1000);
+      const claimed = await this.deliveries.claim(this.clock.now(), want, this.config.webhookLeaseMs / 1000, this.horizon.before());
       if (claimed.length === 0) return null;
       if (!this.active) {
         await this.release(claimed);

@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config.js';
 import { MailService, type MailMessage } from '../mail/index.js';
 import { decideDelivery, type DeliveryOutcome } from './delivery-rules.js';
 import { planEndpoint, type DecidedDelivery, type EndpointPlan } from './endpoint-plan.js';
+import { EndpointEvents } from './endpoint-events.js';
 import { deliveryFailedNotice, endpointDisabledNotice } from './owner-notices.js';
 import { DeliveryClaimsRepository, type ClaimedDelivery } from './delivery-claims.repository.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
@@ -40,6 +41,7 @@ export class DeliveryRecorder {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly db: Database,
+    private readonly endpointEvents: EndpointEvents,
   ) {}
 
   /** Resolves once the result is committed; rejects when its batch could not be. */
@@ -107,10 +109,17 @@ export class DeliveryRecorder {
     if (lost > 0) this.logger.warn({ lost }, 'results not recorded: their lease had run out and another worker holds them');
   }
 
+  /**
+   * The endpoint's changes and their events, in this transaction (the outbox): a run of failures ended
+   * (webhook_endpoint.recovered), deliveries out of attempts (webhook_delivery.exhausted), the endpoint turned off
+   * (webhook_endpoint.disabled, recorded once it is off), and the owner's emails.
+   */
   private async applyPlan(tx: Tx, plan: EndpointPlan, written: Set<string>, now: Date): Promise<void> {
     const { endpoint, disableFor } = plan;
     // A result another worker now owns is that worker's to report.
     const exhausted = plan.exhausted.filter((d) => written.has(d.claimed.id));
+    for (const failingSince of plan.recovered) await this.endpointEvents.recovered(tx, endpoint, failingSince);
+    for (const d of exhausted) await this.endpointEvents.exhausted(tx, endpoint, exhaustedFacts(d));
     if (exhausted.length === 0 && !disableFor) return;
     const to = await this.ownerEmail(endpoint.orgId);
     if (!to)
@@ -128,6 +137,7 @@ export class DeliveryRecorder {
         'webhook endpoint turned off',
       );
       if (to) emails.push(endpointDisabledNotice(to, endpoint, disableFor));
+      await this.endpointEvents.disabled(tx, endpoint, disableFor);
     }
     for (const message of emails) await this.mail.enqueue(tx, message);
   }
@@ -158,4 +168,10 @@ const failedDelivery = (d: DecidedDelivery) => ({
   eventId: d.claimed.eventId,
   eventType: d.claimed.eventType,
   lastError: d.decision.attempt?.error ?? `HTTP ${d.decision.attempt?.status_code}`,
+});
+
+const exhaustedFacts = (d: DecidedDelivery) => ({
+  deliveryId: d.claimed.id,
+  eventId: d.claimed.eventId,
+  lastStatusCode: d.decision.attempt?.status_code ?? null,
 });

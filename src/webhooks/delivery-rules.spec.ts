@@ -101,6 +101,28 @@ describe('endpoint health', () => {
     expect(h2).toEqual({ lastSuccessAt: t(3), lastFailureAt: t(2), failingSince: null });
   });
 
+  it('tells of each run of failures a success ends, by its failing_since, and of none while healthy', () => {
+    const ended: Date[] = [];
+    const h = foldHealth(
+      empty,
+      [
+        { at: t(1), success: true },
+        { at: t(2), success: false },
+        { at: t(3), success: false },
+        { at: t(4), success: true },
+        { at: t(5), success: true },
+        { at: t(6), success: false },
+        { at: t(7), success: true },
+      ],
+      (since) => ended.push(since),
+    );
+    expect(ended).toEqual([t(2), t(6)]);
+    expect(h.failingSince).toBeNull();
+    const none: Date[] = [];
+    foldHealth({ ...empty, failingSince: t(5) }, [{ at: t(4), success: true }], (since) => none.push(since));
+    expect(none).toEqual([]);
+  });
+
   it('is not fooled by results recorded out of order', () => {
     const failing = foldHealth(empty, [{ at: t(5), success: false }]);
     // A success from before the run, recorded late, leaves the run alone.

@@ -101,14 +101,18 @@ const later = (a: Date | null, b: Date) => (a === null || b.getTime() > a.getTim
  * Folds real attempts (never test ones) into an endpoint's health. Works in
  * any order, since two workers may record out of order: a success clears
  * failing_since only if it is not older than the run, a failure starts a run
- * only if it is newer than the last success.
+ * only if it is newer than the last success. `onRecovered` hears of each run a
+ * success ends, by its failing_since.
  */
-export function foldHealth(start: Health, attempts: { at: Date; success: boolean }[]): Health {
+export function foldHealth(start: Health, attempts: { at: Date; success: boolean }[], onRecovered?: (failingSince: Date) => void): Health {
   const h = { ...start };
   for (const a of [...attempts].sort((x, y) => x.at.getTime() - y.at.getTime())) {
     if (a.success) {
       h.lastSuccessAt = later(h.lastSuccessAt, a.at);
-      if (h.failingSince && a.at.getTime() >= h.failingSince.getTime()) h.failingSince = null;
+      if (h.failingSince && a.at.getTime() >= h.failingSince.getTime()) {
+        onRecovered?.(h.failingSince);
+        h.failingSince = null;
+      }
     } else {
       h.lastFailureAt = later(h.lastFailureAt, a.at);
       if (!h.failingSince && (!h.lastSuccessAt || a.at.getTime() > h.lastSuccessAt.getTime())) h.failingSince = a.at;

@@ -37,3 +37,13 @@ export function checkEventTypes(raw: string | string[]): string[] {
     throw new InvalidInputError('types', `: ${unknown.join(', ')} cannot be subscribed to; use ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
   return SUBSCRIBABLE_EVENT_TYPES.filter((t) => given.includes(t));
 }
+
+export const MAX_DESCRIPTION_LENGTH = 200;
+
+/** The endpoint's label, trimmed: at most 200 characters; empty (or none) is no label. */
+export function checkDescription(raw: string | null | undefined): string | null {
+  const description = raw?.trim() || null;
+  if (description !== null && description.length > MAX_DESCRIPTION_LENGTH)
+    throw new InvalidInputError('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  return description;
+}

@@ -17,17 +17,21 @@ export interface EndpointPlan {
   exhausted: DecidedDelivery[];
   /** Why the endpoint turns off now: a 410, or exhaustion after 3 days without success. */
   disableFor: 'gone' | 'failing' | null;
+  /** The runs of failures a success of this batch ended, by their failing_since (an endpoint that stays on). */
+  recovered: Date[];
 }
 
 /** What one recording batch does to one endpoint. Test deliveries never count. */
 export function planEndpoint(endpoint: WebhookEndpointEntity, mine: DecidedDelivery[], now: Date): EndpointPlan {
   const real = mine.filter((d) => !d.isTest && d.outcome.kind === 'attempt');
+  const ended: Date[] = [];
   const health =
     real.length === 0
       ? null
       : foldHealth(
           { lastSuccessAt: endpoint.lastSuccessAt, lastFailureAt: endpoint.lastFailureAt, failingSince: endpoint.failingSince },
           real.map((d) => ({ at: d.outcome.at, success: d.decision.succeeded })),
+          (failingSince) => ended.push(failingSince),
         );
   const exhausted = real.filter((d) => d.decision.exhausted);
   let disableFor: EndpointPlan['disableFor'] = null;
@@ -36,5 +40,6 @@ export function planEndpoint(endpoint: WebhookEndpointEntity, mine: DecidedDeliv
     if (real.some((d) => d.decision.gone)) disableFor = 'gone';
     else if (exhausted.length > 0 && noSuccessFor3Days({ lastSuccessAt, healthSince: endpoint.healthSince }, now)) disableFor = 'failing';
   }
-  return { endpoint, health, exhausted, disableFor };
+  const recovered = endpoint.status === 'enabled' && disableFor === null ? ended : [];
+  return { endpoint, health, exhausted, disableFor, recovered };
 }

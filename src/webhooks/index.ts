@@ -1,9 +1,15 @@
 export { WebhooksModule, WebhooksWorkerModule } from './webhooks.module.js';
 export { WebhookEndpointsService, MAX_ENDPOINTS_PER_FIRM, DEFAULT_ROTATION_OVERLAP_MS } from './webhook-endpoints.service.js';
-export type { CreateEndpointInput, EndpointActor, RotatedSecret } from './webhook-endpoints.service.js';
+export type { CreateEndpointInput, CreatedEndpoint, RotatedSecret } from './webhook-endpoints.service.js';
+export type { EndpointActor } from './endpoint-actor.js';
+export { WebhookEndpointUpdatesService } from './webhook-endpoint-updates.service.js';
+export type { EndpointUpdate } from './webhook-endpoint-updates.service.js';
 export { WebhookDeliveriesService, TEST_EVENT_MESSAGE, MANUAL_SENDS_PER_MINUTE } from './webhook-deliveries.service.js';
-export type { HourlyDeliveries } from './webhook-deliveries.service.js';
+export { DeliveryHistoryService } from './delivery-history.service.js';
+export type { DeliveryPage, DeliveryPageQuery, DeliveryView, HourlyDeliveries, SentRequest } from './delivery-history.service.js';
 export { DeliveryDispatcher } from './delivery-dispatcher.service.js';
 export { WebhookMetrics, ATTEMPT_OUTCOMES } from './webhook-metrics.js';
-export { sign, signingKey, webhookHeaders } from './signing.js';
+export { sign, signingKey, webhookHeaders, publicKeyOf, SIGNATURE_SCHEMES } from './signing.js';
+export type { SignatureScheme } from './signing.js';
 export type { WebhookEndpointDto, WebhookDeliveryDto } from './dto/webhook.dto.js';
+export { DELIVERY_STATUSES } from './dto/webhook.dto.js';

@@ -1,10 +1,42 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { PRIVATE_KEY_PREFIX, publicKeyText, type SignatureScheme } from './signing.js';
 
 const VERSION = 'v1';
 
 /** A new endpoint signing secret: `whsec_` + 32 random bytes, base64. */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * A new ed25519 key pair for `v1a` signatures: the private key (`whsk_` + PKCS#8, base64), which is sealed like a
+ * `whsec_` secret and never shown, and the public key (`whpk_` + its 32 raw bytes, base64), which is not secret.
+ */
+export function newSigningKeyPair(): { privateKey: string; publicKey: string } {
+  const pair = generateKeyPairSync('ed25519');
+  return {
+    privateKey: `${PRIVATE_KEY_PREFIX}${pair.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}`,
+    publicKey: publicKeyText(pair.publicKey),
+  };
+}
+
+/** What a new endpoint or a rotation signs with: the text to seal, the public key (v1a) and the last 4 characters shown. */
+export interface SigningMaterial {
+  signature: SignatureScheme;
+  /** Sealed at rest and never stored in plain: a `whsec_` secret (v1) or a `whsk_` private key (v1a). */
+  secret: string;
+  publicKey: string | null;
+  /** secret_last4: of the secret (v1), or of the public key (v1a: nothing of the private key is ever shown). */
+  last4: string;
+}
+
+export function newSigningMaterial(signature: SignatureScheme): SigningMaterial {
+  if (signature === 'v1') {
+    const secret = newSigningSecret();
+    return { signature, secret, publicKey: null, last4: secret.slice(-4) };
+  }
+  const { privateKey, publicKey } = newSigningKeyPair();
+  return { signature, secret: privateKey, publicKey, last4: publicKey.slice(-4) };
 }
 
 /**

@@ -25,6 +25,9 @@ SELECT d.id, d.org_id AS "orgId", d.endpoint_id AS "endpointId", d.event_id AS "
 -- WebhookDeliveriesRepository.list (every filter, after a position)
 SELECT d.id, d.org_id AS "orgId", d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.event_type AS "eventType", d.trigger, d.status, d.attempt_count AS "attemptCount", d.attempts, d.next_attempt_at AS "nextAttemptAt", d.completed_at AS "completedAt", d.created_at AS "createdAt" FROM webhook_deliveries d WHERE d.org_id = $1 AND d.created_at >= $2 AND d.endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4) AND d.endpoint_id = $5 AND d.event_id = $6 AND d.status = $7 AND (d.created_at, d.id) < ($8, $9::uuid) ORDER BY d.created_at DESC, d.id DESC LIMIT $3
 
+-- WebhookDeliveriesRepository.list (the console's newer page of one type)
+SELECT d.id, d.org_id AS "orgId", d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.event_type AS "eventType", d.trigger, d.status, d.attempt_count AS "attemptCount", d.attempts, d.next_attempt_at AS "nextAttemptAt", d.completed_at AS "completedAt", d.created_at AS "createdAt" FROM webhook_deliveries d WHERE d.org_id = $1 AND d.created_at >= $2 AND d.endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4) AND d.endpoint_id = $5 AND d.event_type = $6 AND (d.created_at, d.id) > ($7, $8::uuid) ORDER BY d.created_at ASC, d.id ASC LIMIT $3
+
 -- WebhookDeliveriesRepository.findForOrg
 SELECT d.id, d.org_id AS "orgId", d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.event_type AS "eventType", d.trigger, d.status, d.attempt_count AS "attemptCount", d.attempts, d.next_attempt_at AS "nextAttemptAt", d.completed_at AS "completedAt", d.created_at AS "createdAt" FROM webhook_deliveries d WHERE d.id = $1 AND d.org_id = $2 AND d.created_at >= $3
 
@@ -35,12 +38,6 @@ WHERE d.endpoint_id = $1 AND d.trigger <> 'event' AND d.created_at > $2 ORDER BY
 -- WebhookDeliveriesRepository.closePending
 UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
 WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())
-
--- WebhookDeliveriesRepository.countByHour
-SELECT date_trunc('hour', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, d.status, count(*)::int AS deliveries
- FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-WHERE d.endpoint_id = $1 AND d.created_at >= $2 AND e.org_id = $3 AND e.livemode = $4
-GROUP BY 1, 2 ORDER BY 1, 2
 
 -- WebhookDeliveriesRepository.dueStats
 SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest

@@ -8,7 +8,7 @@ import type { DeliveryStatus, DeliveryTrigger } from './webhook-model.js';
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
 
 /** A delivery as listed and shown: every column but the lease and its event's partition key. */
-const DELIVERY = selectList(WebhookDeliveryEntity, 'd', [
+export const DELIVERY = selectList(WebhookDeliveryEntity, 'd', [
   'id',
   'orgId',
   'endpointId',
@@ -33,6 +33,14 @@ export interface DeliveryFilters {
   endpointId?: string;
   eventId?: string;
   status?: DeliveryStatus;
+  /** The console's filter (the API lists every type). */
+  eventType?: string;
+}
+
+/** A keyset position: (created_at, id). */
+export interface DeliveryPosition {
+  createdAt: Date;
+  id: string;
 }
 
 const NEW_DELIVERY = {
@@ -43,6 +51,15 @@ const NEW_DELIVERY = {
   eventType: 'webhook.test',
   trigger: 'test' as const,
   now: DummyValue.DATE,
+};
+
+/** The console's "Newer" page, filtered by an event type. */
+const NEWER_OF_ONE_TYPE = {
+  endpointId: DummyValue.UUID,
+  eventType: 'call.completed',
+  since: DummyValue.DATE,
+  after: { createdAt: DummyValue.DATE, id: DummyValue.UUID },
+  limit: 21,
 };
 
 /**
@@ -111,7 +128,10 @@ export class WebhookDeliveriesRepository {
     await tx.execute(`SELECT pg_notify($1, '')`, [DELIVERY_CHANNEL]);
   }
 
-  /** Newest first, keyset on (created_at, id); only deliveries to the firm's endpoints of this mode. */
+  /**
+   * Newest first, keyset on (created_at, id); only deliveries to the firm's endpoints of this mode. With `after`
+   * (the console's "Newer"): the rows just newer than that position, oldest first, for the caller to turn round.
+   */
   @GenerateSql(
     { name: 'first page', params: [DummyValue.UUID, true, { since: DummyValue.DATE, limit: 21 }] },
     {
@@ -129,11 +149,12 @@ export class WebhookDeliveriesRepository {
         },
       ],
     },
+    { name: "the console's newer page of one type", params: [DummyValue.UUID, true, NEWER_OF_ONE_TYPE] },
   )
   async list(
     orgId: string,
     livemode: boolean,
-    f: DeliveryFilters & { since: Date; before?: { createdAt: Date; id: string }; limit: number },
+    f: DeliveryFilters & { since: Date; before?: DeliveryPosition; after?: DeliveryPosition; limit: number },
   ): Promise<DeliveryRow[]> {
     const params: unknown[] = [orgId, f.since, f.limit, livemode];
     const where = [
@@ -141,20 +162,21 @@ export class WebhookDeliveriesRepository {
       'd.created_at >= $2',
       'd.endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4)',
     ];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
+    const add = (sql: string, ...values: unknown[]) => {
+      const first = params.length + 1;
+      params.push(...values);
+      where.push(sql.replace(/\$(\d)/g, (_, i: string) => `$${first + Number(i) - 1}`));
     };
-    if (f.endpointId !== undefined) add('d.endpoint_id = ?', f.endpointId);
-    if (f.eventId !== undefined) add('d.event_id = ?', f.eventId);
-    if (f.status !== undefined) add('d.status = ?', f.status);
-    if (f.before) {
-      params.push(f.before.createdAt, f.before.id);
-      where.push(`(d.created_at, d.id) < ($${params.length - 1}, $${params.length}::uuid)`);
-    }
+    if (f.endpointId !== undefined) add('d.endpoint_id = $1', f.endpointId);
+    if (f.eventId !== undefined) add('d.event_id = $1', f.eventId);
+    if (f.status !== undefined) add('d.status = $1', f.status);
+    if (f.eventType !== undefined) add('d.event_type = $1', f.eventType);
+    if (f.before) add('(d.created_at, d.id) < ($1, $2::uuid)', f.before.createdAt, f.before.id);
+    if (f.after) add('(d.created_at, d.id) > ($1, $2::uuid)', f.after.createdAt, f.after.id);
+    const order = f.after ? 'ASC' : 'DESC';
     return this.db.query(
       DELIVERY,
-      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
+      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at ${order}, d.id ${order} LIMIT $3`,
       params,
     );
   }
@@ -193,23 +215,6 @@ export class WebhookDeliveriesRepository {
       `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
         WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`,
       [endpointId, now],
-    );
-  }
-
-  /** How many deliveries of the endpoint (of this firm and mode) were made each hour since `since`, by status. */
-  @GenerateSql({ params: [DummyValue.UUID, true, DummyValue.UUID, DummyValue.DATE] })
-  countByHour(
-    orgId: string,
-    livemode: boolean,
-    endpointId: string,
-    since: Date,
-  ): Promise<{ hour: Date; status: DeliveryStatus; deliveries: number }[]> {
-    return this.db.query<{ hour: Date; status: DeliveryStatus; deliveries: number }>(
-      `SELECT date_trunc('hour', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, d.status, count(*)::int AS deliveries
-         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.endpoint_id = $1 AND d.created_at >= $2 AND e.org_id = $3 AND e.livemode = $4
-        GROUP BY 1, 2 ORDER BY 1, 2`,
-      [endpointId, since, orgId, livemode],
     );
   }
 

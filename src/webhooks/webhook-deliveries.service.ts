@@ -17,16 +17,6 @@ import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 /** A key's firm and mode: it sees only that mode's endpoints and their deliveries. */
 type KeyScope = Pick<ApiPrincipal, 'orgId' | 'livemode'>;
 
-/** One hour's deliveries of one status (the console's chart). */
-export interface HourlyDeliveries {
-  /** The hour's start, ISO 8601 UTC. */
-  hour: string;
-  status: string;
-  deliveries: number;
-}
-
-const HOUR_MS = 3600_000;
-
 /** Test events and resends together, per endpoint. */
 export const MANUAL_SENDS_PER_MINUTE = 5;
 const WINDOW_MS = 60_000;
@@ -157,16 +147,6 @@ export class WebhookDeliveriesService {
       await this.deliveries.notify(tx);
       return toDeliveryDto(row);
     });
-  }
-
-  /**
-   * The endpoint's deliveries per hour (of their creation) and status over the last `hours`, oldest first; only
-   * hours with deliveries are listed. 404 for another firm's or mode's endpoint, like an unknown one.
-   */
-  async hourlyCounts(scope: KeyScope, endpointId: string, hours: number): Promise<HourlyDeliveries[]> {
-    const since = new Date(Math.floor(this.clock.now().getTime() / HOUR_MS - hours + 1) * HOUR_MS);
-    const rows = await this.deliveries.countByHour(scope.orgId, scope.livemode, requireUuid(endpointId, 'endpoint_id'), since);
-    return rows.map((r) => ({ hour: r.hour.toISOString(), status: r.status, deliveries: r.deliveries }));
   }
 
   private recordAction(tx: Tx, orgId: string, actor: AuditActor, action: string, deliveryId: string, details: Record<string, unknown>) {

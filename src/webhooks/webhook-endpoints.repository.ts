@@ -77,6 +77,11 @@ export class WebhookEndpointsRepository {
     await tx.getRepository(WebhookEndpointEntity).update({ id }, { status: 'disabled', disabledReason: reason, updatedAt: now });
   }
 
+  /** The owner's change of its label and subscriptions (`endpoint update`, the console's "Save"). */
+  async update(tx: Tx, id: string, changes: Partial<Pick<WebhookEndpointEntity, 'description' | 'eventTypes'>>, now: Date): Promise<void> {
+    await tx.getRepository(WebhookEndpointEntity).update({ id }, { ...changes, updatedAt: now });
+  }
+
   /** Back on: the failing run and the 3-day rule start afresh. */
   async enable(tx: Tx, id: string, now: Date): Promise<void> {
     await tx
@@ -105,17 +110,23 @@ export class WebhookEndpointsRepository {
     );
   }
 
-  /** A new current secret; the one it replaces signs too until `previousExpiresAt` (none when null). */
+  /** A new current secret (and scheme); the one it replaces signs too until `previousExpiresAt` (none when null). */
   async rotateSecret(
     tx: Tx,
     id: string,
-    s: { secretEnc: string; secretLast4: string; previousSecretEnc: string | null; previousExpiresAt: Date | null; now: Date },
+    s: Pick<WebhookEndpointEntity, 'secretEnc' | 'secretLast4' | 'signature' | 'publicKey'> & {
+      previousSecretEnc: string | null;
+      previousExpiresAt: Date | null;
+      now: Date;
+    },
   ): Promise<void> {
     await tx.getRepository(WebhookEndpointEntity).update(
       { id },
       {
         secretEnc: s.secretEnc,
         secretLast4: s.secretLast4,
+        signature: s.signature,
+        publicKey: s.publicKey,
         previousSecretEnc: s.previousSecretEnc,
         previousSecretExpiresAt: s.previousExpiresAt,
         updatedAt: s.now,

@@ -6,28 +6,25 @@ import { AuditService, type AuditActor } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import type { WebhookEndpointDto } from './dto/webhook.dto.js';
-import { SecretBox, newSigningSecret } from './secret-box.js';
-import { checkEndpointUrl, checkEventTypes } from './endpoint-input.js';
+import { SecretBox, newSigningMaterial } from './secret-box.js';
+import type { SignatureScheme } from './signing.js';
+import type { CreatedEndpoint, RotatedSecret } from './signing-results.js';
+
+export type { CreatedEndpoint, RotatedSecret } from './signing-results.js';
+import { checkDescription, checkEndpointUrl, checkEventTypes } from './endpoint-input.js';
+import { endpointNotFound, lockEndpointFor, OWNER, type EndpointActor } from './endpoint-actor.js';
+import { EndpointEvents } from './endpoint-events.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toEndpointDto } from './webhook.mapper.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
-import { NotFoundError } from '../common/errors/problems.js';
 import { isUuid } from '../common/ids.js';
 
 export const MAX_ENDPOINTS_PER_FIRM = 5;
 /** How long the replaced secret keeps signing after a rotation, unless the owner says otherwise. */
 export const DEFAULT_ROTATION_OVERLAP_MS = 24 * 3600_000;
 export const MAX_ROTATION_OVERLAP_MS = 7 * 24 * 3600_000;
-
-export interface RotatedSecret {
-  id: string;
-  /** The new signing secret, shown only here. */
-  secret: string;
-  /** Until when the replaced secret signs too; null when the overlap is zero. */
-  previous_secret_expires_at: string | null;
-}
 
 export interface CreateEndpointInput {
   orgId: string;
@@ -39,18 +36,9 @@ export interface CreateEndpointInput {
   livemode?: boolean;
   /** Who adds it (the audit log's actor): the owner through the CLI unless said. */
   actor?: AuditActor;
+  /** How its deliveries are signed: `v1` (HMAC, the default) or `v1a` (ed25519, a public key to verify with). */
+  signature?: SignatureScheme;
 }
-
-/**
- * Who changes an endpoint: the owner through the CLI (any endpoint, by its id), or a console session, which
- * reaches only its own firm's endpoints of its own mode; any other id answers 404 exactly like an unknown one.
- */
-export interface EndpointActor {
-  actor: AuditActor;
-  scope?: { orgId: string; livemode: boolean };
-}
-
-export const OWNER: EndpointActor = { actor: { type: 'owner', id: null } };
 
 /** Endpoint management: dashboard actions (CLI) and the API's read. */
 @Injectable()
@@ -66,16 +54,19 @@ export class WebhookEndpointsService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly db: Database,
+    private readonly endpointEvents: EndpointEvents,
   ) {}
 
-  /** The signing secret is returned only here. */
-  async create(input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
+  /** The signing secret is returned only here (for v1a the public key, which the API shows too). */
+  create(input: CreateEndpointInput & { signature?: 'v1' }): Promise<{ endpoint: WebhookEndpointDto; secret: string }>;
+  create(input: CreateEndpointInput & { signature: 'v1a' }): Promise<{ endpoint: WebhookEndpointDto; publicKey: string }>;
+  create(input: CreateEndpointInput): Promise<CreatedEndpoint>;
+  async create(input: CreateEndpointInput): Promise<CreatedEndpoint> {
     const url = checkEndpointUrl(input.url, this.config.webhookAllowPrivateTargets);
     const eventTypes = checkEventTypes(input.eventTypes);
-    const description = input.description?.trim() || null;
-    if (description !== null && description.length > 200) throw new InvalidInputError('description', 'must be at most 200 characters');
+    const description = checkDescription(input.description);
     const id = randomUUID();
-    const secret = newSigningSecret();
+    const signing = newSigningMaterial(input.signature ?? 'v1');
     const now = this.clock.now();
     const livemode = input.livemode ?? true;
     const row = await this.db.transaction(async (tx) => {
@@ -92,10 +83,12 @@ export class WebhookEndpointsService {
         eventTypes,
         status: 'enabled',
         disabledReason: null,
-        secretEnc: this.secrets.seal(secret, id),
-        secretLast4: secret.slice(-4),
+        secretEnc: this.secrets.seal(signing.secret, id),
+        secretLast4: signing.last4,
         createdAt: now,
         livemode,
+        signature: signing.signature,
+        publicKey: signing.publicKey,
       });
       await this.audit.record(
         {
@@ -104,22 +97,24 @@ export class WebhookEndpointsService {
           action: 'webhook_endpoint.created',
           resourceType: 'webhook_endpoint',
           resourceIds: [id],
-          details: { event_types: eventTypes, mode: livemode ? 'live' : 'test' },
+          details: { event_types: eventTypes, mode: livemode ? 'live' : 'test', signature: signing.signature },
         },
         tx,
       );
       return created;
     });
-    this.logger.log({ endpoint_id: id, org_id: input.orgId }, 'webhook endpoint created');
-    return { endpoint: toEndpointDto(row), secret };
+    this.logger.log({ endpoint_id: id, org_id: input.orgId, signature: signing.signature }, 'webhook endpoint created');
+    const shown = signing.publicKey === null ? { secret: signing.secret } : { publicKey: signing.publicKey };
+    return { endpoint: toEndpointDto(row), ...shown };
   }
 
-  /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. */
+  /** Owner turns it off: nothing more is sent; pending deliveries are closed, not kept for later. Its event, once off. */
   async disable(id: string, by = OWNER): Promise<WebhookEndpointDto> {
     return this.change(id, by, 'webhook_endpoint.disabled', async (tx, e, now) => {
       if (e.status === 'disabled') return;
       await this.endpoints.disable(tx, e.id, 'owner', now);
       await this.deliveries.closePending(tx, e.id, now);
+      await this.endpointEvents.disabled(tx, e, 'owner');
     });
   }
 
@@ -127,6 +122,7 @@ export class WebhookEndpointsService {
     return this.change(id, by, 'webhook_endpoint.enabled', async (tx, e, now) => {
       if (e.status === 'enabled') return;
       await this.endpoints.enable(tx, e.id, now);
+      await this.endpointEvents.enabled(tx, e);
     });
   }
 
@@ -150,20 +146,23 @@ export class WebhookEndpointsService {
   }
 
   /**
-   * A new signing secret. For `overlapMs` every delivery is signed with both, so
-   * a receiver switches without losing one; a secret replaced earlier stops at once.
+   * A new signing secret (v1) or key pair (v1a), of the endpoint's scheme unless `signature` says another. For
+   * `overlapMs` every delivery is signed with both, so a receiver switches without losing one (from v1 to v1a: it
+   * carries a `v1` and a `v1a` signature); a secret replaced earlier stops at once.
    */
-  async rotateSecret(id: string, overlapMs = DEFAULT_ROTATION_OVERLAP_MS, by = OWNER): Promise<RotatedSecret> {
+  async rotateSecret(id: string, overlapMs = DEFAULT_ROTATION_OVERLAP_MS, by = OWNER, signature?: SignatureScheme): Promise<RotatedSecret> {
     if (!Number.isInteger(overlapMs) || overlapMs < 0 || overlapMs > MAX_ROTATION_OVERLAP_MS)
       throw new InvalidInputError('overlap', 'must be between 0 and 7 days');
-    const secret = newSigningSecret();
     const now = this.clock.now();
     const expiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
-    await this.db.transaction(async (tx) => {
+    const signing = await this.db.transaction(async (tx) => {
       const e = await this.lockFor(tx, id, by);
+      const material = newSigningMaterial(signature ?? e.signature);
       await this.endpoints.rotateSecret(tx, e.id, {
-        secretEnc: this.secrets.seal(secret, e.id),
-        secretLast4: secret.slice(-4),
+        secretEnc: this.secrets.seal(material.secret, e.id),
+        secretLast4: material.last4,
+        signature: material.signature,
+        publicKey: material.publicKey,
         previousSecretEnc: expiresAt ? e.secretEnc : null,
         previousExpiresAt: expiresAt,
         now,
@@ -175,19 +174,22 @@ export class WebhookEndpointsService {
           action: 'webhook_endpoint.secret_rotated',
           resourceType: 'webhook_endpoint',
           resourceIds: [e.id],
-          details: { previous_secret_expires_at: expiresAt?.toISOString() ?? null },
+          details: { previous_secret_expires_at: expiresAt?.toISOString() ?? null, signature: material.signature },
         },
         tx,
       );
+      return material;
     });
-    this.logger.log({ endpoint_id: id }, 'webhook endpoint signing secret rotated');
-    return { id, secret, previous_secret_expires_at: expiresAt?.toISOString() ?? null };
+    this.logger.log({ endpoint_id: id, signature: signing.signature }, 'webhook endpoint signing secret rotated');
+    const until = expiresAt?.toISOString() ?? null;
+    if (signing.publicKey !== null) return { id, public_key: signing.publicKey, previous_secret_expires_at: until };
+    return { id, secret: signing.secret, previous_secret_expires_at: until };
   }
 
   /** One endpoint of the firm in one mode (404 for any other id, like an unknown one). */
   async get(scope: { orgId: string; livemode: boolean }, id: string): Promise<WebhookEndpointDto> {
     const e = isUuid(id) ? await this.endpoints.findById(id.toLowerCase()) : null;
-    if (!e || e.orgId !== scope.orgId || e.livemode !== scope.livemode) throw notFound(id);
+    if (!e || e.orgId !== scope.orgId || e.livemode !== scope.livemode) throw endpointNotFound(id);
     return toEndpointDto(e);
   }
 
@@ -215,19 +217,7 @@ export class WebhookEndpointsService {
     return toEndpointDto((await this.endpoints.findById(e.id))!);
   }
 
-  /**
-   * The endpoint, locked for a change. By id alone (the CLI): an id that is not a uuid is a usage error. Within a
-   * scope (a console session): anything but its own firm's endpoint of its mode answers 404 exactly like an unknown id.
-   */
-  private async lockFor(tx: Tx, id: string, by: EndpointActor): Promise<WebhookEndpointEntity> {
-    if (!isUuid(id)) {
-      if (by.scope) throw notFound(id);
-      throw new InvalidInputError(null, `"${id}" is not a webhook endpoint id`);
-    }
-    const e = await this.endpoints.lockById(tx, id.toLowerCase());
-    if (!e || (by.scope && (e.orgId !== by.scope.orgId || e.livemode !== by.scope.livemode))) throw notFound(id);
-    return e;
+  private lockFor(tx: Tx, id: string, by: EndpointActor): Promise<WebhookEndpointEntity> {
+    return lockEndpointFor(this.endpoints, tx, id, by);
   }
 }
-
-const notFound = (id: string) => new NotFoundError('The webhook endpoint', `no webhook endpoint with id "${id}"`);

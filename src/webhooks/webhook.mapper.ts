@@ -14,6 +14,8 @@ export function toEndpointDto(e: WebhookEndpointEntity): WebhookEndpointDto {
     status: e.status,
     disabled_reason: e.disabledReason,
     secret_last4: e.secretLast4,
+    signature: e.signature,
+    public_key: e.publicKey,
     last_success_at: iso(e.lastSuccessAt),
     last_failure_at: iso(e.lastFailureAt),
     failing_since: iso(e.failingSince),

@@ -11,12 +11,20 @@ import { WebhookEndpointsService } from './webhook-endpoints.service.js';
  * Test and redeliver: a POST on `:<id>/<verb>` that takes no body, answers 202 with the new delivery and is refused
  * while the endpoint is off.
  */
-function sendNow(id: string, verb: string, idDoc: { description: string; example: string }, op: OperationDoc, ok: string): EndpointSpec {
+function sendNow(
+  id: string,
+  verb: string,
+  idDoc: { description: string; example: string },
+  op: OperationDoc,
+  ok: string,
+  notFound: string,
+): EndpointSpec {
   return {
     method: 'POST',
     access: keyed('webhooks:test'),
     status: 202,
     problems: [400, 404, 413, 415],
+    notFound,
     doc: [ApiEndpointDisabled()],
     path: `:${id}/${verb}`,
     params: { [id]: pathParam({ format: 'uuid', ...idDoc }) },
@@ -69,6 +77,7 @@ export class WebhookEndpointsController {
       { description: 'The endpoint id.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' },
       SEND_TEST,
       'One new webhook.test event and its pending delivery.',
+      'The webhook endpoint was not found.',
     ),
   )
   async test(
@@ -106,6 +115,7 @@ export class WebhookDeliveriesController {
       { description: 'The delivery id.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' },
       REDELIVER,
       'The new delivery (trigger redelivery), pending; the original is untouched.',
+      'The webhook delivery was not found.',
     ),
   )
   async redeliver(

@@ -9,12 +9,16 @@ import { MailModule } from '../mail/index.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryClaimsRepository } from './delivery-claims.repository.js';
 import { DeliveryDispatcher } from './delivery-dispatcher.service.js';
+import { DeliveryHistoryRepository } from './delivery-history.repository.js';
+import { DeliveryHistoryService } from './delivery-history.service.js';
 import { DeliveryRecorder } from './delivery-recorder.js';
+import { EndpointEvents } from './endpoint-events.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookEndpointUpdatesService } from './webhook-endpoint-updates.service.js';
 import { WebhookFanOut } from './webhook-fan-out.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
@@ -29,14 +33,21 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
     { provide: SecretBox, useFactory: (config: AppConfig) => new SecretBox(config.webhookSecretKey), inject: [AppConfig] },
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
+    DeliveryHistoryRepository,
     WebhookEndpointsService,
+    WebhookEndpointUpdatesService,
     WebhookDeliveriesService,
+    DeliveryHistoryService,
     WebhookFanOut,
     WebhookMetrics,
+    EndpointEvents,
   ],
   exports: [
+    EndpointEvents,
     WebhookEndpointsService,
+    WebhookEndpointUpdatesService,
     WebhookDeliveriesService,
+    DeliveryHistoryService,
     WebhookMetrics,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,

@@ -58,7 +58,7 @@ describe('no firm sees another: every id-taking operation, path and filter', () 
     async (_name, c) => {
       const key = keyOf(b, c);
       const foreign = idOf(a, c.kind);
-      const missing = MISSING_ID[c.kind]();
+      const missing = MISSING_ID[c.kind](foreign);
       const forForeign = await c.send(t, foreign, key);
       const forMissing = await c.send(t, missing, key);
       expect(observable(forForeign, foreign)).toEqual(observable(forMissing, missing));

@@ -24,6 +24,8 @@ describe('foundation', () => {
     const r = await t.get('/health/ready');
     expect(r.status).toBe(200);
     expect(r.body.info.database.status).toBe('up');
+    // How durable a commit is: the test cluster has no standby, and publication waits for none.
+    expect(r.body.info.replication).toMatchObject({ status: 'up', synchronous: false, standbys: 0, events_wait_for_standby: false });
   });
 
   it('an unknown path answers 404 as a problem document', async () => {

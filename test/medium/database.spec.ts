@@ -11,3 +11,4 @@ import './database/database-session-ended.cases';
 import './database/partition-retention.cases';
 import './database/test-data-retention.cases';
 import './database/test-helpers.cases';
+import './database/history-fence.cases';

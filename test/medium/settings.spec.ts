@@ -6,3 +6,4 @@ import './settings/api-keys.cases';
 import './settings/receptionist.cases';
 import './settings/audit.cases';
 import './settings/readme-cli.cases';
+import './settings/idempotency.cases';

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, type Response } from 'playwright-core';
 import { BROWSER_OUTPUT, launchChromium, haveChromium } from '../support/browser';
@@ -68,6 +68,26 @@ const OUTPUT = BROWSER_OUTPUT;
       body: await op.locator('.live-responses-table .response-col_description pre').first().innerText(),
     };
   };
+
+  it('renders the introduction as sections: each heading of the document is a heading on the page', async () => {
+    await page.goto(`${t.baseUrl}/docs`);
+    const intro = page.locator('.information-container .info__description');
+    await intro.locator('h3').first().waitFor({ timeout: 15_000 });
+    // Each `### ` line of info.description, as the browser shows it: an h3 (not a paragraph starting with ###).
+    const served = (await t.get<{ info: { description: string } }>('/v1/openapi.json')).body;
+    const written = [...served.info.description.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    expect(written).toEqual(
+      expect.arrayContaining(['Authentication', 'Test mode', 'Errors', 'Paging and sync', 'Rate limits', 'Webhooks']),
+    );
+    expect(await intro.locator('h3').allInnerTexts()).toEqual(written);
+    expect(await intro.getByText('###').count()).toBe(0);
+    // Paragraphs, not one block: the lead and at least one per section.
+    expect(await intro.locator('p').count()).toBeGreaterThan(written.length);
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.locator('.information-container').screenshot({ path: join(OUTPUT, 'swagger-ui-introduction.png') });
+    if (process.env.SWAGGER_UI_SCREENSHOT) copyFileSync(join(OUTPUT, 'swagger-ui-introduction.png'), process.env.SWAGGER_UI_SCREENSHOT);
+    expect(consoleErrors).toEqual([]);
+  }, 60_000);
 
   it('authorizes with a real key, then "Try it out" on GET /v1/calls and PATCH /v1/leads/{lead_id} answers for real', async () => {
     expect(t.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);

@@ -9,11 +9,11 @@ import { serviceEnv, startService, stopService } from '../support/processes';
 /**
  * The packages a process loads only where they are used (docs/decisions.md): undici for a sender's first attempt,
  * nodemailer for a worker with SMTP_URL, OpenTelemetry's SDK with tracing on, the AWS SDK for the S3 store, and
- * @fastify/static when an HTTP app is built (for the console's assets). Each costs a process start about 0.1 to 0.4 s
+ * @fastify/static and the console's Fastify plugins (cookie, form body, helmet, CSRF) when an HTTP app is built. Each costs a process start about 0.1 to 0.4 s
  * of CPU. A preload lists what a process loaded, as it exits.
  */
 const AFTER_BOOT = ['undici', 'nodemailer', '@opentelemetry/sdk-trace-base', '@aws-sdk/client-s3'];
-const HTTP_ONLY = ['@fastify/static'];
+const HTTP_ONLY = ['@fastify/static', '@fastify/cookie', '@fastify/formbody', '@fastify/helmet', '@fastify/csrf-protection'];
 
 describe('what a process loads', () => {
   let db: string;

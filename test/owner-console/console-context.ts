@@ -29,7 +29,7 @@ export class ConsoleOverHttp {
   }
 
   // Arrow functions: the topic files take them out of the object.
-  readonly endpointFor = async (f: TestFirm, opts: { livemode?: boolean; description?: string } = {}) =>
+  readonly endpointFor = async (f: TestFirm, opts: { livemode?: boolean; description?: string; eventTypes?: string[] } = {}) =>
     (
       await this.endpoints.create({
         orgId: f.orgId,
@@ -38,8 +38,8 @@ export class ConsoleOverHttp {
         ...opts,
       })
     ).endpoint.id;
-  readonly signIn = async (f: TestFirm, livemode = true): Promise<ConsoleBrowser> => {
-    const { token } = await mintLink(this.t.app, f.slug, livemode);
+  readonly signIn = async (f: TestFirm, livemode = true, readOnly = false): Promise<ConsoleBrowser> => {
+    const { token } = await mintLink(this.t.app, f.slug, livemode, readOnly);
     this.tokens.push(token);
     const c = await openConsole(this.t.baseUrl, token);
     this.tokens.push(c.secret);

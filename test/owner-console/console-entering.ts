@@ -36,6 +36,14 @@ export function entering(shared: ConsoleOverHttp): void {
       const c = await openConsole(t.baseUrl, token);
       expect(await (await c.get('/console/endpoints')).text()).toContain('Test mode');
 
+      // --read-only: the same one object; its session sees and changes nothing.
+      const readOnly = await runCli(['console', 'link', '--org', firm.slug, '--read-only', '--json'], { databaseUrl: t.databaseUrl });
+      expect([readOnly.code, Object.keys(readOnly.json), readOnly.stdout.trim().split('\n').length]).toEqual([0, ['url', 'expires_at'], 1]);
+      const looker = await openConsole(t.baseUrl, linkToken(readOnly.json.url));
+      tokens.push(looker.secret);
+      expect(await (await looker.get('/console/endpoints')).text()).toContain('>Read-only</span>');
+      expect((await looker.post('/console/endpoints', { url: 'https://hooks.example.com/ro', types: 'lead.created' })).status).toBe(403);
+
       const badMode = await runCli(['console', 'link', '--org', firm.slug, '--mode', 'staging', '--json'], { databaseUrl: t.databaseUrl });
       expect([badMode.code, badMode.json.error.message]).toEqual([2, '--mode must be live or test, not "staging"']);
       const noFirm = await runCli(['console', 'link', '--org', 'no-such-firm', '--json'], { databaseUrl: t.databaseUrl });
@@ -107,7 +115,16 @@ export function entering(shared: ConsoleOverHttp): void {
       const d = await signIn(firm);
       const out = await d.post('/console/sign-out');
       expect(out.status).toBe(200);
-      expect(out.headers.get('set-cookie')).toMatch(/^console_session=; Path=\/console; Max-Age=0; HttpOnly; SameSite=Strict$/);
+      // Removed by @fastify/cookie's clearCookie: empty, expired, with the attributes it was set with.
+      const removed = out.headers.get('set-cookie')!.split('; ');
+      expect(removed[0]).toBe('console_session=');
+      expect(removed.slice(1).sort()).toEqual([
+        'Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+        'HttpOnly',
+        'Max-Age=0',
+        'Path=/console',
+        'SameSite=Strict',
+      ]);
       expect((await d.get('/console/endpoints')).status).toBe(401);
       expect(await auditOf(firm.orgId, 'console.signed_out')).toHaveLength(1);
     });

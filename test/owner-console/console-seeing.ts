@@ -100,6 +100,31 @@ export function seeing(shared: ConsoleOverHttp): void {
       expect(second).not.toContain('?cursor=');
     });
 
+    it('an endpoint’s page shows how it signs: v1 with its secret’s last 4, v1a with its public key; rotating v1a shows the new key', async () => {
+      const f = await createFirm(t.app);
+      const hmac = await endpointFor(f);
+      const { endpoint, publicKey } = await shared.endpoints.create({
+        orgId: f.orgId,
+        url: 'https://hooks.example.com/v1a',
+        eventTypes: ['call.completed'],
+        signature: 'v1a',
+      });
+      const c = await signIn(f);
+      const v1 = await (await c.get(`/console/endpoints/${hmac}`)).text();
+      expect(v1).toContain('v1 (HMAC-SHA256)');
+      expect(v1).toMatch(/Signing secret<\/dt><dd class="mono">whsec_…/);
+      const v1a = await (await c.get(`/console/endpoints/${endpoint.id}`)).text();
+      expect(v1a).toContain('v1a (ed25519)');
+      expect(v1a).toContain(`<dd class="mono public-key">${publicKey}</dd>`);
+      expect(v1a).not.toContain('whsec_');
+      const rotated = await (await c.post(`/console/endpoints/${endpoint.id}/rotate-secret`)).text();
+      const newKey = /<code id="public-key">(whpk_[A-Za-z0-9+/=]+)<\/code>/.exec(rotated)![1];
+      expect(newKey).not.toBe(publicKey);
+      expect(rotated).not.toMatch(/whsec_|whsk_|undefined/);
+      expect(rotated).toContain('signed with both the old and the new key');
+      expect(await (await c.get(`/console/endpoints/${endpoint.id}`)).text()).toContain(newKey);
+    });
+
     it('the chart’s JSON: deliveries per hour by status over the last 24 hours and 7 days', async () => {
       const f = await createFirm(t.app);
       const id = await endpointFor(f);

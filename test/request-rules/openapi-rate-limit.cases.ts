@@ -1,4 +1,9 @@
-import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../../src/config/app-config';
+import {
+  CONCURRENCY_QUEUE_WAIT_MS,
+  DEFAULT_CONCURRENT_REQUESTS_PER_KEY,
+  DEFAULT_RATE_LIMIT_PER_SECOND,
+  defaultRateLimitBurst,
+} from '../../src/config/app-config';
 import { createFirm } from '../support/factories';
 import { servedDocument, type ServedDocument } from '../support/served-document';
 import { sharedTestApp } from '../support/shared-app';
@@ -28,10 +33,15 @@ describe('the general rate limit', () => {
 
   it('info.description and every 429 state the default limit and burst', () => {
     const stated = `${Q} requests per second by default, in bursts of up to ${BURST}`;
-    expect(doc.info.description).toContain(stated);
+    // The concurrency limit beside it: the cap, and how long a request over it waits in line.
+    const atOnce = `${DEFAULT_CONCURRENT_REQUESTS_PER_KEY} requests under way at once in each api process by default`;
+    const line = `(up to ${CONCURRENCY_QUEUE_WAIT_MS / 1000} s, first come first served)`;
+    for (const text of [stated, atOnce, line]) expect(doc.info.description).toContain(text);
     const tooMany = served.operations().flatMap(({ label, op }) => (op.responses['429'] ? [[label, op.responses['429'].description]] : []));
     expect(tooMany.length).toBeGreaterThan(10);
-    for (const [label, description] of tooMany) expect([label, description]).toEqual([label, expect.stringContaining(stated)]);
+    for (const [label, description] of tooMany) {
+      for (const text of [stated, atOnce]) expect([label, description]).toEqual([label, expect.stringContaining(text)]);
+    }
   });
 
   it('the RateLimit-Policy and RateLimit examples agree, and match what a key gets under the default', async () => {

@@ -60,7 +60,7 @@ describe('events log (GET /v1/events, GET /v1/events/{id})', () => {
         livemode: true,
         data: expect.objectContaining({ call_id: 'call_1', answered: true }),
       });
-      expect(first.id).toMatch(/^evt_[0-9a-z]{26}$/);
+      expect(first.id).toMatch(/^evt_[0-9a-z]{32}$/);
     });
 
     it('GET /v1/events/{id} answers the same envelope as the list', async () => {

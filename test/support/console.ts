@@ -20,9 +20,14 @@ export function linkToken(url: string): string {
   return token;
 }
 
-/** A one-time link minted as the CLI does it (the service the `console link` command calls). */
-export async function mintLink(app: INestApplicationContext, org: string, livemode = true): Promise<{ url: string; token: string }> {
-  const link = await app.get(ConsoleSignInService).createLink(org, livemode);
+/** A one-time link minted as the CLI does it (the service the `console link` command calls); `readOnly` as --read-only. */
+export async function mintLink(
+  app: INestApplicationContext,
+  org: string,
+  livemode = true,
+  readOnly = false,
+): Promise<{ url: string; token: string }> {
+  const link = await app.get(ConsoleSignInService).createLink(org, livemode, readOnly);
   return { url: link.url, token: linkToken(link.url) };
 }
 

@@ -65,6 +65,15 @@ const SAMPLE_DATA: { [T in EventType]: EventData<T> } = {
     url: 'http://api.test/v1/leads/lead_sample',
   },
   'webhook.test': { endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40', message: 'A test.' },
+  'webhook_endpoint.disabled': { endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40', reason: 'owner' },
+  'webhook_endpoint.enabled': { endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' },
+  'webhook_delivery.exhausted': {
+    delivery_id: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d',
+    event_id: 'evt_01jd5x8m3q0000000000000000',
+    endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40',
+    last_status_code: 503,
+  },
+  'webhook_endpoint.recovered': { endpoint_id: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40', failing_since: '2026-05-01T13:02:11.000Z' },
 };
 
 /** `data` of a known type: a complete sample with the test's own members over it; another type's as given. */
@@ -118,8 +127,8 @@ export function onEachEventsPage(
   seen: (feed: EventFeed, query: Parameters<EventsService['pager']>[1]) => void,
 ): void {
   const pager = events.pager.bind(events);
-  events.pager = async (feed, query, recheck) => {
-    const p = await pager(feed, query, recheck);
+  events.pager = (feed, query, recheck) => {
+    const p = pager(feed, query, recheck);
     return { ...p, page: () => (seen(feed, query), p.page()) };
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newCallId, newEventId, newLeadId } from '../../src/common/ids';
+import { newCallId, newEventId, newLeadId, readEventId } from '../../src/common/ids';
 import type { HttpResult, TestApp } from './test-app';
 
 /** What an id names: a firm's live data, or (`testCall`) a call only a test key reaches. */
@@ -20,13 +20,18 @@ export interface IdCase<K extends IdKind = IdKind> {
   send(t: TestApp, id: string, key: string): Promise<HttpResult>;
 }
 
-/** A well-formed id of each kind that names nothing. */
-export const MISSING_ID: Record<IdKind, () => string> = {
+/**
+ * A well-formed id of each kind that names nothing; `like` is the id it stands beside. An event id carries the time
+ * and position its event was written at, which an after_lost answer is about (its restart_after): the missing one is
+ * `like` with another random tail, so the two differ only in whether the event exists, for another firm or mode.
+ */
+export const MISSING_ID: Record<IdKind, (like?: string) => string> = {
   call: () => newCallId(),
   testCall: () => newCallId(),
   lead: () => newLeadId(),
   external: () => `ext-${randomUUID()}`,
-  event: () => newEventId(),
+  event: (like) =>
+    like && readEventId(like)?.position ? `${like.slice(0, -6)}${like.endsWith('zzzzzz') ? 'yyyyyy' : 'zzzzzz'}` : newEventId(),
   endpoint: () => randomUUID(),
   delivery: () => randomUUID(),
 };

@@ -125,6 +125,25 @@ describe('test helpers: the per-key budget', () => {
     }
   }, 120_000);
 
+  it('a retry with the same Idempotency-Key, through either process, makes no second call and spends none of the hour', async () => {
+    const created = await one.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'idempotent', set: 'read', livemode: false });
+    const at = Date.now();
+    for (const app of [one, two]) app.clock.freezeAt(at);
+    const send = (app: TestApp, body: unknown) =>
+      app.request('POST', '/v1/test-helpers/calls', { key: created.key, body, headers: { 'Idempotency-Key': 'sim-1' } });
+    const first = await send(one, { recording: false, lead: false });
+    expect(first.status).toBe(201);
+    // The same body with its members in another order is the same request.
+    const again = await send(two, { lead: false, recording: false });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.text]).toEqual([201, 'true', first.text]);
+    const reused = await send(one, { recording: false, lead: true });
+    expect([reused.status, reused.body.code]).toEqual([422, 'idempotency_key_reused']);
+    expect(await one.sql(`SELECT call_id FROM calls WHERE call_id = $1`, [first.body.call_id])).toHaveLength(1);
+    // One test call taken from the key's hundred (each call made takes one), however many retries.
+    const [allowance] = await one.sql(`SELECT tokens FROM key_allowances WHERE key_id = $1`, [created.summary.id]);
+    expect(Number(allowance.tokens)).toBeCloseTo(PER_HOUR - 1, 6);
+  });
+
   it('the document states the 429 and the budget on both operations', async () => {
     const doc = (await one.get('/v1/openapi.json')).body;
     const simulateOp = doc.paths['/v1/test-helpers/calls'].post;

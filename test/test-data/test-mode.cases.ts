@@ -69,7 +69,7 @@ describe('test mode: a test key sees only test data, a live key never sees it', 
   ] as const)('%s, given a %s id', (_who, _mode, key, otherIds, ownIds) => {
     it.each(CASES.map((c) => [c.name, c] as const))('%s: answers exactly as for an id that does not exist', async (_name, c) => {
       const other = otherIds()[c.kind];
-      const missing = MISSING_ID[c.kind]();
+      const missing = MISSING_ID[c.kind](other);
       expect(observable(await c.send(t, other, key()), other)).toEqual(observable(await c.send(t, missing, key()), missing));
       // The key's own mode's id works through the same case, so the comparison is not between two broken requests.
       expect((await c.send(t, ownIds()[c.kind], key())).status).toBeLessThan(300);

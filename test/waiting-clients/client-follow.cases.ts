@@ -53,6 +53,28 @@ describe('typed client: followEvents (GET /v1/events with wait)', () => {
     expect(next.value?.id).toBe(c.envelope.id);
   });
 
+  it('goes on past an after a failover lost (400 after_lost) from restart_after, yielding nothing twice', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const [e1, e2, e3] = [
+      await record(f.orgId, 'lead.created'),
+      await record(f.orgId, 'lead.created'),
+      await record(f.orgId, 'lead.created'),
+    ];
+    const stop = new AbortController();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const e of followEvents(client(f.keys.read), { wait: 5, signal: stop.signal })) seen.push(e.id);
+    })();
+    await waitFor(() => seen.length === 3, 'the three events');
+    // A promotion lost e3, where the loop stands; what is written next wakes it.
+    await t.sql('DELETE FROM events WHERE id = $1', [e3.envelope.id]);
+    const e4 = await record(f.orgId, 'lead.created');
+    await waitFor(() => seen.length === 4, 'the event written after the failover');
+    stop.abort();
+    await following;
+    expect(seen).toEqual([e1, e2, e3, e4].map((e) => e.envelope.id));
+  });
+
   it('a key without webhooks:read ends the iteration with a 403 ApiError', async () => {
     const f = await createFirm(t.app, { publish: false });
     await restrictKey(t, f.keyIds.read, ['calls:read']);

@@ -142,5 +142,15 @@ describe('a waiting events request whose key stops while it waits gets no later 
         for (const app of apps) app.clock.reset();
       }
     }, 120_000);
+
+    it('a key revoked while its request waits and nothing happens answers 401 when the wait ends, not an empty page', async () => {
+      const { firm, last } = await firmWithLead(one);
+      const { key, summary } = await one.app.get(ApiKeyService).create({ orgId: firm.orgId, name: 'quiet', set: 'read' });
+      const waiting = one.get('/v1/events', { key, query: { wait: 2, after: last } });
+      await waitFor(() => one.app.get(EventWaits).waiting === 1, 'the request to wait', 30_000);
+      await one.app.get(ApiKeyService).revoke(summary.id);
+      const answer = await waiting;
+      expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 401, code: 'unauthorized' });
+    }, 60_000);
   });
 });

@@ -7,6 +7,7 @@ import { createFirm, type TestFirm } from '../support/factories';
 import { Receiver } from '../support/receiver';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { actionCases } from './webhook-api/actions';
+import { idempotencyCases } from './webhook-api/idempotency';
 
 const ENDPOINT_KEYS = [
   'id',
@@ -16,6 +17,8 @@ const ENDPOINT_KEYS = [
   'status',
   'disabled_reason',
   'secret_last4',
+  'signature',
+  'public_key',
   'last_success_at',
   'last_failure_at',
   'failing_since',
@@ -93,6 +96,8 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
         status: 'enabled',
         disabled_reason: null,
         secret_last4: first.secret.slice(-4),
+        signature: 'v1',
+        public_key: null,
         last_success_at: null,
         last_failure_at: null,
         failing_since: null,
@@ -165,4 +170,5 @@ describe('webhook API: endpoints, deliveries, test, redeliver', () => {
   });
 
   actionCases(() => ({ t, other, endpoints, createEndpoint, record, idle, attempted, waitStatus }));
+  idempotencyCases(() => ({ t, other, endpoints, createEndpoint, record, idle, attempted, waitStatus }));
 });

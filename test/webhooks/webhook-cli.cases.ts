@@ -1,3 +1,4 @@
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events';
 import { Webhook } from 'standardwebhooks';
 import { Database } from '../../src/database/sql';
 import { EventsService } from '../../src/events';
@@ -9,7 +10,7 @@ import { runCli } from '../support/cli';
 import { runCliInProcess } from '../support/cli-in-process';
 import { sharedTestApp } from '../support/shared-app';
 import { type TestApp } from '../support/test-app';
-import { recordEvent } from '../support/events';
+import { eventsListable, recordEvent } from '../support/events';
 
 /**
  * The real, compiled CLI (`npm run cli` without the build), against the test database: kept where the contract is
@@ -114,6 +115,95 @@ describe('endpoint CLI (dashboard stand-in)', () => {
     expect(http.json.error.message).toBe('--url must be an https URL (http:// needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true)');
     expect(missing.code).toBe(2);
     expect(missing.json).toEqual({ error: { message: expect.stringMatching(/--types is required/), exit_code: 2 } });
+  });
+
+  it('--types subscribes an endpoint to the events about the webhooks; GET /v1/events lists them, by type too', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const ops = 'webhook_endpoint.disabled,webhook_endpoint.enabled,webhook_delivery.exhausted,webhook_endpoint.recovered';
+    const monitor = await runCliInProcess(t.app, [
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      rx.url('/cli-ops'),
+      '--types',
+      ops,
+      '--json',
+    ]);
+    expect(monitor.code).toBe(0);
+    const watched = await runCliInProcess(t.app, [
+      'endpoint',
+      'create',
+      '--org',
+      f.slug,
+      '--url',
+      'https://hooks.example.com/watched',
+      '--types',
+      'call.completed',
+      '--json',
+    ]);
+    const list = await runCliInProcess(t.app, ['endpoint', 'list', '--org', f.orgId, '--json']);
+    expect(list.json.endpoints.find((e: any) => e.id === monitor.json.id).event_types).toEqual(ops.split(','));
+    expect((await runCliInProcess(t.app, ['endpoint', 'disable', '--id', watched.json.id, '--json'])).code).toBe(0);
+    expect((await runCliInProcess(t.app, ['endpoint', 'enable', '--id', watched.json.id, '--json'])).code).toBe(0);
+    await eventsListable(
+      t,
+      (await t.sql(`SELECT id FROM events WHERE org_id = $1`, [f.orgId])).map((r) => r.id),
+    );
+    // Each answer is checked against the document: these types' data have schemas of their own there.
+    const all = await t.get('/v1/events', { key: f.keys.read });
+    expect(all.body.events.map((e: any) => [e.type, e.data])).toEqual([
+      ['webhook_endpoint.disabled', { endpoint_id: watched.json.id, reason: 'owner' }],
+      ['webhook_endpoint.enabled', { endpoint_id: watched.json.id }],
+    ]);
+    const disabled = await t.get('/v1/events', { key: f.keys.read, query: { type: 'webhook_endpoint.disabled' } });
+    expect(disabled.body.events.map((e: any) => e.type)).toEqual(['webhook_endpoint.disabled']);
+    // The monitor is sent both, verified like any delivery; the document's webhooks section types each.
+    const got = await waitFor(() => (rx.at('/cli-ops').length === 2 ? rx.at('/cli-ops') : null), 'both events at the monitor');
+    const conformance = await t.conformance();
+    expect(got.map((r) => conformance.checkWebhook(r.headers, r.body)).sort()).toEqual([
+      'webhook_endpoint.disabled',
+      'webhook_endpoint.enabled',
+    ]);
+    expect(got.every((r) => new Webhook(monitor.json.secret).verify(r.body, r.headers as Record<string, string>))).toBe(true);
+  });
+
+  it('update changes the description and types, prints the endpoint as the API shows it, and refuses a URL', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const { endpoint } = await t.app
+      .get(WebhookEndpointsService)
+      .create({ orgId: f.orgId, url: 'https://hooks.example.com/upd', eventTypes: 'call.completed', description: 'CRM sync' });
+    const update = (...flags: string[]) => runCliInProcess(t.app, ['endpoint', 'update', '--id', endpoint.id, ...flags, '--json']);
+    const changed = await update('--types', 'lead.updated,lead.created', '--description', 'Intake');
+    expect(changed.code).toBe(0);
+    const api = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
+    expect(changed.json).toEqual(api.body.endpoints[0]);
+    expect(changed.json).toMatchObject({ description: 'Intake', event_types: ['lead.created', 'lead.updated'] });
+    expect((await update('--description', '')).json.description).toBeNull();
+    expect(await update('--types', '')).toEqual(
+      expect.objectContaining({ code: 1, message: `--types needs at least one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` }),
+    );
+    expect((await update()).message).toBe('nothing to change: give a new description, new event types, or both');
+
+    // Through the real process: the URL refused (exit 1, one JSON error object), nothing changed.
+    const url = await cli(t, [
+      'endpoint',
+      'update',
+      '--id',
+      endpoint.id,
+      '--url',
+      'https://hooks.example.com/new',
+      '--types',
+      'call.completed',
+    ]);
+    expect(url.code).toBe(1);
+    expect(url.stdout.trim().split('\n')).toHaveLength(1);
+    expect(url.json.error.message).toMatch(/^--url cannot be changed: .*add a new endpoint/);
+    const [after] = await t.sql('SELECT url, event_types, description FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    expect(after).toEqual({ url: 'https://hooks.example.com/upd', event_types: ['lead.created', 'lead.updated'], description: null });
+    const actions = await t.sql(`SELECT actor_type FROM audit_log WHERE org_id = $1 AND action = 'webhook_endpoint.updated'`, [f.orgId]);
+    expect(actions).toEqual([{ actor_type: 'owner' }, { actor_type: 'owner' }]);
   });
 
   it('allows at most 5 endpoints per firm, also when created concurrently', async () => {

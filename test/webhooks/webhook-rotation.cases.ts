@@ -4,6 +4,8 @@ import { EventsService } from '../../src/events';
 import { DeliveryDispatcher, WebhookEndpointsService } from '../../src/webhooks';
 import { createFirm, type TestFirm } from '../support/factories';
 import { runCli } from '../support/cli';
+import { runCliInProcess } from '../support/cli-in-process';
+import { verifyWebhook } from '../../clients/typescript/src/index';
 import { Receiver, waitFor, type Received } from '../support/receiver';
 import { sharedTestApp } from '../support/shared-app';
 import { type TestApp } from '../support/test-app';
@@ -80,6 +82,50 @@ describe('signing-secret rotation (endpoint rotate-secret)', () => {
     expect(header.description).toMatch(/rotat.*two .*space-separated/);
     expect(String(header.examples.rotation.value).split(' ')).toHaveLength(2);
     expect(String(header.examples.rotation.value)).toMatch(new RegExp(header.schema.pattern as string));
+  });
+
+  it('create --signature ed25519 prints the public key, no secret; deliveries verify with it; rotate-secret prints a new one, both sign meanwhile', async () => {
+    const f = await createFirm(t.app, { publish: false });
+    const created = await runCli(
+      ['endpoint', 'create', '--org', f.slug, '--url', rx.url('/rot-v1a'), '--types', 'lead.updated', '--signature', 'ed25519', '--json'],
+      { databaseUrl: t.databaseUrl, env: { LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } },
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect(Object.keys(created.json)).toEqual(['id', 'public_key']);
+    const { id, public_key: publicKey } = created.json;
+    expect(publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    expect(created.stdout + created.stderr).not.toMatch(/whsk_|whsec_/);
+
+    // The API, the CLI's list and its human line show the scheme and the public key (not a secret).
+    const listed = await t.get('/v1/webhook-endpoints', { key: f.keys.read });
+    expect(listed.body.endpoints[0]).toMatchObject({ id, signature: 'v1a', public_key: publicKey, secret_last4: publicKey.slice(-4) });
+    const list = await runCliInProcess(t.app, ['endpoint', 'list', '--org', f.orgId, '--json']);
+    expect(list.json.endpoints[0]).toMatchObject({ id, signature: 'v1a', public_key: publicKey });
+    expect((await runCliInProcess(t.app, ['endpoint', 'list', '--org', f.orgId])).text).toContain(`v1a ${publicKey}`);
+
+    const got = await deliver(f.orgId, '/rot-v1a');
+    expect(got.headers['webhook-signature']).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
+    expect(verifyWebhook(got.body, got.headers, { publicKey })).toMatchObject({ type: 'lead.updated' });
+    const forged = { ...got.headers, 'webhook-signature': `v1a,${Buffer.alloc(64, 7).toString('base64')}` };
+    expect(() => verifyWebhook(got.body, forged, { publicKey })).toThrow(/no signature verifies/);
+    // What a receiver gets is what the document says: the header's pattern admits v1a.
+    (await t.conformance()).checkWebhook(got.headers, got.body);
+
+    const rotated = await runCliInProcess(t.app, ['endpoint', 'rotate-secret', '--id', id, '--json']);
+    expect(rotated.code).toBe(0);
+    expect(Object.keys(rotated.json)).toEqual(['id', 'public_key', 'previous_secret_expires_at']);
+    const newKey = rotated.json.public_key as string;
+    expect(newKey).toMatch(/^whpk_/);
+    expect(newKey).not.toBe(publicKey);
+    const during = await deliver(f.orgId, '/rot-v1a');
+    expect(signatures(during).map((x) => x.slice(0, 4))).toEqual(['v1a,', 'v1a,']);
+    expect(verifyWebhook(during.body, during.headers, { publicKey: newKey })).toBeTruthy();
+    expect(verifyWebhook(during.body, during.headers, { publicKey })).toBeTruthy();
+    // A bad --signature is a usage error.
+    const bad = await runCliInProcess(t.app, ['endpoint', 'rotate-secret', '--id', id, '--signature', 'rsa', '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.message).toMatch(/--signature must be hmac or ed25519/);
   });
 
   it('a bad --overlap or an unknown id is refused with a message', async () => {

@@ -20,20 +20,27 @@ export interface FollowEventsOptions {
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;
+/** Ids of the events yielded lately, so a resumption after `after_lost` yields none of them twice. */
+const REMEMBERED_IDS = 10_000;
 
 /**
  * Every event after `after`, for ever: each request waits up to `wait` seconds
  * for the next one, so a new event arrives within about a second of its commit.
  * The position moves past every event it passes (yielded or filtered out), so a
  * new loop started with the last yielded id resumes where this one stopped.
- * Timeouts, 429 and 5xx answers are retried with backoff; any other error
- * answer ends the iteration with an ApiError (a key without webhooks:read: 403).
+ * Timeouts, 429 and 5xx answers are retried with backoff. A database failover
+ * can lose the event the position names: the service then answers 400
+ * `after_lost` with `restart_after`, and the iteration goes on from there,
+ * skipping the events it has already yielded (of the last 10,000), so nothing
+ * the log holds is missed. Any other error answer ends the iteration with an
+ * ApiError (a key without webhooks:read: 403).
  */
 export async function* followEvents(client: ReceptionistClient, opts: FollowEventsOptions = {}): AsyncGenerator<EventLogEntry> {
   let after = opts.after;
   const types = opts.types?.length ? new Set(opts.types) : null;
   const type = types?.size === 1 ? ([...types][0] as EventsQuery['type']) : undefined;
   let failures = 0;
+  const yielded = new Set<string>();
   while (!opts.signal?.aborted) {
     const query: EventsQuery = { after, type, wait: opts.wait ?? 25, limit: opts.limit };
     let answer;
@@ -47,6 +54,11 @@ export async function* followEvents(client: ReceptionistClient, opts: FollowEven
     }
     const { data, error, response } = answer;
     if (!data) {
+      const lost = restartPoint(error);
+      if (lost !== undefined) {
+        after = lost ?? undefined;
+        continue;
+      }
       if (response.status !== 429 && response.status < 500) throw new ApiError(response.status, error);
       await pause(retryAfter(response) ?? retryDelay(++failures), opts.signal);
       continue;
@@ -54,9 +66,23 @@ export async function* followEvents(client: ReceptionistClient, opts: FollowEven
     failures = 0;
     for (const event of data.events) {
       after = event.id;
-      if (!types || types.has(event.type)) yield event;
+      if (yielded.has(event.id) || (types && !types.has(event.type))) continue;
+      remember(yielded, event.id);
+      yield event;
     }
   }
+}
+
+/** The event to resume after when the answer is `after_lost` (null: from the oldest kept); undefined for any other. */
+function restartPoint(error: unknown): string | null | undefined {
+  const problem = error as { code?: unknown; restart_after?: unknown } | undefined;
+  if (problem?.code !== 'after_lost') return undefined;
+  return typeof problem.restart_after === 'string' ? problem.restart_after : null;
+}
+
+function remember(ids: Set<string>, id: string): void {
+  ids.add(id);
+  if (ids.size > REMEMBERED_IDS) ids.delete(ids.values().next().value!);
 }
 
 const retryDelay = (failures: number) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LAST_RETRY_MS);

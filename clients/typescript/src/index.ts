@@ -1,6 +1,7 @@
 // A small typed client over the generated types: openapi-fetch plus cursor iteration.
 // It names paths only (never operationIds or schema names), so a regenerated document keeps it compiling.
 import createClient, { type Client } from 'openapi-fetch';
+import { retryingFetch, type RetryOptions } from './retries.js';
 import type { paths } from './schema.js';
 
 export type { paths, components } from './schema.js';
@@ -19,8 +20,13 @@ export type Lead = Ok<'/v1/leads', 'get'>['leads'][number];
 export type CallsQuery = Omit<NonNullable<paths['/v1/calls']['get']['parameters']['query']>, 'cursor'>;
 export type LeadsQuery = Omit<NonNullable<paths['/v1/leads']['get']['parameters']['query']>, 'cursor'>;
 
-export function createReceptionistClient(baseUrl: string, apiKey: string): ReceptionistClient {
-  return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` } });
+/**
+ * A client of the API. Requests that get no answer, a 429, a 5xx or a 409 `idempotency_key_in_use` are sent again
+ * (`retries`, default 2), and each POST carries an `Idempotency-Key` of its own, the same on its retries, so a retried
+ * POST runs once (pass your own key in `headers` to keep it across restarts of your process).
+ */
+export function createReceptionistClient(baseUrl: string, apiKey: string, options: RetryOptions = {}): ReceptionistClient {
+  return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` }, fetch: retryingFetch(options) });
 }
 
 /** An answer other than 2xx: the problem+json body, with its stable `code`. */
@@ -56,3 +62,5 @@ export async function* iterateLeads(client: ReceptionistClient, query: LeadsQuer
 }
 
 export { followEvents, type FollowEventsOptions } from './follow-events.js';
+export { retryingFetch, type RetryOptions } from './retries.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyOptions } from './verify.js';

@@ -148,6 +148,8 @@ export interface paths {
          * List events, oldest first
          * @description Every event recorded for the firm in the last 30 days, oldest first, exactly as sent to endpoints, whether or not an endpoint exists. While has_more is true, ask again with after set to next_after. An after naming an event older than 30 days answers 400.
          *
+         *     A database failover can lose the last events written before it. An after naming such an event answers 400 `after_lost` with `restart_after`: ask again with after set to it (null: without after) and skip the event ids you already handled; nothing the log holds is then missed. The order of the log survives a failover: no event written after it sorts before one kept from before.
+         *
          *     Requires scope `webhooks:read`.
          */
         get: operations["listEvents"];
@@ -491,6 +493,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook delivery used its last attempt without success.
+         * @description A webhook delivery used its last attempt without success. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookDeliveryExhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone.
+         * @description A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookEndpointDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint was turned back on.
+         * @description A webhook endpoint was turned back on. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookEndpointEnabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook endpoint answered a delivery with success after a run of failures.
+         * @description A webhook endpoint answered a delivery with success after a run of failures. Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.
+         */
+        post: operations["onWebhookEndpointRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -535,7 +617,7 @@ export interface components {
             id: string;
             /**
              * @description Last four characters of the key.
-             * @example r9Tz
+             * @example r9Tw
              */
             last4: string;
             /**
@@ -549,8 +631,8 @@ export interface components {
              */
             name: string;
             /**
-             * @description Characters after svc_live_ (or svc_test_) that start the key.
-             * @example k7Qm2x
+             * @description The 8 characters after svc_live_ (or svc_test_) that start the key.
+             * @example k7Qm2xVb
              */
             prefix: string;
             /**
@@ -700,6 +782,67 @@ export interface components {
              */
             team_added: boolean;
         };
+        /** @description 400 `after_lost`: `after` names an event this log no longer has (a database failover can lose the last events written before it), though the service made its id within the last 30 days. Resume after `restart_after` and skip the event ids already handled. */
+        AfterLostProblem: {
+            /**
+             * @description Stable, machine-readable error code. Branch on this, never on text.
+             * @example invalid_request
+             * @enum {string}
+             */
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
+            /**
+             * @description What went wrong with this request, for people.
+             * @example limit must be an integer from 1 to 100.
+             */
+            detail: string;
+            /**
+             * @description On 500: quote it to support.
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
+             */
+            error_id?: string;
+            /** @description On 400: every problem found, each once, with param and message. */
+            errors?: components["schemas"]["ProblemFieldError"][];
+            /**
+             * @description On 400: the parameter or body member at fault.
+             * @example limit
+             */
+            param?: string;
+            /**
+             * @description Id of this request (also the x-request-id header).
+             * @example 5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a
+             */
+            request_id: string;
+            /**
+             * @description On 403: the scope the endpoint needs.
+             * @example calls:read
+             */
+            required_scope?: string;
+            /**
+             * @description The newest kept event before the lost one: ask again with after set to it (null: without after, from the oldest kept event). Every kept event the reader may not have had follows it.
+             * @example evt_01kqhxrjbg000100000003a7k6b4rx9t
+             */
+            restart_after: string | null;
+            /**
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
+             * @example 30
+             */
+            retry_after?: number;
+            /**
+             * @description The HTTP status code, repeated.
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description Short summary of the kind of problem, for people.
+             * @example The request is not valid.
+             */
+            title: string;
+            /**
+             * @description URI naming the kind of problem; one per `code`.
+             * @example urn:receptionist-api:error:invalid_request
+             */
+            type: string;
+        };
         /** @description One staff member briefed before the transfer. */
         BriefingDto: {
             /**
@@ -805,7 +948,7 @@ export interface components {
             data: components["schemas"]["CallCompletedData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -1294,7 +1437,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -1308,7 +1451,7 @@ export interface components {
             disabled_reason: "owner" | "failing" | "gone" | null;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -1329,7 +1472,7 @@ export interface components {
              */
             required_scope?: string;
             /**
-             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
              * @example 30
              */
             retry_after?: number;
@@ -1362,7 +1505,7 @@ export interface components {
             has_more: boolean;
             /**
              * @description Id of the last event on this page; null when the page is empty.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             next_after: string | null;
         };
@@ -1629,8 +1772,8 @@ export interface components {
              */
             treatment: string | null;
         };
-        /** @description An event of a type this document describes (call.completed, lead.created, lead.updated, webhook.test): its `type` says which schema, and so which `data`, it has. */
-        KnownEvent: components["schemas"]["CallCompletedEvent"] | components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["WebhookTestEvent"];
+        /** @description An event of a type this document describes (call.completed, lead.created, lead.updated, webhook.test, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered): its `type` says which schema, and so which `data`, it has. */
+        KnownEvent: components["schemas"]["CallCompletedEvent"] | components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookEndpointEnabledEvent"] | components["schemas"]["WebhookDeliveryExhaustedEvent"] | components["schemas"]["WebhookEndpointRecoveredEvent"];
         /** @description Per-language transfer chains; null keeps the default chain. */
         LanguageOverridesDto: {
             /** @description Chain for English-speaking callers; null keeps the default. */
@@ -1642,7 +1785,7 @@ export interface components {
         LeadChangedByData: {
             /**
              * @description The key's or connector's id: when it is your own key's id, the event echoes your own write.
-             * @example key_01jd5x8m
+             * @example 3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f
              */
             id: string;
             /**
@@ -1658,7 +1801,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
             /**
              * @description The lead's status now.
              * @example contacted
@@ -1672,7 +1815,7 @@ export interface components {
             detail: string;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -1695,7 +1838,7 @@ export interface components {
              */
             required_scope?: string;
             /**
-             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
              * @example 30
              */
             retry_after?: number;
@@ -1754,7 +1897,7 @@ export interface components {
             data: components["schemas"]["LeadCreatedData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -1993,7 +2136,7 @@ export interface components {
             data: components["schemas"]["LeadUpdatedData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -2032,7 +2175,7 @@ export interface components {
             };
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -2055,7 +2198,7 @@ export interface components {
              */
             timestamp: string;
             /**
-             * @description A type other than call.completed, lead.created, lead.updated, webhook.test.
+             * @description A type other than call.completed, lead.created, lead.updated, webhook.test, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered.
              * @example call.transcribed
              */
             type: string;
@@ -2118,7 +2261,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -2126,7 +2269,7 @@ export interface components {
             detail: string;
             /**
              * @description On 500: quote it to support.
-             * @example err_4f0c2a9e
+             * @example 9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93
              */
             error_id?: string;
             /** @description On 400: every problem found, each once, with param and message. */
@@ -2147,7 +2290,7 @@ export interface components {
              */
             required_scope?: string;
             /**
-             * @description On 429: seconds to wait (also in the Retry-After header).
+             * @description On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).
              * @example 30
              */
             retry_after?: number;
@@ -2272,7 +2415,7 @@ export interface components {
         RecordingLinkDto: {
             /**
              * @description The call whose recording the link plays.
-             * @example call_01jd5x8m3q0000000000000000
+             * @example call_01jd5x8m3q7k2w9n4b6c8d0f2h
              */
             call_id: string;
             /**
@@ -2283,7 +2426,7 @@ export interface components {
             expires_at: string;
             /**
              * @description Plays the recording with no API key, for this one call, until expires_at. It is a credential: do not log, store or share it. Use it as the src of an audio element; it sends no cross-origin headers.
-             * @example https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt
+             * @example https://api.example.com/v1/recordings/Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA
              */
             url: string;
         };
@@ -2582,11 +2725,11 @@ export interface components {
             endpoint_id: string;
             /**
              * @description evt_ id of the event delivered.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             event_id: string;
             /**
-             * @description Type of the event. New types may be added; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook.test; more may be added.
+             * @description Type of the event. New types may be added; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook.test, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered; more may be added.
              * @example call.completed
              */
             event_type: string;
@@ -2615,6 +2758,64 @@ export interface components {
              */
             trigger: "event" | "test" | "redelivery";
         };
+        /** @description data of webhook_delivery.exhausted: a delivery used its last attempt without success. Unknown members may appear and must be ignored. */
+        WebhookDeliveryExhaustedData: {
+            /**
+             * Format: uuid
+             * @description The delivery.
+             * @example 6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description The endpoint it went to.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+            /**
+             * @description The event it delivered; read it with GET /v1/events/{event_id}.
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
+             */
+            event_id: string;
+            /**
+             * @description The HTTP status of its last attempt; null when that attempt got no answer (timeout, refused connection, ...).
+             * @example 503
+             */
+            last_status_code: number | null;
+        };
+        /** @description A webhook_delivery.exhausted event: A webhook delivery used its last attempt without success. */
+        WebhookDeliveryExhaustedEvent: {
+            data: components["schemas"]["WebhookDeliveryExhaustedData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_delivery.exhausted";
+        };
         /** @description One page of deliveries, newest first. */
         WebhookDeliveryListDto: {
             /** @description Newest first. */
@@ -2629,6 +2830,54 @@ export interface components {
              * @example null
              */
             next_cursor: string | null;
+        };
+        /** @description data of webhook_endpoint.disabled: a webhook endpoint was turned off; nothing is sent to it while it is off. Unknown members may appear and must be ignored. */
+        WebhookEndpointDisabledData: {
+            /**
+             * Format: uuid
+             * @description The endpoint turned off.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+            /**
+             * @description owner: turned off in the dashboard; failing: a delivery ran out of attempts after 3 days without a successful one; gone: it answered 410 Gone.
+             * @example failing
+             * @enum {string}
+             */
+            reason: "owner" | "failing" | "gone";
+        };
+        /** @description A webhook_endpoint.disabled event: A webhook endpoint was turned off: by its owner, for failing, or because it answered 410 Gone. */
+        WebhookEndpointDisabledEvent: {
+            data: components["schemas"]["WebhookEndpointDisabledData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_endpoint.disabled";
         };
         /** @description A webhook endpoint; added, changed and deleted in the dashboard. */
         WebhookEndpointDto: {
@@ -2650,7 +2899,7 @@ export interface components {
              */
             disabled_reason: "owner" | "failing" | "gone" | null;
             /**
-             * @description The event types it receives. New event types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated; more may be added.
+             * @description The event types it receives. New event types may appear; ignore unknown ones. Known values: call.completed, lead.created, lead.updated, webhook_endpoint.disabled, webhook_endpoint.enabled, webhook_delivery.exhausted, webhook_endpoint.recovered; more may be added.
              * @example [
              *       "call.completed",
              *       "lead.created"
@@ -2687,10 +2936,21 @@ export interface components {
              */
             livemode: boolean;
             /**
-             * @description Last 4 characters of the signing secret; the secret itself is never returned.
-             * @example x7Qa
+             * @description For `v1a`: the ed25519 public key a receiver verifies `webhook-signature: v1a,...` with (`whpk_` + its 32 bytes, base64). Not a secret: the service keeps the private key. Null for `v1`.
+             * @example null
+             */
+            public_key: string | null;
+            /**
+             * @description Last 4 characters of the signing secret (`v1`); the secret itself is never returned. For `v1a`, the last 4 characters of `public_key`.
+             * @example x7Q=
              */
             secret_last4: string;
+            /**
+             * @description How deliveries are signed (Standard Webhooks): `v1` HMAC-SHA256 with the endpoint's `whsec_` secret (the default), or `v1a` ed25519, verified with `public_key`. During a rotation's overlap the replaced key signs too.
+             * @example v1
+             * @enum {string}
+             */
+            signature: "v1" | "v1a";
             /**
              * @description A disabled endpoint is sent nothing.
              * @example enabled
@@ -2703,10 +2963,100 @@ export interface components {
              */
             url: string;
         };
+        /** @description data of webhook_endpoint.enabled: a webhook endpoint was turned back on. Unknown members may appear and must be ignored. */
+        WebhookEndpointEnabledData: {
+            /**
+             * Format: uuid
+             * @description The endpoint turned back on.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+        };
+        /** @description A webhook_endpoint.enabled event: A webhook endpoint was turned back on. */
+        WebhookEndpointEnabledEvent: {
+            data: components["schemas"]["WebhookEndpointEnabledData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_endpoint.enabled";
+        };
         /** @description The firm's webhook endpoints. */
         WebhookEndpointListDto: {
             /** @description Newest first. */
             endpoints: components["schemas"]["WebhookEndpointDto"][];
+        };
+        /** @description data of webhook_endpoint.recovered: a delivery succeeded after a run of failed ones. Unknown members may appear and must be ignored. */
+        WebhookEndpointRecoveredData: {
+            /**
+             * Format: uuid
+             * @description The endpoint.
+             * @example 0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40
+             */
+            endpoint_id: string;
+            /**
+             * Format: date-time
+             * @description When the run of failures that ended began.
+             * @example 2026-05-01T13:02:11Z
+             */
+            failing_since: string;
+        };
+        /** @description A webhook_endpoint.recovered event: A webhook endpoint answered a delivery with success after a run of failures. */
+        WebhookEndpointRecoveredEvent: {
+            data: components["schemas"]["WebhookEndpointRecoveredData"];
+            /**
+             * @description evt_ id; also the webhook-id header of its deliveries.
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
+             */
+            id: string;
+            /**
+             * @description True for live data; false for test-mode data (made with a test key, svc_test_), which only test keys read and only test-mode endpoints receive.
+             * @example true
+             */
+            livemode: boolean;
+            /** @description The firm. */
+            org: components["schemas"]["EventOrgDto"];
+            /**
+             * @description True only on webhook.test.
+             * @example false
+             * @constant
+             */
+            test: false;
+            /**
+             * Format: date-time
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-05-01T14:06:40Z
+             */
+            timestamp: string;
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "webhook_endpoint.recovered";
         };
         /** @description data of webhook.test: a test was requested; refers to no call or lead. Unknown members may appear and must be ignored. */
         WebhookTestData: {
@@ -2727,7 +3077,7 @@ export interface components {
             data: components["schemas"]["WebhookTestData"];
             /**
              * @description evt_ id; also the webhook-id header of its deliveries.
-             * @example evt_01jd5x8m3q0000000000000000
+             * @example evt_01kqhxsvc0000100000003a7kqk7qz2m
              */
             id: string;
             /**
@@ -2770,6 +3120,11 @@ export interface components {
          * @example "q1b3uVZ8t0dJ0Zk8oYf0cM4b2l9wGQyVQd0nE7mH3aA"
          */
         ETag: string;
+        /**
+         * @description Present (`true`) when this answer is the stored answer of an earlier request with the same `Idempotency-Key`, route and body: nothing was run again.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
          * @example "default";r=99;t=0
@@ -2867,8 +3222,8 @@ export interface operations {
                      *       "api_key": {
                      *         "id": "3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f",
                      *         "name": "CRM sync",
-                     *         "prefix": "k7Qm2x",
-                     *         "last4": "r9Tz",
+                     *         "prefix": "k7Qm2xVb",
+                     *         "last4": "r9Tw",
                      *         "scopes": [
                      *           "org:read",
                      *           "calls:read",
@@ -3047,7 +3402,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "no firm with id \"6b0e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b\"",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -4082,7 +4437,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The recording of this call was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -4246,7 +4601,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The resource was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -4321,7 +4676,10 @@ export interface operations {
     createRecordingLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description As the calls list returned it. */
                 call_id: string;
@@ -4343,6 +4701,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -4352,8 +4711,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "call_id": "call_01jd5x8m3q0000000000000000",
-                     *       "url": "https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt",
+                     *       "call_id": "call_01jd5x8m3q7k2w9n4b6c8d0f2h",
+                     *       "url": "https://api.example.com/v1/recordings/Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA",
                      *       "expires_at": "2026-05-01T15:03:12Z"
                      *     }
                      */
@@ -4487,6 +4846,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -4511,8 +4871,51 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The recording of this call was not found.",
                      *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still being processed.",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.",
+                     *       "code": "idempotency_key_in_use",
+                     *       "retry_after": 1,
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -4593,6 +4996,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -5021,12 +5465,12 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id this log does not hold (another firm's, unknown, or older than 30 days) answers 400 naming after. */
+                /** @description Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id older than 30 days, or of a shape the service never makes, answers 400 `invalid_request`; an id made within the 30 days that this log does not hold (lost in a database failover, or another firm's) answers 400 `after_lost` with `restart_after`, the event to resume after. */
                 after?: string;
                 /** @description Page size, 1 to 100. Decimal digits only (no sign, point or exponent). */
                 limit?: number;
                 /** @description Only events of this type. */
-                type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test";
+                type?: "call.completed" | "lead.created" | "lead.updated" | "webhook.test" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled" | "webhook_delivery.exhausted" | "webhook_endpoint.recovered";
                 /** @description Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` (or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once. Decimal digits only (no sign, point or exponent). */
                 wait?: number;
             };
@@ -5055,7 +5499,7 @@ export interface operations {
                      * @example {
                      *       "events": [
                      *         {
-                     *           "id": "evt_01jd5x8m3q0000000000000000",
+                     *           "id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *           "type": "call.completed",
                      *           "timestamp": "2026-05-01T14:06:40Z",
                      *           "org": {
@@ -5079,13 +5523,13 @@ export interface operations {
                      *         }
                      *       ],
                      *       "has_more": false,
-                     *       "next_after": "evt_01jd5x8m3q0000000000000000"
+                     *       "next_after": "evt_01kqhxsvc0000100000003a7kqk7qz2m"
                      *     }
                      */
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
-            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. */
+            /** @description Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once. Also `invalid_request`: an after older than 30 days, or of a shape the service never makes. Or `after_lost`: after names an event this log no longer has, and `restart_after` is the event to resume after. */
             400: {
                 headers: {
                     /**
@@ -5114,22 +5558,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:receptionist-api:error:invalid_request",
-                     *       "title": "The request is not valid.",
+                     *       "type": "urn:receptionist-api:error:after_lost",
+                     *       "title": "The event named by after is no longer in the log.",
                      *       "status": 400,
-                     *       "detail": "limit must be an integer from 1 to 100.",
-                     *       "code": "invalid_request",
-                     *       "param": "limit",
-                     *       "errors": [
-                     *         {
-                     *           "param": "limit",
-                     *           "message": "limit must be an integer from 1 to 100"
-                     *         }
-                     *       ],
+                     *       "detail": "after names an event this log no longer has (a database failover can lose the last events written before it). Ask again with after set to restart_after and skip the event ids you have already handled.",
+                     *       "code": "after_lost",
+                     *       "param": "after",
+                     *       "restart_after": "evt_01kqhxrjbg000100000003a7k6b4rx9t",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] | components["schemas"]["AfterLostProblem"];
                 };
             };
             /** @description Missing, malformed, unknown, revoked or expired API key (`unauthorized`); the WWW-Authenticate header says `Bearer`. */
@@ -5322,7 +5761,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_01jd5x8m3q0000000000000000",
+                     *       "id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *       "type": "call.completed",
                      *       "timestamp": "2026-05-01T14:06:40Z",
                      *       "org": {
@@ -5511,7 +5950,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The event was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -6240,7 +6679,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The lead was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -6548,7 +6987,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The lead was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -7263,7 +7702,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The recording link was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -7375,7 +7814,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The resource was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -7450,7 +7889,10 @@ export interface operations {
     simulateCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7469,6 +7911,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -7603,6 +8046,49 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still being processed.",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.",
+                     *       "code": "idempotency_key_in_use",
+                     *       "retry_after": 1,
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -7677,6 +8163,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -7771,7 +8298,10 @@ export interface operations {
     reprocessCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A test-mode call, as POST /v1/test-helpers/calls returned it. */
                 call_id: string;
@@ -7793,6 +8323,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -7935,6 +8466,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -7961,6 +8493,49 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "The call was not found.",
                      *       "code": "not_found",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer. */
+            409: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_in_use",
+                     *       "title": "A request with this Idempotency-Key is still being processed.",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.",
+                     *       "code": "idempotency_key_in_use",
+                     *       "retry_after": 1,
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -8041,6 +8616,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -8173,7 +8789,7 @@ export interface operations {
                      *         {
                      *           "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
                      *           "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-                     *           "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *           "event_id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *           "event_type": "call.completed",
                      *           "trigger": "event",
                      *           "status": "succeeded",
@@ -8406,7 +9022,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The delivery id. */
                 delivery_id: string;
@@ -8423,6 +9042,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -8435,7 +9055,7 @@ export interface operations {
                      *       "delivery": {
                      *         "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
                      *         "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-                     *         "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *         "event_id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *         "event_type": "call.completed",
                      *         "trigger": "event",
                      *         "status": "succeeded",
@@ -8585,6 +9205,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -8609,7 +9230,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The webhook delivery was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -8617,7 +9238,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. */
+            /**
+             * @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             *
+             *     The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. Or: A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             */
             409: {
                 headers: {
                     /**
@@ -8625,6 +9250,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -8636,6 +9262,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     /**
+                     * @description Seconds to wait before retrying.
+                     * @example 30
+                     */
+                    "Retry-After"?: number;
+                    /**
                      * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
                      * @example accept-encoding
                      */
@@ -8644,18 +9275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:receptionist-api:error:endpoint_disabled",
-                     *       "title": "The webhook endpoint is turned off.",
-                     *       "status": 409,
-                     *       "detail": "The webhook endpoint is turned off.",
-                     *       "code": "endpoint_disabled",
-                     *       "disabled_reason": "owner",
-                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"];
+                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Body too large (`payload_too_large`). */
@@ -8732,6 +9352,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -8860,7 +9521,9 @@ export interface operations {
                      *           ],
                      *           "status": "enabled",
                      *           "disabled_reason": null,
-                     *           "secret_last4": "x7Qa",
+                     *           "secret_last4": "x7Q=",
+                     *           "signature": "v1",
+                     *           "public_key": null,
                      *           "last_success_at": "2026-05-01T14:06:41Z",
                      *           "last_failure_at": null,
                      *           "failing_since": null,
@@ -9080,7 +9743,10 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it. 255 characters at most: visible ASCII (`8e03978e-40d5-43e8-bc93-6894a57f9324`), or the draft's structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`, the same key); anything else answers 400. The first request with a key runs, and its answer (status and body) is kept for 24 hours for the API key that sent it (two keys never share one). The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit. The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`. Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The endpoint id. */
                 endpoint_id: string;
@@ -9097,6 +9763,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Vary: components["headers"]["Vary"];
@@ -9109,7 +9776,7 @@ export interface operations {
                      *       "delivery": {
                      *         "id": "6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d",
                      *         "endpoint_id": "0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40",
-                     *         "event_id": "evt_01jd5x8m3q0000000000000000",
+                     *         "event_id": "evt_01kqhxsvc0000100000003a7kqk7qz2m",
                      *         "event_type": "call.completed",
                      *         "trigger": "event",
                      *         "status": "succeeded",
@@ -9259,6 +9926,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -9283,7 +9951,7 @@ export interface operations {
                      *       "type": "urn:receptionist-api:error:not_found",
                      *       "title": "Not found.",
                      *       "status": 404,
-                     *       "detail": "The call was not found.",
+                     *       "detail": "The webhook endpoint was not found.",
                      *       "code": "not_found",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
@@ -9291,7 +9959,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. */
+            /**
+             * @description A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             *
+             *     The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why. Or: A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.
+             */
             409: {
                 headers: {
                     /**
@@ -9299,6 +9971,7 @@ export interface operations {
                      * @example br
                      */
                     "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /**
                      * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
                      * @example "default";r=99;t=0
@@ -9310,6 +9983,11 @@ export interface operations {
                      */
                     "RateLimit-Policy"?: string;
                     /**
+                     * @description Seconds to wait before retrying.
+                     * @example 30
+                     */
+                    "Retry-After"?: number;
+                    /**
                      * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
                      * @example accept-encoding
                      */
@@ -9318,18 +9996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:receptionist-api:error:endpoint_disabled",
-                     *       "title": "The webhook endpoint is turned off.",
-                     *       "status": 409,
-                     *       "detail": "The webhook endpoint is turned off.",
-                     *       "code": "endpoint_disabled",
-                     *       "disabled_reason": "owner",
-                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"];
+                    "application/problem+json": components["schemas"]["EndpointDisabledProblem"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Body too large (`payload_too_large`). */
@@ -9406,6 +10073,47 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Present when the answer is compressed (`br` or `gzip`, as the request's `Accept-Encoding` allowed; JSON of 1 KiB or more).
+                     * @example br
+                     */
+                    "Content-Encoding"?: "br" | "gzip";
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /**
+                     * @description What remains of the quota (IETF draft httpapi-ratelimit-headers-09): `r` whole requests left now (as the answering api process last saw the shared bucket), `t` seconds until one is back (0 while `r` > 0). After a pause `r` can exceed `q`, up to the burst (200 by default).
+                     * @example "default";r=99;t=0
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description `Accept-Encoding` is among the listed names: the bytes depend on the encoding the request accepted.
+                     * @example accept-encoding
+                     */
+                    Vary?: string;
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:receptionist-api:error:idempotency_key_reused",
+                     *       "title": "This Idempotency-Key was used for another request.",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.",
+                     *       "code": "idempotency_key_reused",
                      *       "request_id": "5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a"
                      *     }
                      */
@@ -9503,7 +10211,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
@@ -9540,7 +10248,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
@@ -9577,7 +10285,7 @@ export interface operations {
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;
@@ -9608,13 +10316,161 @@ export interface operations {
             };
         };
     };
+    onWebhookDeliveryExhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_delivery.exhausted event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryExhaustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_endpoint.disabled event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointEnabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_endpoint.enabled event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointEnabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookEndpointRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
+                "webhook-id": string;
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
+                "webhook-signature": string;
+                /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhook_endpoint.recovered event as POSTed to an endpoint. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRecoveredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onWebhookTest: {
         parameters: {
             query?: never;
             header: {
                 /** @description The event's id (evt_...); identical on every retry: store handled ids and skip repeats. */
                 "webhook-id": string;
-                /** @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_`. Compare in constant time. While the endpoint's signing secret is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest secret first: accept the delivery when any one of them verifies with a secret you hold (Standard Webhooks allows several). */
+                /** @description The signature of `{webhook-id}.{webhook-timestamp}.{raw body}`, by the endpoint's `signature` scheme: `v1,` then the base64 HMAC-SHA256 of it, keyed with the base64-decoded part of the secret after `whsec_` (compare in constant time); or `v1a,` then the base64 ed25519 signature of it, verified with the endpoint's `public_key` (the base64 part after `whpk_` is the 32-byte public key). While the endpoint's signing key is being rotated (for the overlap, 24 hours by default), two such values are sent, space-separated, newest first (a rotation may change the scheme, so a `v1a` and a `v1` value): accept the delivery when any one of them verifies with a key you hold, and ignore a scheme you do not verify (Standard Webhooks allows several). */
                 "webhook-signature": string;
                 /** @description When this attempt was sent, seconds since 1970. Refuse a delivery more than 5 minutes from your clock. */
                 "webhook-timestamp": string;

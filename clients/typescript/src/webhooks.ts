@@ -28,7 +28,16 @@ export type KnownEventLogEntry = Extract<EventLogEntry, { type: WebhookEventType
 export type OtherEventLogEntry = Exclude<EventLogEntry, { type: WebhookEventType }>;
 
 /** Every known type, once: adding a type to the document fails the build until it is listed here. */
-const KNOWN: Record<WebhookEventType, true> = { 'call.completed': true, 'lead.created': true, 'lead.updated': true, 'webhook.test': true };
+const KNOWN: Record<WebhookEventType, true> = {
+  'call.completed': true,
+  'lead.created': true,
+  'lead.updated': true,
+  'webhook.test': true,
+  'webhook_endpoint.disabled': true,
+  'webhook_endpoint.enabled': true,
+  'webhook_delivery.exhausted': true,
+  'webhook_endpoint.recovered': true,
+};
 export const KNOWN_EVENT_TYPES = Object.keys(KNOWN) as WebhookEventType[];
 
 /** Whether the entry is of a type this client knows; from there `e.type` narrows `e.data`. */

@@ -57,8 +57,8 @@ export class AccountNextStepDto {
 export class AccountApiKeyDto {
   @ApiProperty({ description: 'Stable id of the key.', example: '3f1c2a9e-8d4b-4c6a-9e2f-1a2b3c4d5e6f' }) id: string;
   @ApiProperty({ description: 'Name the owner gave the key in the dashboard.', example: 'CRM sync' }) name: string;
-  @ApiProperty({ description: 'Characters after svc_live_ (or svc_test_) that start the key.', example: 'k7Qm2x' }) prefix: string;
-  @ApiProperty({ description: 'Last four characters of the key.', example: 'r9Tz' }) last4: string;
+  @ApiProperty({ description: 'The 8 characters after svc_live_ (or svc_test_) that start the key.', example: 'k7Qm2xVb' }) prefix: string;
+  @ApiProperty({ description: 'Last four characters of the key.', example: 'r9Tw' }) last4: string;
   @ApiProperty({
     type: [String],
     enum: SCOPES,

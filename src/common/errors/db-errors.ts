@@ -18,7 +18,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(code)) return true;
     // PostgreSQL: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions,
     // 53300 too many connections, 57014 statement cancelled (DATABASE_STATEMENT_TIMEOUT ran out).
-    if (code && (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code))) return true;
+    // 25006 read_only_sql_transaction: a standby not yet promoted, or a primary turned read-only during a failover.
+    if (code && (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '57014', '25006'].includes(code))) return true;
+    // The process has seen a newer history of the database than this server's (src/database/history-fence.ts).
+    if (code === 'stale_history') return true;
     // The server ended the session inside a transaction: the next statement or the COMMIT fails, rolled back.
     if (isReleasedTransactionError(e)) return true;
     const msg: string = typeof e.message === 'string' ? e.message : '';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpException } from '@nestjs/common';
 import type { DomainError } from './domain-error.js';
 import {
+  CsrfRefusedError,
   InsufficientScopeError,
   InternalError,
   InvalidRequestError,
@@ -60,6 +61,9 @@ const BODY_ERRORS: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
 };
 
+/** @fastify/csrf-protection's refusals (the console's forms): its secret missing, or the form's token not its session's. */
+const CSRF_ERRORS = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
+
 /**
  * The client went away while its body was being read (Node's "aborted"
  * error on the request stream). Nobody will read the answer; it is neither
@@ -75,6 +79,11 @@ export function fromFrameworkError(e: unknown): DomainError | null {
   const fe = e as { statusCode?: unknown; code?: unknown } | null;
   if (!fe || typeof fe.statusCode !== 'number' || fe.statusCode < 400 || fe.statusCode >= 500) return null;
   if (fe.code === 'BODY_NOT_UTF8') return new InvalidRequestError('The body is not valid UTF-8; send JSON encoded as UTF-8.', 'body');
+  if (typeof fe.code === 'string' && CSRF_ERRORS.has(fe.code)) {
+    return new CsrfRefusedError(
+      'This form did not carry the console session’s token (reload the page and try again); nothing was changed.',
+    );
+  }
   const known = typeof fe.code === 'string' ? BODY_ERRORS[fe.code] : undefined;
   return forStatus(fe.statusCode, known ?? (fe.statusCode === 400 ? 'The body is not valid JSON.' : undefined));
 }

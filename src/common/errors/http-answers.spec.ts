@@ -3,7 +3,14 @@ import { DomainError } from './domain-error';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
 import { HTTP_ANSWERS, httpHeaders, httpStatus } from './http-answers';
 import { ProblemFilter } from './problem.filter';
-import { MethodNotAllowedError, RateLimitedError, ServiceUnavailableError, StatusConflictError, UnauthorizedError } from './problems';
+import {
+  IdempotencyKeyInUseError,
+  MethodNotAllowedError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  StatusConflictError,
+  UnauthorizedError,
+} from './problems';
 
 /** A refusal with any code, as a service would throw it. */
 class Refusal extends DomainError {
@@ -44,6 +51,7 @@ describe('the HTTP table: problem code to status', () => {
     const statuses = Object.fromEntries(Object.entries(HTTP_ANSWERS).map(([code, a]) => [code, a.status]));
     expect(statuses).toEqual({
       invalid_request: 400,
+      after_lost: 400,
       unauthorized: 401,
       insufficient_scope: 403,
       test_mode_only: 403,
@@ -52,11 +60,14 @@ describe('the HTTP table: problem code to status', () => {
       not_published: 409,
       status_conflict: 409,
       endpoint_disabled: 409,
+      idempotency_key_in_use: 409,
+      idempotency_key_reused: 422,
       payload_too_large: 413,
       unsupported_media_type: 415,
       rate_limited: 429,
       console_sign_in_required: 401,
       csrf_refused: 403,
+      console_read_only: 403,
       service_unavailable: 503,
       internal_error: 500,
     });
@@ -70,6 +81,7 @@ describe('the HTTP table: problem code to status', () => {
       RateLimit: 'limit=1',
     });
     expect(httpHeaders(new MethodNotAllowedError('no', 'GET, HEAD'))).toEqual({ Allow: 'GET, HEAD' });
+    expect(httpHeaders(new IdempotencyKeyInUseError(1))).toEqual({ 'Retry-After': '1' });
   });
 
   it('answers extra members as they are (the lead of a 409)', () => {

@@ -10,6 +10,7 @@ interface HttpAnswer {
 /** The one map from a problem code to its HTTP answer. */
 export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   invalid_request: { status: 400 },
+  after_lost: { status: 400 },
   unauthorized: { status: 401, headers: () => ({ 'WWW-Authenticate': 'Bearer' }) },
   insufficient_scope: { status: 403 },
   test_mode_only: { status: 403 },
@@ -18,11 +19,14 @@ export const HTTP_ANSWERS: Record<ErrorCode, HttpAnswer> = {
   not_published: { status: 409 },
   status_conflict: { status: 409 },
   endpoint_disabled: { status: 409 },
+  idempotency_key_in_use: { status: 409, headers: (e) => ({ 'Retry-After': String(e.extra.retry_after) }) },
+  idempotency_key_reused: { status: 422 },
   payload_too_large: { status: 413 },
   unsupported_media_type: { status: 415 },
   rate_limited: { status: 429, headers: (e) => ({ 'Retry-After': String(e.extra.retry_after) }) },
   console_sign_in_required: { status: 401 },
   csrf_refused: { status: 403 },
+  console_read_only: { status: 403 },
   service_unavailable: { status: 503, headers: () => ({ 'Retry-After': '5' }) },
   internal_error: { status: 500 },
 };

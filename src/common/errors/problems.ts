@@ -75,6 +75,26 @@ export class EndpointDisabledError extends DomainError {
   }
 }
 
+/** A request with the same Idempotency-Key (and key) is still being processed; retry after `retry_after` seconds. */
+export class IdempotencyKeyInUseError extends DomainError {
+  readonly code = 'idempotency_key_in_use' as const;
+  constructor(retryAfterSeconds: number) {
+    super(`A request with this Idempotency-Key is still being processed; retry in ${retryAfterSeconds} s to get its answer.`, {
+      retry_after: retryAfterSeconds,
+    });
+  }
+}
+
+/** The Idempotency-Key was first used with another route or body: its stored answer is not this request's. */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly code = 'idempotency_key_reused' as const;
+  constructor() {
+    super(
+      'This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.',
+    );
+  }
+}
+
 /** The body is over the route's limit. */
 export class PayloadTooLargeError extends DomainError {
   readonly code = 'payload_too_large' as const;
@@ -123,6 +143,14 @@ export class InternalError extends DomainError {
 export class ConsoleSignInRequiredError extends DomainError {
   readonly code = 'console_sign_in_required' as const;
   constructor(detail = 'Your console session has ended or was never started. Ask for a new console link.') {
+    super(detail);
+  }
+}
+
+/** A state-changing request of a read-only console session (`console link --read-only`): it may look, not change. */
+export class ConsoleReadOnlyError extends DomainError {
+  readonly code = 'console_read_only' as const;
+  constructor(detail = 'This console session is read-only: it shows everything and changes nothing; nothing was changed.') {
     super(detail);
   }
 }

@@ -1,7 +1,8 @@
-import { applyDecorators, HttpCode, RequestMethod, RequestMapping, type Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, RequestMethod, RequestMapping, UseInterceptors, type Type } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
+import { IdempotencyStage } from './idempotency-stage.js';
+import { ApiIdempotencyKey, ApiNotFound, ApiProblems, ApiTestModeOnly } from './openapi.decorators.js';
 import {
   ROUTE_DECLARATION,
   type PathParamForm,
@@ -54,6 +55,8 @@ export interface EndpointSpec {
   op?: OperationDoc;
   ok?: SuccessDoc;
   problems?: number[];
+  /** With 404 among `problems`: the detail the service answers for this operation's resource, its example's. */
+  notFound?: string;
   /** Further document entries that no field above expresses (audio answers, conflict bodies). */
   doc?: MethodDecorator[];
 }
@@ -148,6 +151,14 @@ const ETAG_DOC: MethodDecorator[] = [
   ApiResponse({ status: 304, description: 'Not modified: the `If-None-Match` tag still matches. No body; the `ETag` is repeated.' }),
 ];
 
+/** The operation's error answers; a 404 shows the detail its own resource gets, so one must be given. */
+function problemDocs(spec: EndpointSpec): MethodDecorator[] {
+  const problems = spec.problems ?? [];
+  if (!problems.includes(404)) return [ApiProblems(...problems)];
+  if (!spec.notFound) throw new Error(`${spec.op?.id}: a documented 404 needs notFound, the detail its resource gets`);
+  return [ApiProblems(...problems.filter((status) => status !== 404)), ApiNotFound(spec.notFound)];
+}
+
 /**
  * The one way to declare a route: its method and path, access, body, path
  * parameters, query, credentials and document entry. The declaration goes
@@ -155,6 +166,8 @@ const ETAG_DOC: MethodDecorator[] = [
  * body byte, and into the document through the same call.
  */
 export function Endpoint(spec: EndpointSpec): MethodDecorator {
+  // Every keyed POST takes an Idempotency-Key (src/idempotency): the stage and the document read this one flag.
+  const idempotent = spec.method === 'POST' && spec.access.kind === 'key';
   const declaration: RouteDeclaration = {
     access: spec.access,
     body: spec.body ?? NO_BODY,
@@ -165,13 +178,18 @@ export function Endpoint(spec: EndpointSpec): MethodDecorator {
     etag: spec.etag,
     refusesMethod: spec.refusesMethod,
     ...(spec.browser ? { browser: true } : {}),
+    ...(idempotent ? { idempotent: true } : {}),
   };
   return applyDecorators(
     RequestMapping({ path: spec.path ?? '', method: RequestMethod[spec.method] }),
     RouteConfig({ [ROUTE_DECLARATION]: declaration }),
+    // On these routes alone: every other request runs without an interceptor.
+    ...(declaration.idempotent ? [UseInterceptors(IdempotencyStage)] : []),
     ...(spec.status ? [HttpCode(spec.status)] : []),
     ...accessDoc(spec.access, spec.op),
-    ...(spec.op ? [...paramDocs(declaration.params), ...successDoc(spec), ApiProblems(...(spec.problems ?? []))] : []),
+    ...(spec.op ? [...paramDocs(declaration.params), ...successDoc(spec), ...problemDocs(spec)] : []),
+    // Before the operation's own entries: an operation with a 409 of its own states both of its meanings there.
+    ...(spec.op && declaration.idempotent ? [ApiIdempotencyKey()] : []),
     ...(spec.doc ?? []),
   );
 }

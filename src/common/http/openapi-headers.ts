@@ -1,15 +1,23 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { DEFAULT_RATE_LIMIT_PER_SECOND, defaultRateLimitBurst } from '../../config/app-config.js';
+import {
+  CONCURRENCY_QUEUE_WAIT_MS,
+  DEFAULT_CONCURRENT_REQUESTS_PER_KEY,
+  DEFAULT_RATE_LIMIT_PER_SECOND,
+  defaultRateLimitBurst,
+} from '../../config/app-config.js';
+import { storesAnswer } from './idempotency-key-header.js';
 
 type Schema = Record<string, unknown>;
 type Response = { headers?: Record<string, unknown>; content?: Record<string, unknown>; [k: string]: unknown };
-type Operation = { security?: unknown[]; responses?: Record<string, Response> };
+type Operation = { security?: unknown[]; parameters?: { name?: string; in?: string }[]; responses?: Record<string, Response> };
 
 const Q = DEFAULT_RATE_LIMIT_PER_SECOND;
 const BURST = defaultRateLimitBurst(Q);
+const AT_ONCE = DEFAULT_CONCURRENT_REQUESTS_PER_KEY;
+const POLICY_EXAMPLE = `"default";q=${Q};w=1, "concurrency";q=${AT_ONCE};qu="concurrency"`;
 
 /** The general limit as the document states it: the defaults, since the document is the same for every deployment. */
-export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both).`;
+export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). Beside the rate, a key may have ${AT_ONCE} requests under way at once in each api process by default: more wait in a short line (up to ${CONCURRENCY_QUEUE_WAIT_MS / 1000} s, first come first served) for one of the key's requests to finish, and when the line is full or the wait runs out the answer is 429 \`rate_limited\` with \`Retry-After: 1\`, so a client sending many requests in parallel shares the service with the other firms instead of going ahead of them.`;
 
 const header = (description: string, schema: Schema, example: unknown, required = true) => ({ description, required, schema, example });
 
@@ -21,9 +29,9 @@ export const RESPONSE_HEADERS = {
     '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
   ),
   RateLimitPolicy: header(
-    `The per-key quota (IETF draft httpapi-ratelimit-headers-09): \`q\` requests per \`w\` seconds; by default \`"default";q=${Q};w=1\`.`,
+    `The per-key quotas (IETF draft httpapi-ratelimit-headers-09): \`"default"\`, \`q\` requests per \`w\` seconds; then \`"concurrency"\`, \`q\` requests under way at once in each api process (quota unit \`concurrency\`). By default \`${POLICY_EXAMPLE}\`.`,
     { type: 'string' },
-    `"default";q=${Q};w=1`,
+    POLICY_EXAMPLE,
   ),
   RateLimit: header(
     `What remains of the quota (IETF draft httpapi-ratelimit-headers-09): \`r\` whole requests left now (as the answering api process last saw the shared bucket), \`t\` seconds until one is back (0 while \`r\` > 0). After a pause \`r\` can exceed \`q\`, up to the burst (${BURST} by default).`,
@@ -33,6 +41,12 @@ export const RESPONSE_HEADERS = {
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, 30),
   WwwAuthenticate: header('The authentication scheme to use: `Bearer`.', { type: 'string' }, 'Bearer'),
   Allow: header('The methods the path answers.', { type: 'string' }, 'GET'),
+  IdempotentReplayed: header(
+    'Present (`true`) when this answer is the stored answer of an earlier request with the same `Idempotency-Key`, route and body: nothing was run again.',
+    { type: 'string', enum: ['true'] },
+    'true',
+    false,
+  ),
   ETag: header(
     'A strong validator of this exact answer (the hash of its JSON bytes before compression). Send it as `If-None-Match` to get 304 while it is unchanged.',
     { type: 'string' },
@@ -67,8 +81,11 @@ function representationHeaders(status: string, response: Response, conditional: 
   return out;
 }
 
+/** Takes an Idempotency-Key (every keyed POST, access.decorators.ts): its kept answers can be replays. */
+const idempotent = (op: Operation) => (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+
 /** Which headers a response of this status carries, besides the ones it already documents. */
-function headersFor(status: string, keyed: boolean): Record<string, unknown> {
+function headersFor(status: string, keyed: boolean, replayable: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { 'x-request-id': ref('RequestId') };
   // The key's quota is counted once the key and its scope are accepted: every success carries the pair; an error
   // answered before that point (401, 403, 413, 415, a body that is not JSON) cannot, so there it is optional.
@@ -82,6 +99,7 @@ function headersFor(status: string, keyed: boolean): Record<string, unknown> {
   if (status === '401') out['WWW-Authenticate'] = ref('WwwAuthenticate');
   if (status === '405') out.Allow = ref('Allow');
   if (status === '429' || status === '503') out['Retry-After'] = ref('RetryAfter');
+  if (replayable && /^\d{3}$/.test(status) && storesAnswer(Number(status))) out['Idempotent-Replayed'] = ref('IdempotentReplayed');
   return out;
 }
 
@@ -100,8 +118,11 @@ export function documentResponseHeaders(doc: OpenAPIObject): void {
       // An operation declared `etag` documents its 304 (access.decorators.ts); its 200 and 304 carry the tag.
       const conditional = '304' in op.responses;
       for (const [status, response] of Object.entries(op.responses)) {
-        const { 'Retry-After': _drop, ...own } = response.headers ?? {};
-        response.headers = { ...own, ...headersFor(status, keyed), ...representationHeaders(status, response, conditional) };
+        // A 429's and a 503's Retry-After is the shared one; another status's (the 409 of an Idempotency-Key) is its own.
+        const { 'Retry-After': retryAfter, ...own } = response.headers ?? {};
+        if (retryAfter !== undefined && status !== '429' && status !== '503') own['Retry-After'] = retryAfter;
+        const added = headersFor(status, keyed, idempotent(op));
+        response.headers = { ...own, ...added, ...representationHeaders(status, response, conditional) };
       }
     }
   }

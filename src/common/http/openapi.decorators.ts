@@ -1,7 +1,17 @@
 import { applyDecorators, Controller } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { RATE_LIMIT_TEXT } from './openapi-headers.js';
-import { ENDPOINT_DISABLED_EXAMPLE, EndpointDisabledProblem, Problem, PROBLEM_EXAMPLES, TEST_MODE_ONLY_EXAMPLE } from './problem.schema.js';
+import { ApiExtraModels, ApiHeader, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_HEADER_DOC, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key-header.js';
+import { RATE_LIMIT_TEXT, RESPONSE_HEADERS } from './openapi-headers.js';
+import {
+  ENDPOINT_DISABLED_EXAMPLE,
+  EndpointDisabledProblem,
+  IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
+  IDEMPOTENCY_KEY_REUSED_EXAMPLE,
+  notFoundExample,
+  Problem,
+  PROBLEM_EXAMPLES,
+  TEST_MODE_ONLY_EXAMPLE,
+} from './problem.schema.js';
 
 export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
 
@@ -18,21 +28,34 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds.',
 };
 
+/** What the document says of an error status on every operation that answers it. */
+export const problemDescription = (status: number): string => DESCRIPTIONS[status] ?? 'Error.';
+
 const problemContent = (schemaRef: string, example: object) => ({
   'application/problem+json': { schema: { $ref: schemaRef }, example },
 });
 
-/** Documents the listed error statuses with the Problem schema and an example of each. */
+/** Documents the listed error statuses with the Problem schema and an example of each (a 404: ApiNotFound). */
 export function ApiProblems(...statuses: number[]) {
+  const without = statuses.filter((status) => !PROBLEM_EXAMPLES[status]);
+  if (without.length > 0) throw new Error(`no shared example for ${without.join(', ')}: a 404 names its resource (ApiNotFound)`);
   return applyDecorators(
     ApiExtraModels(Problem),
     ...statuses.map((status) =>
       ApiResponse({
         status,
         description: DESCRIPTIONS[status] ?? 'Error.',
-        content: problemContent(getSchemaPath(Problem), PROBLEM_EXAMPLES[status] ?? PROBLEM_EXAMPLES[400]),
+        content: problemContent(getSchemaPath(Problem), PROBLEM_EXAMPLES[status]),
       }),
     ),
+  );
+}
+
+/** 404, its example the detail the service answers for this operation's own resource ("The lead was not found."). */
+export function ApiNotFound(detail: string) {
+  return applyDecorators(
+    ApiExtraModels(Problem),
+    ApiResponse({ status: 404, description: DESCRIPTIONS[404], content: problemContent(getSchemaPath(Problem), notFoundExample(detail)) }),
   );
 }
 
@@ -45,15 +68,65 @@ export function ApiConflict(description: string, schemaRef?: string, example?: o
   });
 }
 
-/** 409 `endpoint_disabled` on test and redeliver: the body names why the endpoint is off. */
+const RETRY_AFTER_REF = { $ref: '#/components/headers/RetryAfter' };
+
+const IN_USE_TEXT =
+  'A request with the same `Idempotency-Key` is still being processed (`idempotency_key_in_use`): retry after `Retry-After` seconds to get its answer.';
+
+/**
+ * The `Idempotency-Key` request header of every keyed POST (access.decorators.ts), and what it can answer: 409
+ * `idempotency_key_in_use` (with Retry-After) while the first request with the key runs, 422 `idempotency_key_reused`
+ * when the key was first sent with another route or body. An operation with a 409 of its own documents both
+ * (ApiEndpointDisabled).
+ */
+export function ApiIdempotencyKey() {
+  return applyDecorators(
+    ApiExtraModels(Problem),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: IDEMPOTENCY_KEY_HEADER_DOC,
+      schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+      example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
+    }),
+    ApiResponse({
+      status: 409,
+      description: IN_USE_TEXT,
+      headers: { 'Retry-After': RETRY_AFTER_REF },
+      content: problemContent(getSchemaPath(Problem), IDEMPOTENCY_KEY_IN_USE_EXAMPLE),
+    }),
+    ApiResponse({
+      status: 422,
+      description:
+        'The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request.',
+      content: problemContent(getSchemaPath(Problem), IDEMPOTENCY_KEY_REUSED_EXAMPLE),
+    }),
+  );
+}
+
+/**
+ * 409 on test and redeliver: `endpoint_disabled` (the body names why the endpoint is off), or, like every keyed POST,
+ * `idempotency_key_in_use`.
+ */
 export function ApiEndpointDisabled() {
   return applyDecorators(
-    ApiExtraModels(EndpointDisabledProblem),
-    ApiConflict(
-      'The endpoint is turned off (`endpoint_disabled`); `disabled_reason` says why.',
-      getSchemaPath(EndpointDisabledProblem),
-      ENDPOINT_DISABLED_EXAMPLE,
-    ),
+    ApiExtraModels(EndpointDisabledProblem, Problem),
+    ApiResponse({
+      status: 409,
+      description: `The endpoint is turned off (\`endpoint_disabled\`); \`disabled_reason\` says why. Or: ${IN_USE_TEXT}`,
+      // Only on idempotency_key_in_use.
+      headers: { 'Retry-After': { ...RESPONSE_HEADERS.RetryAfter, required: false } },
+      content: {
+        'application/problem+json': {
+          // anyOf: the served schemas are open, so an endpoint_disabled body is also a Problem.
+          schema: { anyOf: [{ $ref: getSchemaPath(EndpointDisabledProblem) }, { $ref: getSchemaPath(Problem) }] },
+          examples: {
+            endpoint_disabled: { summary: 'The endpoint is turned off', value: ENDPOINT_DISABLED_EXAMPLE },
+            idempotency_key_in_use: { summary: 'The same Idempotency-Key is still being processed', value: IDEMPOTENCY_KEY_IN_USE_EXAMPLE },
+          },
+        },
+      },
+    }),
   );
 }
 

@@ -30,9 +30,13 @@ export class Problem {
   @ApiPropertyOptional({ type: [ProblemFieldError], description: 'On 400: every problem found, each once, with param and message.' })
   errors?: ProblemFieldError[];
   @ApiPropertyOptional({ description: 'On 403: the scope the endpoint needs.', example: 'calls:read' }) required_scope?: string;
-  @ApiPropertyOptional({ type: 'integer', description: 'On 429: seconds to wait (also in the Retry-After header).', example: 30 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'On 429, and on 409 `idempotency_key_in_use`: seconds to wait (also in the Retry-After header).',
+    example: 30,
+  })
   retry_after?: number;
-  @ApiPropertyOptional({ description: 'On 500: quote it to support.', example: 'err_4f0c2a9e' }) error_id?: string;
+  @ApiPropertyOptional({ description: 'On 500: quote it to support.', example: '9d2f6c1a-4b7e-4e3a-8f5d-2c6b1a0e7d93' }) error_id?: string;
   @ApiProperty({ description: 'Id of this request (also the x-request-id header).', example: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a' })
   request_id: string;
 }
@@ -60,7 +64,7 @@ const problem = (status: number, code: keyof typeof ERROR_CODES, detail: string,
   request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
 });
 
-/** One realistic example body per status. */
+/** One realistic example body per status; a 404's names its operation's resource (notFoundExample). */
 export const PROBLEM_EXAMPLES: Record<number, object> = {
   400: problem(400, 'invalid_request', 'limit must be an integer from 1 to 100.', {
     param: 'limit',
@@ -70,7 +74,6 @@ export const PROBLEM_EXAMPLES: Record<number, object> = {
   403: problem(403, 'insufficient_scope', 'This endpoint needs the "calls:read" scope, which this API key does not have.', {
     required_scope: 'calls:read',
   }),
-  404: problem(404, 'not_found', 'The call was not found.'),
   405: problem(405, 'method_not_allowed', 'HEAD is not supported here; use GET.'),
   409: problem(409, 'not_published', 'The receptionist settings have never been published.'),
   413: problem(413, 'payload_too_large', 'The request body is too large.'),
@@ -79,10 +82,26 @@ export const PROBLEM_EXAMPLES: Record<number, object> = {
   503: problem(503, 'service_unavailable', 'The service is temporarily unavailable; retry shortly.'),
 };
 
+/** A 404's example: the detail the service answers for the operation's own resource. */
+export const notFoundExample = (detail: string) => problem(404, 'not_found', detail);
+
 export const TEST_MODE_ONLY_EXAMPLE = problem(
   403,
   'test_mode_only',
   'This endpoint works only in test mode: send a test key (svc_test_...). A live key never creates or changes test data.',
+);
+
+/** 409 `idempotency_key_in_use` and 422 `idempotency_key_reused` on every keyed POST. */
+export const IDEMPOTENCY_KEY_IN_USE_EXAMPLE = problem(
+  409,
+  'idempotency_key_in_use',
+  'A request with this Idempotency-Key is still being processed; retry in 1 s to get its answer.',
+  { retry_after: 1 },
+);
+export const IDEMPOTENCY_KEY_REUSED_EXAMPLE = problem(
+  422,
+  'idempotency_key_reused',
+  'This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.',
 );
 
 export const ENDPOINT_DISABLED_EXAMPLE = problem(409, 'endpoint_disabled', 'The webhook endpoint is turned off.', {

@@ -19,9 +19,9 @@ export type RouteAccess =
   /**
    * The endpoint owner's console (src/console): a console session's cookie, checked by the session gate given to
    * the access stage; a request that is not a GET must also come from the console's own origin and carry the
-   * session's CSRF token.
+   * session's CSRF token. A read-only session's request that is not a GET is refused unless `allowsReadOnly` (Sign out).
    */
-  | { kind: 'console' };
+  | { kind: 'console'; allowsReadOnly?: true };
 
 /** What body a route reads. */
 export type RouteBody =
@@ -80,6 +80,11 @@ export interface RouteDeclaration {
   refusesMethod?: true;
   /** A page for browsers (the console): its answers carry the console's security headers, its refusals are pages. */
   browser?: boolean;
+  /**
+   * Takes an `Idempotency-Key` (every keyed POST): the first request with a key runs and its answer is stored for the
+   * API key; the same request again answers that (src/idempotency).
+   */
+  idempotent?: true;
   /** The route template Fastify registered (set once the route is registered): the metrics label. */
   template?: string;
 }
@@ -87,10 +92,16 @@ export interface RouteDeclaration {
 /** The key under which the declaration sits in the Fastify route config. */
 export const ROUTE_DECLARATION = 'routeDeclaration';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's declaration (`Endpoint`, access.decorators.ts), under ROUTE_DECLARATION. */
+    routeDeclaration?: RouteDeclaration;
+  }
+}
+
 /** The declaration of the route this request matched; undefined when it matched none or its route declares nothing. */
 export function declarationOf(req: FastifyRequest): RouteDeclaration | undefined {
-  const config = req.routeOptions.config as unknown as Record<string, unknown> | undefined;
-  return config?.[ROUTE_DECLARATION] as RouteDeclaration | undefined;
+  return req.routeOptions.config?.routeDeclaration;
 }
 
 /** The request matched a route (which may still lack a declaration). */

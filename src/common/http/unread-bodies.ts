@@ -54,6 +54,10 @@ export function admitBody(req: FastifyRequest, reply: FastifyReply, d: RouteDecl
     if (d.body.kind === 'form' && mediaType(req.headers['content-type']) !== FORM_TYPE) {
       throw new UnsupportedMediaTypeError(`Send the form as ${FORM_TYPE}.`);
     }
+    // Forms have a parser (the console's), which a JSON route must never reach.
+    if (d.body.kind === 'json' && mediaType(req.headers['content-type']) === FORM_TYPE) {
+      throw new UnsupportedMediaTypeError('Send the body as application/json.');
+    }
     return;
   }
   if (d.body.kind !== 'none') return;

@@ -58,7 +58,8 @@ export class KeysetCursors {
     return { items, hasMore, nextCursor };
   }
 
-  private encode(kind: string, p: KeysetPosition, filters: Record<string, unknown>, firmId: string): string {
+  /** The cursor naming a position (bound like every cursor): a page's next one, or the console's way back. */
+  encode(kind: string, p: KeysetPosition, filters: Record<string, unknown>, firmId: string): string {
     return this.codec.encode(kind, [p.at, p.id], filters, firmId);
   }
 }

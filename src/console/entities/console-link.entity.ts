@@ -24,6 +24,10 @@ export class ConsoleLinkEntity {
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 
+  /** The session it opens sees everything and changes nothing (`console link --read-only`). */
+  @Column({ name: 'read_only', type: 'boolean' })
+  readOnly: boolean;
+
   /** When the link opened a session; a used link never opens another. */
   @Column({ name: 'used_at', type: 'timestamptz', nullable: true })
   usedAt: Date | null;

@@ -30,4 +30,12 @@ export class ConsoleSessionEntity {
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
+
+  /** Its link's: it sees everything and changes nothing. */
+  @Column({ name: 'read_only', type: 'boolean' })
+  readOnly: boolean;
+
+  /** Its latest request, to the minute (written at most once a minute). */
+  @Column({ name: 'last_seen_at', type: 'timestamptz' })
+  lastSeenAt: Date;
 }

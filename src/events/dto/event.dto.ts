@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { Problem } from '../../common/http/openapi.decorators.js';
 import { NullableString } from '../../common/http/schema.decorators.js';
 import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
 import { EVENT_TYPES } from '../event-catalogue.js';
@@ -6,7 +7,9 @@ import { EVENT_TYPES } from '../event-catalogue.js';
 export class ListEventsQueryDto {
   @QueryEventId(
     'after',
-    "Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id this log does not hold (another firm's, unknown, or older than 30 days) answers 400 naming after.",
+    'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id older than 30 days, ' +
+      'or of a shape the service never makes, answers 400 `invalid_request`; an id made within the 30 days that this log does not hold ' +
+      "(lost in a database failover, or another firm's) answers 400 `after_lost` with `restart_after`, the event to resume after.",
   )
   after?: string;
 
@@ -42,7 +45,7 @@ export class EventOrgDto {
  */
 @ApiSchema({ description: 'An event, exactly as listed by GET /v1/events and sent to webhook endpoints. `data` depends on `type`.' })
 export class EventDto {
-  @ApiProperty({ description: 'evt_ id; also the webhook-id header of its deliveries.', example: 'evt_01jd5x8m3q0000000000000000' })
+  @ApiProperty({ description: 'evt_ id; also the webhook-id header of its deliveries.', example: 'evt_01kqhxsvc0000100000003a7kqk7qz2m' })
   id: string;
   @ApiProperty({ description: 'What happened. New types may appear; ignore unknown ones.', example: 'call.completed' })
   type: string;
@@ -69,6 +72,21 @@ export class EventDto {
 export class EventListDto {
   @ApiProperty({ type: [EventDto], description: 'The events of this page.' }) events: EventDto[];
   @ApiProperty({ description: 'When true, ask again with after = next_after.', example: false }) has_more: boolean;
-  @NullableString('Id of the last event on this page; null when the page is empty.', 'evt_01jd5x8m3q0000000000000000') next_after:
+  @NullableString('Id of the last event on this page; null when the page is empty.', 'evt_01kqhxsvc0000100000003a7kqk7qz2m') next_after:
     string | null;
+}
+
+/** 400 `after_lost` on GET /v1/events. */
+@ApiSchema({
+  description:
+    '400 `after_lost`: `after` names an event this log no longer has (a database failover can lose the last events written before it), ' +
+    'though the service made its id within the last 30 days. Resume after `restart_after` and skip the event ids already handled.',
+})
+export class AfterLostProblem extends Problem {
+  @NullableString(
+    'The newest kept event before the lost one: ask again with after set to it (null: without after, from the oldest kept event). ' +
+      'Every kept event the reader may not have had follows it.',
+    'evt_01kqhxrjbg000100000003a7k6b4rx9t',
+  )
+  restart_after: string | null;
 }

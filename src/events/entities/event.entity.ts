@@ -2,10 +2,11 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColum
 
 /**
  * An event of the outbox (`events`), partitioned by UTC day on `occurredAt`, which is therefore part of the
- * primary and unique keys. The log pages in commit-safe order by the writing transaction's id, column `txid`
- * (`xid8`, default `pg_current_xact_id()`) with its indexes `events_org_txid_seq_idx` and
- * `events_org_type_txid_seq_idx`: TypeORM has no `xid8` type, so the entity leaves them out and
- * src/database/schema-drift.ts compares them on its own (docs/decisions.md). Statements read it as text.
+ * primary and unique keys. The log pages in commit-safe order by its position `(history, txid, seq)`: the
+ * database history it was written in, the writing transaction's id, column `txid` (`xid8`, default
+ * `pg_current_xact_id()`), and `seq`, with the indexes `events_org_position_idx` and `events_org_type_position_idx`:
+ * TypeORM has no `xid8` type, so the entity leaves them out and src/database/schema-drift.ts compares them on its own
+ * (docs/decisions.md). Statements read `txid` as text.
  */
 @Entity('events')
 @Unique('events_id_key', ['id', 'occurredAt'])
@@ -34,6 +35,13 @@ export class EventEntity {
   /** json, not jsonb: keeps member order, so the body signed and sent equals what the API lists. */
   @Column('json')
   data: Record<string, unknown>;
+
+  /**
+   * The database history it was written in (log_histories, the kernel's): first in the log's order, so nothing a
+   * promoted standby writes can sort before what it kept.
+   */
+  @Column('integer', { default: () => 'log_history()' })
+  history: number;
 
   /** The W3C traceparent of the span that recorded it, when tracing was on: its delivery attempts continue that trace. */
   @Column('text', { name: 'trace_context', nullable: true })

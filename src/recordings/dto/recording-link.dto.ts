@@ -2,11 +2,11 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 @ApiSchema({ description: 'A one-hour playback link for the recording of one call. The url is a credential.' })
 export class RecordingLinkDto {
-  @ApiProperty({ description: 'The call whose recording the link plays.', example: 'call_01jd5x8m3q0000000000000000' }) call_id: string;
+  @ApiProperty({ description: 'The call whose recording the link plays.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' }) call_id: string;
   @ApiProperty({
     description:
       'Plays the recording with no API key, for this one call, until expires_at. It is a credential: do not log, store or share it. Use it as the src of an audio element; it sends no cross-origin headers.',
-    example: 'https://api.example.com/v1/recordings/3q2-7wXk0p9yT1nB4cV8mZrL6sD5fG2hJ0aQ1eW9uYt',
+    example: 'https://api.example.com/v1/recordings/Zx4mB9x2QeT7vK1pZs8NwY3cHd6LgR0aUf5jQ2kP7sA',
   })
   url: string;
   @ApiProperty({

@@ -3,6 +3,7 @@ import { OpenEnum, OpenEnumList } from '../../common/http/schema.decorators.js';
 import { UUID_PATTERN } from '../../common/ids.js';
 import { QueryCursor, QueryEnum, QueryEventId, QueryIntRange, QueryPattern } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../signing.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const DELIVERY_TRIGGERS = ['event', 'test', 'redelivery'] as const;
@@ -28,8 +29,28 @@ export class WebhookEndpointDto {
     example: null,
   })
   disabled_reason: string | null;
-  @ApiProperty({ description: 'Last 4 characters of the signing secret; the secret itself is never returned.', example: 'x7Qa' })
+  @ApiProperty({
+    description:
+      'Last 4 characters of the signing secret (`v1`); the secret itself is never returned. For `v1a`, the last 4 characters of `public_key`.',
+    example: 'x7Q=',
+  })
   secret_last4: string;
+  @ApiProperty({
+    enum: SIGNATURE_SCHEMES,
+    description:
+      "How deliveries are signed (Standard Webhooks): `v1` HMAC-SHA256 with the endpoint's `whsec_` secret (the default), or `v1a` ed25519, verified with `public_key`. During a rotation's overlap the replaced key signs too.",
+    example: 'v1',
+  })
+  signature: SignatureScheme;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    pattern: '^whpk_[A-Za-z0-9+/]{43}=$',
+    description:
+      'For `v1a`: the ed25519 public key a receiver verifies `webhook-signature: v1a,...` with (`whpk_` + its 32 bytes, base64). Not a secret: the service keeps the private key. Null for `v1`.',
+    example: null,
+  })
+  public_key: string | null;
   @ApiProperty({
     type: 'string',
     format: 'date-time',
@@ -85,7 +106,7 @@ export class WebhookDeliveryDto {
   @ApiProperty({ format: 'uuid', description: 'The delivery id.', example: '6a1f0d2c-3b4e-4f5a-8c9d-0e1f2a3b4c5d' }) id: string;
   @ApiProperty({ format: 'uuid', description: 'The endpoint it goes to.', example: '0b9c6f43-5d1e-4c8a-9f2b-7e3d1a6c5b40' })
   endpoint_id: string;
-  @ApiProperty({ description: 'evt_ id of the event delivered.', example: 'evt_01jd5x8m3q0000000000000000' }) event_id: string;
+  @ApiProperty({ description: 'evt_ id of the event delivered.', example: 'evt_01kqhxsvc0000100000003a7kqk7qz2m' }) event_id: string;
   @OpenEnum(EVENT_TYPES, { description: 'Type of the event. New types may be added; ignore unknown ones.', example: 'call.completed' })
   event_type: string;
   @ApiProperty({ enum: DELIVERY_TRIGGERS, description: 'What created it: the event, a test, or a redelivery.', example: 'event' })

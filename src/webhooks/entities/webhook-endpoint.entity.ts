@@ -1,9 +1,11 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import type { SignatureScheme } from '../signing.js';
 import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
 
 /**
  * A webhook endpoint (`webhook_endpoints`). `secretEnc` and `previousSecretEnc` are sealed (AES-256-GCM under
- * WEBHOOK_SECRET_KEY, bound to the endpoint id); the plain secret is never stored. The list index sorts
+ * WEBHOOK_SECRET_KEY, bound to the endpoint id): a `whsec_` secret (signature `v1`) or an ed25519 private key
+ * (`whsk_`, signature `v1a`, whose public key is `publicKey`); the plain secret is never stored. The list index sorts
  * `createdAt` and `id` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
  */
 @Entity('webhook_endpoints')
@@ -11,6 +13,8 @@ import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
 @Check('webhook_endpoints_disabled_reason_check', `disabled_reason IN ('owner', 'failing', 'gone')`)
 @Check('webhook_endpoints_check', `(status = 'enabled') = (disabled_reason IS NULL)`)
 @Check('webhook_endpoints_previous_secret_check', '(previous_secret_enc IS NULL) = (previous_secret_expires_at IS NULL)')
+@Check('webhook_endpoints_signature_check', `signature IN ('v1', 'v1a')`)
+@Check('webhook_endpoints_public_key_check', `(signature = 'v1a') = (public_key IS NOT NULL)`)
 @Index('webhook_endpoints_org_idx', ['orgId', 'createdAt', 'id'])
 export class WebhookEndpointEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_endpoints_pkey' })
@@ -70,4 +74,12 @@ export class WebhookEndpointEntity {
   /** false: a test-mode endpoint, which receives test events only (live ones receive live events only). */
   @Column('boolean', { default: true })
   livemode: boolean;
+
+  /** How its deliveries are signed: `v1` (HMAC-SHA256, a `whsec_` secret) or `v1a` (ed25519). */
+  @Column('text', { default: 'v1' })
+  signature: SignatureScheme;
+
+  /** For `v1a`: the public key a receiver verifies with (`whpk_...`, not a secret); null for `v1`. */
+  @Column('text', { name: 'public_key', nullable: true })
+  publicKey: string | null;
 }

@@ -600,19 +600,19 @@ describe('signing-secret rotation (WebhookEndpointsService.rotateSecret)', () =>
     expect(rotated.previous_secret_expires_at).toBe(new Date(m.clock.now().getTime() + 24 * HOUR).toISOString());
     m.clock.reset();
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(await endpointOf(f, id)).toMatchObject({ secret_last4: rotated.secret.slice(-4) });
+    expect(await endpointOf(f, id)).toMatchObject({ secret_last4: rotated.secret!.slice(-4) });
 
     const during = await deliver(f.orgId, '/rot-after');
     expect(signatures(during)).toHaveLength(2);
     expect(signatures(during).every((x) => x.startsWith('v1,'))).toBe(true);
-    expect(verifies(rotated.secret, during)).toBe(true);
+    expect(verifies(rotated.secret!, during)).toBe(true);
     expect(verifies(oldSecret, during)).toBe(true);
     expect(verifies(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, during)).not.toBe(true);
 
     m.clock.advance(3 * MIN);
     const after = await deliver(f.orgId, '/rot-after');
     expect(signatures(after)).toHaveLength(1);
-    expect(verifies(rotated.secret, after)).toBe(true);
+    expect(verifies(rotated.secret!, after)).toBe(true);
     expect(verifies(oldSecret, after)).toMatch(/signature/i);
   });
 
@@ -622,7 +622,7 @@ describe('signing-secret rotation (WebhookEndpointsService.rotateSecret)', () =>
     expect(rotated.previous_secret_expires_at).toBeNull();
     const got = await deliver(f.orgId, '/rot-zero');
     expect(signatures(got)).toHaveLength(1);
-    expect(verifies(rotated.secret, got)).toBe(true);
+    expect(verifies(rotated.secret!, got)).toBe(true);
     expect(verifies(oldSecret, got)).not.toBe(true);
     await expect(endpoints().rotateSecret(id, 8 * DAY)).rejects.toThrow(/between 0 and 7 days/);
   });

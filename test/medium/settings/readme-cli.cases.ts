@@ -106,9 +106,28 @@ describe("the README's Admin CLI table", () => {
     await run(['endpoint', 'disable', '--id', id]);
     await run(['endpoint', 'enable', '--id', id]);
     await run(['endpoint', 'list', '--org', slug]);
+    await run(['endpoint', 'update', '--id', id, '--types', 'lead.created,lead.updated', '--description', '']);
     await run(['endpoint', 'rotate-secret', '--id', id]);
     await run(['endpoint', 'delete', '--id', id]);
+    // An ed25519 endpoint prints its public key where a secret would be, at creation and at each rotation.
+    const signed = await run([
+      'endpoint',
+      'create',
+      '--org',
+      slug,
+      '--url',
+      'http://127.0.0.1:9/v1a',
+      '--types',
+      'lead.updated',
+      '--signature',
+      'ed25519',
+    ]);
+    await run(['endpoint', 'rotate-secret', '--id', String(signed.id)]);
+    await run(['endpoint', 'delete', '--id', String(signed.id)]);
     await run(['console', 'link', '--org', slug]);
+    await run(['console', 'link', '--org', slug, '--read-only']);
+    await run(['console', 'sessions', '--org', slug]);
+    await run(['console', 'revoke', '--org', slug, '--all']);
     await run(['audit', 'list', '--org', slug]);
     await run(['demo', 'seed']);
 

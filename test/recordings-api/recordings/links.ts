@@ -13,8 +13,9 @@ export function linkCases(context: () => RecordingsContext): void {
   let newCall: RecordingsContext['newCall'];
   let withRecording: RecordingsContext['withRecording'];
   let createLink: RecordingsContext['createLink'];
+  let tokens: string[];
   beforeAll(() => {
-    ({ t, firm, other, newCall, withRecording, createLink } = context());
+    ({ t, firm, other, newCall, withRecording, createLink, tokens } = context());
   });
 
   describe('recording links', () => {
@@ -33,6 +34,29 @@ export function linkCases(context: () => RecordingsContext): void {
       expect(expires).toBeGreaterThanOrEqual(before + HOUR);
       expect(expires).toBeLessThanOrEqual(after + HOUR);
       expect(link.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('a retry with the same Idempotency-Key answers the same link (made once), which the table keeps only sealed', async () => {
+      const callId = await withRecording();
+      const headers = { 'Idempotency-Key': `link-${callId}` };
+      const first = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read, headers });
+      expect(first.status).toBe(201);
+      const token = String(first.body.url).split('/').pop()!;
+      tokens.push(token);
+      const again = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys.read, headers });
+      expect([again.status, again.headers.get('idempotent-replayed'), again.text]).toEqual([201, 'true', first.text]);
+      expect(again.headers.get('cache-control')).toBe('no-store');
+      expect(await t.sql('SELECT count(*)::int AS n FROM recording_links WHERE call_id = $1', [callId])).toEqual([{ n: 1 }]);
+      // The url is a credential: the stored answer holds neither it nor its token in any readable form.
+      const stored = JSON.stringify(await t.sql('SELECT * FROM idempotency_keys WHERE idempotency_key = $1', [headers['Idempotency-Key']]));
+      expect(stored).toContain('"status_code":201');
+      expect(stored).not.toContain(token);
+      expect(stored).not.toContain(Buffer.from(token).toString('base64'));
+      // Another key of the firm sending the same idempotency key gets a link of its own.
+      const theirs = await t.request('POST', `/v1/calls/${callId}/recording-link`, { key: firm.keys['read-update-leads'], headers });
+      expect([theirs.status, theirs.headers.get('idempotent-replayed')]).toEqual([201, null]);
+      tokens.push(String(theirs.body.url).split('/').pop()!);
+      expect(theirs.body.url).not.toBe(first.body.url);
     });
 
     it("POST needs calls:recording and the firm's own call with a recording", async () => {

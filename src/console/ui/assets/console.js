@@ -10,7 +10,11 @@ document.addEventListener('submit', (event) => {
 
 const COLOURS = { succeeded: '#1a7f37', failed: '#cf222e', pending: '#9a6700' };
 
-function draw(holder, hours) {
+/** The chart in the firm's zone: its axis says which, and its legend shows the counts of the hour pointed at. */
+function draw(holder, hours, tz, zone) {
+  const uPlot = window.uPlot;
+  const inZone = (ts) => uPlot.tzDate(new Date(ts * 1000), tz);
+  const hourOf = uPlot.fmtDate('{YYYY}-{MM}-{DD} {HH}:00');
   const xs = hours.map((h) => Date.parse(h.hour) / 1000);
   const series = Object.keys(COLOURS).map((status) => ({
     label: status,
@@ -20,13 +24,18 @@ function draw(holder, hours) {
   }));
   const data = [xs, ...Object.keys(COLOURS).map((status) => hours.map((h) => h[status]))];
   holder.replaceChildren();
-  return new window.uPlot(
+  return new uPlot(
     {
       width: Math.max(320, holder.clientWidth || 800),
       height: 220,
-      series: [{}, ...series],
+      tzDate: inZone,
+      legend: { live: true },
+      series: [{ label: `Hour (${zone})`, value: (_u, ts) => (ts == null ? '—' : `${hourOf(inZone(ts))} ${zone}`) }, ...series],
       scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-      axes: [{}, { label: 'deliveries', values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) }],
+      axes: [
+        { label: `Hour, ${tz} (${zone})` },
+        { label: 'deliveries', values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
+      ],
     },
     data,
     holder,
@@ -45,7 +54,7 @@ async function chart() {
   const buttons = document.querySelectorAll('[data-range]');
   const show = (range) => {
     buttons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.range === range)));
-    draw(holder, body[range]);
+    draw(holder, body[range], body.timezone, body.zone);
     holder.dataset.drawn = range;
   };
   buttons.forEach((b) => b.addEventListener('click', () => show(b.dataset.range)));
