@@ -180,6 +180,46 @@ describe('listen: safe against the API it polls', () => {
     await expectOneLineError(start(), pattern);
   });
 
+  it('after_lost: resumes from restart_after, forwarding each event once; a lost --after resumes the same way', async () => {
+    const page = (...ids: string[]) => ({
+      events: ids.map((id) => ({ id, type: 'lead.updated' })),
+      has_more: false,
+      next_after: ids.at(-1) ?? null,
+    });
+    const lost = (restart: string | null) => ({ code: 'after_lost', detail: 'lost', restart_after: restart });
+    eventsApi(
+      (_req, res) => json(res, EMPTY),
+      (req, res) => {
+        const after = new URL(req.url ?? '', 'http://x').searchParams.get('after');
+        if (after === null) return json(res, page('evt_1a', 'evt_1b'));
+        // evt_1b was lost in a failover: the log resumes after evt_1a, with evt_1b written again and a new evt_1c.
+        if (after === 'evt_1b') return json(res, lost('evt_1a'), 400);
+        if (after === 'evt_1a') return json(res, page('evt_1b', 'evt_1c'));
+        return json(res, EMPTY);
+      },
+    );
+    for (const id of ['evt_1a', 'evt_1b', 'evt_1c'])
+      api.on(`/v1/events/${id}`, (_req, res) => json(res, { id, type: 'lead.updated', data: {} }));
+    const l = start();
+    await waitFor(() => receiver.at('/hook').length >= 3, 'three forwarded events', 15_000);
+    await waitFor(() => urls.filter((u) => u.includes('after=evt_1c')).length > 0, 'the poll after evt_1c');
+    await stopped(l);
+    expect(receiver.at('/hook').map((r) => r.headers['webhook-id'])).toEqual(['evt_1a', 'evt_1b', 'evt_1c']);
+    expect(l.stderr()).toContain('the events after evt_1b were lost in a database failover; resuming after evt_1a');
+
+    // --after naming a lost event: it starts from the restart point (null: from the oldest kept event).
+    urls = [];
+    api.on('/v1/events', (req, res) => {
+      urls.push(req.url ?? '');
+      const after = new URL(req.url ?? '', 'http://x').searchParams.get('after');
+      json(res, after === 'evt_gone' ? lost(null) : EMPTY, after === 'evt_gone' ? 400 : 200);
+    });
+    const fromLost = start(['--after', 'evt_gone']);
+    await waitFor(() => fromLost.lines[0], 'the ready line');
+    expect(fromLost.lines[0]).toMatchObject({ kind: 'ready', after: null });
+    await stopped(fromLost);
+  });
+
   it("text mode escapes control characters in an event's type and id; --json keeps the value and escapes them too", async () => {
     const id = 'evt_\u001b[2J1';
     const type = 'lead.\u001b[31mred\u001b]0;owned\u0007\u009b6n\u202eexe';

@@ -98,7 +98,7 @@ export const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
 export const defaultRateLimitBurst = (perSecond: number) => 2 * perSecond;
 /** A key's requests under way at once in each api process when CONCURRENT_REQUESTS_PER_KEY is unset; the document states it. */
-export const DEFAULT_CONCURRENT_REQUESTS_PER_KEY = 4;
+export const DEFAULT_CONCURRENT_REQUESTS_PER_KEY = 2;
 /** How long a request over that cap may wait in line for one of its key's requests to finish before it is answered 429. */
 export const CONCURRENCY_QUEUE_WAIT_MS = 2_000;
 

@@ -26,7 +26,7 @@ describe('general per-key rate limit', () => {
     const first = await a.get('/v1/account', { key });
     a.clock.reset();
     expect(first.status).toBe(200);
-    expect(first.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1, "concurrency";q=4;qu="concurrency"');
+    expect(first.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1, "concurrency";q=2;qu="concurrency"');
     expect(first.headers.get('ratelimit')).toBe('"default";r=2;t=0');
     expect((await b.get('/v1/account', { key })).headers.get('ratelimit')).toBe('"default";r=1;t=0');
     expect((await a.get('/v1/account', { key })).headers.get('ratelimit')).toBe('"default";r=0;t=1');
@@ -36,7 +36,7 @@ describe('general per-key rate limit', () => {
     expect(refused.body.code).toBe('rate_limited');
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('ratelimit')).toBe('"default";r=0;t=1');
-    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1, "concurrency";q=4;qu="concurrency"');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1, "concurrency";q=2;qu="concurrency"');
     expect((await a.get('/v1/account', { key })).status).toBe(429);
 
     // Per key: another key of the same firm has its own bucket.

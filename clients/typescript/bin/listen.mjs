@@ -20,6 +20,8 @@ const WAIT_SECONDS = 25;
 const FORWARD_TIMEOUT_MS = 10_000;
 /** Polls that forward nothing start at least this far apart, whatever the API answers and its cursors do (no hot loop). */
 const MIN_POLL_MS = 1_000;
+/** Forwarded event ids remembered, so events that come again after a restart point (after_lost) are forwarded once. */
+const SENT_IDS_KEPT = 10_000;
 /** The most of a receiver's answer read (it is not used: read so the connection can be kept, then dropped). */
 const RECEIVER_ANSWER_BYTES = 64 * 1024;
 
@@ -150,13 +152,42 @@ function report(opts, event, outcome) {
   process.stdout.write(`${new Date().toISOString()}  ${printable(event.type)}  ${printable(event.id)}  -> ${result} in ${outcome.ms} ms\n`);
 }
 
+/** The ids of the events forwarded last, at most `size` of them (the oldest forgotten first). */
+class RecentIds {
+  constructor(size) {
+    this.size = size;
+    this.ids = new Set();
+  }
+  has(id) {
+    return this.ids.has(id);
+  }
+  add(id) {
+    this.ids.add(id);
+    if (this.ids.size > this.size) this.ids.delete(this.ids.values().next().value);
+  }
+}
+
+/** An `after` the log lost in a database failover: says so once, and goes on from the API's restart point. */
+function resumed(log, after, restartAfter) {
+  log(
+    printable(
+      `the events after ${after} were lost in a database failover; resuming ${restartAfter ? `after ${restartAfter}` : 'from the oldest kept event'} (events already forwarded are not forwarded again)`,
+    ),
+  );
+  return restartAfter;
+}
+
 async function run(opts, signal) {
   const log = (line) => process.stderr.write(`listen: ${line}\n`);
+  const sent = new RecentIds(SENT_IDS_KEPT);
   const api = new Api(opts.apiUrl, opts.key, signal, { timeoutMs: opts.timeoutMs });
   const secret = opts.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
   // Checks the key (and --after) before anything is printed as ready.
   let after = opts.after ?? (await newestEventId(api, log));
-  if (opts.after) await api.get(`/v1/events?limit=1&after=${encodeURIComponent(opts.after)}`, log);
+  if (opts.after) {
+    const checked = await api.get(`/v1/events?limit=1&after=${encodeURIComponent(opts.after)}`, log);
+    if (checked?.restartAfter !== undefined) after = resumed(log, after, checked.restartAfter);
+  }
   if (signal.aborted) return;
   const ready = { kind: 'ready', forward_to: opts.forwardTo, after, types: opts.types };
   if (opts.json) process.stdout.write(jsonLine(opts.secret ? ready : { ...ready, secret }));
@@ -174,16 +205,23 @@ async function run(opts, signal) {
     const started = performance.now();
     const page = await api.get(`/v1/events?${query}`, log, WAIT_SECONDS);
     if (!page) return;
+    if (page.restartAfter !== undefined) {
+      after = resumed(log, after, page.restartAfter);
+      continue;
+    }
     let forwarded = 0;
     for (const event of eventsPage(page.text, false).events) {
       if (signal.aborted) return;
       after = event.id;
       if (types && !types.has(event.type)) continue;
+      // Resumed from a restart point, the events up to where it stood come again: each is forwarded once.
+      if (sent.has(event.id)) continue;
       // The exact bytes the service delivers for this event (GET /v1/events/{id}).
       const one = await api.get(`/v1/events/${encodeURIComponent(event.id)}`, log);
       if (!one) return;
       if (one.status === 404) continue;
       report(opts, event, await forward(opts, api, secret, event.id, one.text));
+      sent.add(event.id);
       forwarded++;
     }
     // A page that forwarded nothing and came back at once (an API that does not wait, or whose cursor goes back and

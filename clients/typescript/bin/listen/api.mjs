@@ -67,6 +67,9 @@ export class Api {
       const { status, retryAfter, text } = answer;
       if (status >= 200 && status < 300) return { status, text };
       if (status === 404 && path.startsWith('/v1/events/')) return { status: 404, text };
+      // A database failover lost the event `after` names: the caller resumes from the restart point the API gives.
+      const lost = status === 400 && path.startsWith('/v1/events?') ? afterLost(text) : undefined;
+      if (lost !== undefined) return { status, text, restartAfter: lost };
       if (status !== 429 && status < 500) throw new Fatal(refusal(status, text));
       const wait = retryWait(retryAfter, ++failures);
       log(`the API answered ${status}; retrying in ${(wait / 1000).toFixed(1)} s`);
@@ -156,6 +159,22 @@ export function eventsPage(text, paging) {
     );
   }
   return page;
+}
+
+/**
+ * The `restart_after` of a 400 `after_lost` (an evt_ id, or null: from the oldest kept event); undefined for any
+ * other answer, which stays a refusal.
+ */
+export function afterLost(text) {
+  let problem;
+  try {
+    problem = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (problem?.code !== 'after_lost') return undefined;
+  const restart = problem.restart_after;
+  return restart === null || (typeof restart === 'string' && /^evt_[0-9a-z]{1,64}$/.test(restart)) ? restart : undefined;
 }
 
 function refusal(status, text) {
