@@ -1,4 +1,4 @@
-import { RATE_LIMIT_TEXT } from './common/http/openapi-headers.js';
+import { CONCURRENCY_TEXT, RATE_LIMIT_TEXT } from './common/http/openapi-headers.js';
 
 /**
  * The document's introduction (`info.description`), read first in Swagger UI: short sections under Markdown headings,
@@ -66,6 +66,7 @@ const SECTIONS: [heading: string | null, paragraphs: string[]][] = [
     'Rate limits',
     [
       `${RATE_LIMIT_TEXT} Every keyed answer carries \`RateLimit-Policy\` and \`RateLimit\` headers; over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`,
+      CONCURRENCY_TEXT,
     ],
   ],
   [

@@ -175,6 +175,7 @@ const BENCHES: Record<string, { args?: string[]; env: Record<string, string>; ch
 
 /** Benches a test file of their own runs (short, with assertions on what they report), so they are not run twice. */
 const RUN_BY_OWN_TEST: Record<string, string> = {
+  'burst-fairness.bench.mjs': 'test/burst-fairness.e2e.spec.ts',
   'chaos.bench.mjs': 'test/chaos.e2e.spec.ts',
   'failover.bench.mjs': 'test/failover.e2e.spec.ts',
 };

@@ -63,6 +63,9 @@ describe('database outage on a PostgreSQL of its own', () => {
         WEBHOOK_RETRY_SCHEDULE: Array(20).fill('1s').join(','),
         DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
         METRICS_TOKEN: METRICS_TOKEN,
+        // Many of one key's requests meet the outage at once: each must get the outage's 503, not wait in the key's
+        // line behind the others (which answers 429 after 2 s, tested in operators/concurrent-requests.cases.ts).
+        CONCURRENT_REQUESTS_PER_KEY: '100',
       },
     });
     firm = await createFirm(t.app);
@@ -265,7 +268,8 @@ describe('api process signals', () => {
   });
 
   it('SIGTERM: stops listening, finishes the request in flight with its full answer, answers 503 problem+json to new work, exits 0', async () => {
-    const svc = await startService('api', serviceEnv(t.databaseUrl));
+    // Three of one key's requests held inside the service at once: over the default per-key cap.
+    const svc = await startService('api', serviceEnv(t.databaseUrl, { CONCURRENT_REQUESTS_PER_KEY: '10' }));
     // Read its document now: a draining process no longer serves it, and its answers are checked against it below.
     await servedConformance(svc.baseUrl!);
     const lock = new pg.Client({ connectionString: t.databaseUrl });

@@ -69,7 +69,7 @@ describe('ConcurrentRequests', () => {
 
   it('answers 429 with Retry-After and both policies when the wait in line runs out', async () => {
     const l = limiter(1);
-    l.enter('k', response());
+    void l.enter('k', response());
     const waiting = l.enter('k', response()) as Promise<unknown>;
     jest.advanceTimersByTime(CONCURRENCY_QUEUE_WAIT_MS - 1);
     expect(await settled(waiting)).toBe('waiting');
@@ -85,7 +85,7 @@ describe('ConcurrentRequests', () => {
 
   it('answers 429 at once when the line is full', () => {
     const l = limiter(1);
-    l.enter('k', response());
+    void l.enter('k', response());
     for (let i = 0; i < QUEUED_PER_KEY; i++) expect(l.enter('k', response())).toBeInstanceOf(Promise);
     expect(() => l.enter('k', response())).toThrow(RateLimitedError);
   });
@@ -93,7 +93,7 @@ describe('ConcurrentRequests', () => {
   it('drops a waiting request whose client left, so the next in line gets the place', async () => {
     const l = limiter(1);
     const a = response();
-    l.enter('k', a);
+    void l.enter('k', a);
     const leaving = response();
     const left = l.enter('k', leaving) as Promise<unknown>;
     const next = l.enter('k', response()) as Promise<unknown>;

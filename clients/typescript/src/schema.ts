@@ -3131,8 +3131,8 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-         * @example "default";q=100;w=1
+         * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+         * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
          */
         RateLimitPolicy: string;
         /**
@@ -3265,8 +3265,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -3343,8 +3343,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -3384,8 +3384,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -3410,7 +3410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -3424,8 +3424,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3466,8 +3466,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3620,8 +3620,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -3698,8 +3698,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -3725,7 +3725,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -3739,8 +3739,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3781,8 +3781,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -3983,8 +3983,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4061,8 +4061,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4102,8 +4102,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4128,7 +4128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -4142,8 +4142,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4184,8 +4184,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4300,8 +4300,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4378,8 +4378,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4419,8 +4419,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4445,7 +4445,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -4459,8 +4459,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4501,8 +4501,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4733,8 +4733,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4811,8 +4811,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4853,8 +4853,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4894,8 +4894,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -4936,8 +4936,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -4976,8 +4976,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5017,8 +5017,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5043,7 +5043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -5057,8 +5057,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5099,8 +5099,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5232,8 +5232,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5310,8 +5310,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5351,8 +5351,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5377,7 +5377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -5391,8 +5391,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5433,8 +5433,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5543,8 +5543,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5616,8 +5616,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5643,7 +5643,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -5657,8 +5657,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5699,8 +5699,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -5813,8 +5813,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5891,8 +5891,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5932,8 +5932,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -5958,7 +5958,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -5972,8 +5972,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6014,8 +6014,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6237,8 +6237,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6315,8 +6315,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6342,7 +6342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -6356,8 +6356,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6398,8 +6398,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6542,8 +6542,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6620,8 +6620,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6661,8 +6661,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6687,7 +6687,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -6701,8 +6701,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6743,8 +6743,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -6850,8 +6850,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6928,8 +6928,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -6969,8 +6969,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7009,8 +7009,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7071,8 +7071,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7111,8 +7111,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7137,7 +7137,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -7151,8 +7151,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -7193,8 +7193,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -7334,8 +7334,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7412,8 +7412,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7453,8 +7453,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -7479,7 +7479,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -7493,8 +7493,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -7535,8 +7535,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -7942,8 +7942,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8020,8 +8020,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8061,8 +8061,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8103,8 +8103,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8143,8 +8143,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8184,8 +8184,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8210,7 +8210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -8224,8 +8224,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8266,8 +8266,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8354,8 +8354,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8432,8 +8432,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8473,8 +8473,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8514,8 +8514,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8556,8 +8556,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8596,8 +8596,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8637,8 +8637,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8663,7 +8663,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -8677,8 +8677,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8719,8 +8719,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8829,8 +8829,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8907,8 +8907,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -8934,7 +8934,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -8948,8 +8948,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -8990,8 +8990,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -9092,8 +9092,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9170,8 +9170,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9212,8 +9212,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9257,8 +9257,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9292,8 +9292,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9332,8 +9332,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9373,8 +9373,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9399,7 +9399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -9413,8 +9413,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -9455,8 +9455,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -9550,8 +9550,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9628,8 +9628,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9655,7 +9655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -9669,8 +9669,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -9711,8 +9711,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -9813,8 +9813,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9891,8 +9891,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9933,8 +9933,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -9978,8 +9978,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -10013,8 +10013,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -10053,8 +10053,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -10094,8 +10094,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     /**
@@ -10120,7 +10120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). */
+            /** @description Rate limited (`rate_limited`); wait for Retry-After seconds. Each API key may make 100 requests per second by default, in bursts of up to 200 after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). A key may also have 2 requests under way at once in each api process by default: more wait in line (up to 2 s, first come first served) for one to finish, then get 429 `rate_limited` with `Retry-After: 1`. */
             429: {
                 headers: {
                     /**
@@ -10134,8 +10134,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -10176,8 +10176,8 @@ export interface operations {
                      */
                     RateLimit?: string;
                     /**
-                     * @description The per-key quota (IETF draft httpapi-ratelimit-headers-09): `q` requests per `w` seconds; by default `"default";q=100;w=1`.
-                     * @example "default";q=100;w=1
+                     * @description The per-key quotas (IETF draft httpapi-ratelimit-headers-09): `"default"`, `q` requests per `w` seconds; then `"concurrency"`, `q` requests under way at once in each api process (quota unit `concurrency`). By default `"default";q=100;w=1, "concurrency";q=2;qu="concurrency"`.
+                     * @example "default";q=100;w=1, "concurrency";q=2;qu="concurrency"
                      */
                     "RateLimit-Policy"?: string;
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -17,7 +17,10 @@ const AT_ONCE = DEFAULT_CONCURRENT_REQUESTS_PER_KEY;
 const POLICY_EXAMPLE = `"default";q=${Q};w=1, "concurrency";q=${AT_ONCE};qu="concurrency"`;
 
 /** The general limit as the document states it: the defaults, since the document is the same for every deployment. */
-export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both). Beside the rate, a key may have ${AT_ONCE} requests under way at once in each api process by default: more wait in a short line (up to ${CONCURRENCY_QUEUE_WAIT_MS / 1000} s, first come first served) for one of the key's requests to finish, and when the line is full or the wait runs out the answer is 429 \`rate_limited\` with \`Retry-After: 1\`, so a client sending many requests in parallel shares the service with the other firms instead of going ahead of them.`;
+export const RATE_LIMIT_TEXT = `Each API key may make ${Q} requests per second by default, in bursts of up to ${BURST} after a pause (a token bucket shared by every api process, which each process draws from a tenth of a second's worth at a time: in any window a key may get at most that much more per api process than the bucket alone would allow; the operator can change both).`;
+
+/** The per-key cap on requests under way at once, as the document states it (the default). */
+export const CONCURRENCY_TEXT = `A key may also have ${AT_ONCE} requests under way at once in each api process by default: more wait in line (up to ${CONCURRENCY_QUEUE_WAIT_MS / 1000} s, first come first served) for one to finish, then get 429 \`rate_limited\` with \`Retry-After: 1\`.`;
 
 const header = (description: string, schema: Schema, example: unknown, required = true) => ({ description, required, schema, example });
 

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER_DOC, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key-header.js';
-import { RATE_LIMIT_TEXT, RESPONSE_HEADERS } from './openapi-headers.js';
+import { CONCURRENCY_TEXT, RATE_LIMIT_TEXT, RESPONSE_HEADERS } from './openapi-headers.js';
 import {
   ENDPOINT_DISABLED_EXAMPLE,
   EndpointDisabledProblem,
@@ -24,7 +24,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict.',
   413: 'Body too large (`payload_too_large`).',
   415: 'Wrong content type, or a body sent with a `Content-Encoding` other than `identity`, which the detail names: request bodies are never decompressed (`unsupported_media_type`).',
-  429: `Rate limited (\`rate_limited\`); wait for Retry-After seconds. ${RATE_LIMIT_TEXT}`,
+  429: `Rate limited (\`rate_limited\`); wait for Retry-After seconds. ${RATE_LIMIT_TEXT} ${CONCURRENCY_TEXT}`,
   503: 'Temporarily unavailable (`service_unavailable`), for example while the database cannot be reached or while this process shuts down; retry after Retry-After seconds.',
 };
 
