@@ -35,11 +35,11 @@ interface Lane {
 
 /**
  * The concurrent requests limiter Stripe describes beside its rate limiter: a key may have
- * CONCURRENT_REQUESTS_PER_KEY requests under way at once in each process (from its access check until its answer is
- * sent or its client goes), as many again may wait for one to finish, each at most CONCURRENCY_QUEUE_WAIT_MS and
- * holding no CPU, and the rest are answered 429 `rate_limited` with `Retry-After: 1`. A firm bursting in parallel
- * then takes its turns on the event loop among the others' requests instead of ahead of them; the rate limit
- * bounds how many it sends, this how many it has the CPU for at once.
+ * CONCURRENT_REQUESTS_PER_KEY requests under way at once in each process (from its first hook until its answer is
+ * made, its client goes, or it starts to wait without working), up to QUEUED_PER_KEY more wait in line for one to
+ * finish, each at most CONCURRENCY_QUEUE_WAIT_MS and holding no CPU, and the rest are answered 429 `rate_limited`
+ * with `Retry-After: 1`. A firm bursting in parallel then takes its turns on the event loop among the others'
+ * requests instead of ahead of them; the rate limit bounds how many it sends, this how many it has the CPU for at once.
  */
 @Injectable()
 export class ConcurrentRequests {
