@@ -204,7 +204,9 @@ describe("one firm's burst of writes on one resource leaves another firm's reads
       body: { external_id: 'crm-{n}' },
     });
     const m = await measure(3, () => patch(a.keys['read-update-leads'], leadId));
-    await expectUnharmed(m, [200], async () => {
+    // 429: a request of the burst that waited out its key's line (2 under way at once per key, 2 s in line) on a
+    // loaded machine; the burst is told to slow down, and the other firm's reads are what is judged.
+    await expectUnharmed(m, [200, 429], async () => {
       const leads: string[] = [];
       for (let i = 0; i < WRITERS; i++) leads.push((await ingest(a, true)).leadId);
       return measure(3, (i) => patch(a.keys['read-update-leads'], leads[i]));
@@ -224,7 +226,7 @@ describe("one firm's burst of writes on one resource leaves another firm's reads
       key: keys[i % keys.length],
     });
     const m = await measure(2, (i) => reprocess(i, callId));
-    await expectUnharmed(m, [200], async () => {
+    await expectUnharmed(m, [200, 429], async () => {
       const calls: string[] = [];
       for (let i = 0; i < WRITERS; i++) calls.push((await ingest(a, false)).callId);
       return measure(2, (i) => reprocess(i, calls[i]));
