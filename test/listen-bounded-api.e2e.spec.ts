@@ -166,9 +166,15 @@ describe('listen: bounded against the API it polls', () => {
       'listen: the API did not answer GET /v1/events?limit=100 in full within 1 s; retrying in 0.5 s',
       'listen: the API did not answer GET /v1/events?limit=100 in full within 1 s; retrying in 1.0 s',
     ]);
-    // Judged by when the retries arrived: each waited its deadline and the backoff (less a late delivery's share).
+    // Judged by when the retries arrived: each waited its deadline and the backoff. An arrival is late by however long
+    // the loaded machine took to deliver it (the first, on a new connection, up to 0.4 s at load 20), which shortens
+    // the gap after it: each gap is past its deadline, and both together past both deadlines and backoffs less that.
     const gaps = arrivals.slice(1, 3).map((t, i) => t - arrivals[i]);
-    expect(gaps.map((gap, i) => gap >= [1_400, 1_900][i])).toEqual([true, true]);
+    expect({ gaps, each: gaps.every((gap) => gap >= 1_000), both: gaps[0] + gaps[1] >= 1_500 + 2_000 - 400 }).toEqual({
+      gaps,
+      each: true,
+      both: true,
+    });
     await stopped(l);
   });
 
