@@ -65,7 +65,9 @@ function expectedAnswer(callId: string, start: number, count: number, total: num
 
 /** An app whose own end of each connection is kept, to see answers under way and connections closed. */
 async function watchedApp(env: Record<string, string>, databaseUrl?: string): Promise<{ t: TestApp; sockets: Socket[] }> {
-  const t = await startTestApp({ databaseUrl, env: { ...internalEnv, ...env } });
+  // Ten of one key's readers at once: the per-key cap on requests under way (2) would hold most of them in its line
+  // while the first answers are made, and this file judges what the answers under way cost.
+  const t = await startTestApp({ databaseUrl, env: { ...internalEnv, CONCURRENT_REQUESTS_PER_KEY: '100', ...env } });
   const sockets: Socket[] = [];
   t.app.getHttpServer().on('connection', (socket: Socket) => sockets.push(socket));
   return { t, sockets };
