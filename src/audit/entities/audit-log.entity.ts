@@ -2,10 +2,10 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColum
 
 /**
  * An audit entry (`audit_log`), partitioned by UTC day on `at`, which is therefore part of the primary key. The
- * firm's index sorts `at` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * firm's index sorts `at` descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('audit_log')
-@Index('audit_log_org_at_idx', ['orgId', 'at'])
+@Index('audit_log_org_at_idx', { synchronize: false })
 export class AuditLogEntity {
   /** A bigint: node-postgres reads it as text. */
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'audit_log_pkey' })

@@ -2,11 +2,12 @@ import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } fro
 
 /**
  * An API key (`api_keys`): found by its 8-character prefix; `keyHash` is the SHA-256 of the whole key, which is
- * never stored.
+ * never stored. The firm's index sorts `createdAt` descending (named here, defined by the migrations alone: TypeORM
+ * has no column order, docs/decisions.md).
  */
 @Entity('api_keys')
 @Unique('api_keys_prefix_key', ['prefix'])
-@Index('api_keys_org_idx', ['orgId', 'createdAt'])
+@Index('api_keys_org_idx', { synchronize: false })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'api_keys_pkey' })
   id: string;

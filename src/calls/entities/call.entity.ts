@@ -4,12 +4,12 @@ import type { CallHandling, CallUntrusted, ConversationSummary } from '../call-m
 /**
  * A call (`calls`), keyed by the firm and the pipeline's call id. `updatedAt` is the sync-safe stamp
  * (change-stamp.ts); a call without `startedAt` is not listed. The list indexes sort `startedAt` and `callId`
- * descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('calls')
-@Index('calls_org_started_idx', ['orgId', 'livemode', 'startedAt', 'callId'])
+@Index('calls_org_started_idx', { synchronize: false })
 @Index('calls_org_updated_idx', ['orgId', 'updatedAt'])
-@Index('calls_org_from_idx', ['orgId', 'livemode', 'fromE164', 'startedAt', 'callId'], { where: 'from_e164 IS NOT NULL' })
+@Index('calls_org_from_idx', { synchronize: false })
 @Index('calls_test_created_idx', ['createdAt'], { where: 'NOT livemode' })
 export class CallEntity {
   @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'calls_pkey' })

@@ -5,12 +5,14 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColum
  * primary and unique keys. The log pages in commit-safe order by its position `(history, txid, seq)`: the
  * database history it was written in, the writing transaction's id, column `txid` (`xid8`, default
  * `pg_current_xact_id()`), and `seq`, with the indexes `events_org_position_idx` and `events_org_type_position_idx`:
- * TypeORM has no `xid8` type, so the entity leaves them out and src/database/schema-drift.ts compares them on its own
- * (docs/decisions.md). Statements read `txid` as text.
+ * TypeORM has no `xid8` type, so the entity leaves the column out (src/database/schema-beyond-entities.ts states it)
+ * and names the two indexes, defined by the migrations alone (docs/decisions.md). Statements read `txid` as text.
  */
 @Entity('events')
 @Unique('events_id_key', ['id', 'occurredAt'])
 @Index('events_occurred_at_idx', ['occurredAt'])
+@Index('events_org_position_idx', { synchronize: false })
+@Index('events_org_type_position_idx', { synchronize: false })
 export class EventEntity {
   /** A bigint: node-postgres reads it as text. */
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'events_pkey' })

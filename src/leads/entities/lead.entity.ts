@@ -4,18 +4,18 @@ import type { LeadIntake, LeadStatus } from '../lead-model.js';
 /**
  * A lead (`leads`), one per call at most: the pipeline owns what the caller said, the firm owns `status`,
  * `externalId` and `statusReason` (written optimistically on `version`). The list indexes sort `capturedAt` and
- * `leadId` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * `leadId` descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('leads')
 @ForeignKey('calls', ['orgId', 'callId'], ['org_id', 'call_id'], { name: 'leads_org_id_call_id_fkey', onDelete: 'CASCADE' })
 @Unique('leads_org_id_call_id_key', ['orgId', 'callId'])
 @Check('leads_status_check', `status IN ('new', 'contacted', 'signed', 'rejected')`)
 @Check('leads_intake_completeness_check', 'intake_completeness BETWEEN 0 AND 1')
-@Index('leads_org_captured_idx', ['orgId', 'livemode', 'capturedAt', 'leadId'])
+@Index('leads_org_captured_idx', { synchronize: false })
 @Index('leads_org_updated_idx', ['orgId', 'updatedAt'])
 @Index('leads_org_phone_idx', ['orgId', 'phoneE164'], { where: 'phone_e164 IS NOT NULL' })
 @Index('leads_org_external_idx', ['orgId', 'externalId'], { where: 'external_id IS NOT NULL' })
-@Index('leads_org_status_idx', ['orgId', 'livemode', 'status', 'capturedAt', 'leadId'])
+@Index('leads_org_status_idx', { synchronize: false })
 export class LeadEntity {
   @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'leads_pkey' })
   orgId: string;

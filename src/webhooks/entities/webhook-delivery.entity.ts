@@ -5,16 +5,16 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 /**
  * A delivery of an event to an endpoint (`webhook_deliveries`), its attempts kept on the row. Partitioned by UTC
  * day on `createdAt`, which is therefore part of the primary key; the day partitions have `fillfactor = 80` so the
- * claim's lease is a HOT update. The list indexes sort `createdAt` and `id` descending (the migrations say so;
+ * claim's lease is a HOT update. The list indexes sort `createdAt` and `id` descending (named here, defined by the migrations alone:
  * TypeORM has no column order, docs/decisions.md).
  */
 @Entity('webhook_deliveries')
 @Check('webhook_deliveries_trigger_check', `trigger IN ('event', 'test', 'redelivery')`)
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 @Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `status = 'pending'` })
-@Index('webhook_deliveries_org_idx', ['orgId', 'createdAt', 'id'])
-@Index('webhook_deliveries_endpoint_idx', ['endpointId', 'createdAt', 'id'])
-@Index('webhook_deliveries_event_idx', ['orgId', 'eventId', 'createdAt', 'id'])
+@Index('webhook_deliveries_org_idx', { synchronize: false })
+@Index('webhook_deliveries_endpoint_idx', { synchronize: false })
+@Index('webhook_deliveries_event_idx', { synchronize: false })
 @Index('webhook_deliveries_manual_idx', ['endpointId', 'createdAt'], { where: `trigger <> 'event'` })
 @Index('webhook_deliveries_created_idx', ['createdAt'], { type: 'brin' })
 export class WebhookDeliveryEntity {

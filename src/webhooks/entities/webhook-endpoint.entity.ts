@@ -6,7 +6,7 @@ import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
  * A webhook endpoint (`webhook_endpoints`). `secretEnc` and `previousSecretEnc` are sealed (AES-256-GCM under
  * WEBHOOK_SECRET_KEY, bound to the endpoint id): a `whsec_` secret (signature `v1`) or an ed25519 private key
  * (`whsk_`, signature `v1a`, whose public key is `publicKey`); the plain secret is never stored. The list index sorts
- * `createdAt` and `id` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * `createdAt` and `id` descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('webhook_endpoints')
 @Check('webhook_endpoints_status_check', `status IN ('enabled', 'disabled')`)
@@ -15,7 +15,7 @@ import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
 @Check('webhook_endpoints_previous_secret_check', '(previous_secret_enc IS NULL) = (previous_secret_expires_at IS NULL)')
 @Check('webhook_endpoints_signature_check', `signature IN ('v1', 'v1a')`)
 @Check('webhook_endpoints_public_key_check', `(signature = 'v1a') = (public_key IS NOT NULL)`)
-@Index('webhook_endpoints_org_idx', ['orgId', 'createdAt', 'id'])
+@Index('webhook_endpoints_org_idx', { synchronize: false })
 export class WebhookEndpointEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_endpoints_pkey' })
   id: string;
