@@ -11,26 +11,26 @@ export class AuditLogEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'audit_log_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'audit_log_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
   @PrimaryColumn('timestamptz', { default: () => 'now()', primaryKeyConstraintName: 'audit_log_pkey' })
   at: Date;
 
-  @Column('text', { name: 'actor_type' })
+  @Column('text')
   actorType: string;
 
-  @Column('text', { name: 'actor_id', nullable: true })
+  @Column('text', { nullable: true })
   actorId: string | null;
 
   @Column('text')
   action: string;
 
-  @Column('text', { name: 'resource_type' })
+  @Column('text')
   resourceType: string;
 
-  @Column('text', { name: 'resource_ids', array: true, default: [] })
+  @Column('text', { array: true, default: [] })
   resourceIds: string[];
 
   @Column('jsonb', { nullable: true })

@@ -12,26 +12,26 @@ import type { CallHandling, CallUntrusted, ConversationSummary } from '../call-m
 @Index('calls_org_from_idx', { synchronize: false })
 @Index('calls_test_created_idx', ['createdAt'], { where: 'NOT livemode' })
 export class CallEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'calls_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'calls_pkey' })
   @ForeignKey('orgs', { name: 'calls_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
-  @PrimaryColumn('text', { name: 'call_id', primaryKeyConstraintName: 'calls_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'calls_pkey' })
   callId: string;
 
-  @Column('timestamptz', { name: 'started_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   startedAt: Date | null;
 
-  @Column('boolean', { name: 'has_recording', default: false })
+  @Column('boolean', { default: false })
   hasRecording: boolean;
 
-  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   updatedAt: Date;
 
-  @Column('integer', { name: 'duration_s', nullable: true })
+  @Column('integer', { nullable: true })
   durationS: number | null;
 
   @Column('boolean', { nullable: true })
@@ -49,31 +49,31 @@ export class CallEntity {
   @Column('text', { nullable: true })
   outcome: string | null;
 
-  @Column('text', { name: 'from_e164', nullable: true })
+  @Column('text', { nullable: true })
   fromE164: string | null;
 
-  @Column('text', { name: 'callback_number', nullable: true })
+  @Column('text', { nullable: true })
   callbackNumber: string | null;
 
-  @Column('text', { name: 'callback_extension', nullable: true })
+  @Column('text', { nullable: true })
   callbackExtension: string | null;
 
-  @Column('boolean', { name: 'processing_complete', default: false })
+  @Column('boolean', { default: false })
   processingComplete: boolean;
 
-  @Column('timestamptz', { name: 'completed_event_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   completedEventAt: Date | null;
 
-  @Column('integer', { name: 'config_version', nullable: true })
+  @Column('integer', { nullable: true })
   configVersion: number | null;
 
-  @Column('text', { name: 'lead_id', nullable: true })
+  @Column('text', { nullable: true })
   leadId: string | null;
 
   @Column('jsonb', { nullable: true })
   untrusted: CallUntrusted | null;
 
-  @Column('jsonb', { name: 'conversation_summary', nullable: true })
+  @Column('jsonb', { nullable: true })
   conversationSummary: ConversationSummary | null;
 
   @Column('jsonb', { nullable: true })

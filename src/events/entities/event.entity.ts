@@ -21,7 +21,7 @@ export class EventEntity {
   @Column('text')
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'events_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
@@ -31,7 +31,7 @@ export class EventEntity {
   @Column('boolean', { default: false })
   test: boolean;
 
-  @PrimaryColumn('timestamptz', { name: 'occurred_at', primaryKeyConstraintName: 'events_pkey' })
+  @PrimaryColumn('timestamptz', { primaryKeyConstraintName: 'events_pkey' })
   occurredAt: Date;
 
   /** json, not jsonb: keeps member order, so the body signed and sent equals what the API lists. */
@@ -46,7 +46,7 @@ export class EventEntity {
   history: number;
 
   /** The W3C traceparent of the span that recorded it, when tracing was on: its delivery attempts continue that trace. */
-  @Column('text', { name: 'trace_context', nullable: true })
+  @Column('text', { nullable: true })
   traceContext: string | null;
 
   /** false: an event of test-mode data, listed to test keys and fanned out to test endpoints only. */

@@ -17,28 +17,28 @@ import type { LeadIntake, LeadStatus } from '../lead-model.js';
 @Index('leads_org_external_idx', ['orgId', 'externalId'], { where: 'external_id IS NOT NULL' })
 @Index('leads_org_status_idx', { synchronize: false })
 export class LeadEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'leads_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'leads_pkey' })
   orgId: string;
 
-  @PrimaryColumn('text', { name: 'lead_id', primaryKeyConstraintName: 'leads_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'leads_pkey' })
   leadId: string;
 
-  @Column('text', { name: 'call_id' })
+  @Column('text')
   callId: string;
 
   @Column('text', { default: 'new' })
   status: LeadStatus;
 
-  @Column('timestamptz', { name: 'status_updated_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   statusUpdatedAt: Date | null;
 
-  @Column('timestamptz', { name: 'captured_at' })
+  @Column('timestamptz')
   capturedAt: Date;
 
-  @Column('timestamptz', { name: 'created_at' })
+  @Column('timestamptz')
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at' })
+  @Column('timestamptz')
   updatedAt: Date;
 
   @Column('text', { nullable: true })
@@ -50,31 +50,31 @@ export class LeadEntity {
   @Column('text', { nullable: true })
   language: string | null;
 
-  @Column('double precision', { name: 'intake_completeness', nullable: true })
+  @Column('double precision', { nullable: true })
   intakeCompleteness: number | null;
 
   @Column('text', { nullable: true })
   phone: string | null;
 
-  @Column('text', { name: 'phone_e164', nullable: true })
+  @Column('text', { nullable: true })
   phoneE164: string | null;
 
-  @Column('text', { name: 'phone_extension', nullable: true })
+  @Column('text', { nullable: true })
   phoneExtension: string | null;
 
   @Column('text', { nullable: true })
   email: string | null;
 
-  @Column('text', { name: 'external_id', nullable: true })
+  @Column('text', { nullable: true })
   externalId: string | null;
 
-  @Column('text', { name: 'status_reason', nullable: true })
+  @Column('text', { nullable: true })
   statusReason: string | null;
 
-  @Column('text', { name: 'untrusted_name', nullable: true })
+  @Column('text', { nullable: true })
   untrustedName: string | null;
 
-  @Column('text', { name: 'untrusted_incident_date', nullable: true })
+  @Column('text', { nullable: true })
   untrustedIncidentDate: string | null;
 
   @Column('jsonb', { nullable: true })

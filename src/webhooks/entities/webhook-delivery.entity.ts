@@ -21,18 +21,18 @@ export class WebhookDeliveryEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'webhook_deliveries_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
-  @Column('uuid', { name: 'endpoint_id' })
+  @Column('uuid')
   @ForeignKey(() => WebhookEndpointEntity, { name: 'webhook_deliveries_endpoint_id_fkey', onDelete: 'CASCADE' })
   endpointId: string;
 
-  @Column('text', { name: 'event_id' })
+  @Column('text')
   eventId: string;
 
-  @Column('text', { name: 'event_type' })
+  @Column('text')
   eventType: string;
 
   @Column('text')
@@ -41,29 +41,29 @@ export class WebhookDeliveryEntity {
   @Column('text')
   status: DeliveryStatus;
 
-  @Column('integer', { name: 'attempt_count', default: 0 })
+  @Column('integer', { default: 0 })
   attemptCount: number;
 
   @Column('jsonb', { default: [] })
   attempts: DeliveryAttempt[];
 
-  @Column('timestamptz', { name: 'next_attempt_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   nextAttemptAt: Date | null;
 
-  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   completedAt: Date | null;
 
   /** The lease of the worker sending it (database time), and which claim holds it. */
-  @Column('timestamptz', { name: 'locked_until', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lockedUntil: Date | null;
 
-  @Column('uuid', { name: 'claim_token', nullable: true })
+  @Column('uuid', { nullable: true })
   claimToken: string | null;
 
-  @PrimaryColumn('timestamptz', { name: 'created_at', primaryKeyConstraintName: 'webhook_deliveries_pkey' })
+  @PrimaryColumn('timestamptz', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
   createdAt: Date;
 
   /** The event's partition key (events.occurred_at), so its event is read from one partition; null on rows finished before it existed. */
-  @Column('timestamptz', { name: 'event_occurred_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   eventOccurredAt: Date | null;
 }

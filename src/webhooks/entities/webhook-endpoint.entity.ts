@@ -20,7 +20,7 @@ export class WebhookEndpointEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_endpoints_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'webhook_endpoints_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
@@ -30,45 +30,45 @@ export class WebhookEndpointEntity {
   @Column('text', { nullable: true })
   description: string | null;
 
-  @Column('text', { name: 'event_types', array: true })
+  @Column('text', { array: true })
   eventTypes: string[];
 
   @Column('text')
   status: EndpointStatus;
 
-  @Column('text', { name: 'disabled_reason', nullable: true })
+  @Column('text', { nullable: true })
   disabledReason: DisabledReason | null;
 
-  @Column('text', { name: 'secret_enc' })
+  @Column('text')
   secretEnc: string;
 
-  @Column('text', { name: 'secret_last4' })
+  @Column('text')
   secretLast4: string;
 
-  @Column('timestamptz', { name: 'last_success_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lastSuccessAt: Date | null;
 
-  @Column('timestamptz', { name: 'last_failure_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lastFailureAt: Date | null;
 
-  @Column('timestamptz', { name: 'failing_since', nullable: true })
+  @Column('timestamptz', { nullable: true })
   failingSince: Date | null;
 
   /** Created or last turned back on: the 3-day "no success" rule counts from here at the earliest. */
-  @Column('timestamptz', { name: 'health_since' })
+  @Column('timestamptz')
   healthSince: Date;
 
-  @Column('timestamptz', { name: 'created_at' })
+  @Column('timestamptz')
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at' })
+  @Column('timestamptz')
   updatedAt: Date;
 
   /** The secret a rotation replaced, which signs alongside the new one until `previousSecretExpiresAt`. */
-  @Column('text', { name: 'previous_secret_enc', nullable: true })
+  @Column('text', { nullable: true })
   previousSecretEnc: string | null;
 
-  @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   previousSecretExpiresAt: Date | null;
 
   /** false: a test-mode endpoint, which receives test events only (live ones receive live events only). */
@@ -80,6 +80,6 @@ export class WebhookEndpointEntity {
   signature: SignatureScheme;
 
   /** For `v1a`: the public key a receiver verifies with (`whpk_...`, not a secret); null for `v1`. */
-  @Column('text', { name: 'public_key', nullable: true })
+  @Column('text', { nullable: true })
   publicKey: string | null;
 }

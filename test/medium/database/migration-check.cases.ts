@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AccountService } from '../../../src/account';
 import { schemaDrift } from '../../../src/database/schema-drift';
+import { columnName } from '../../../src/database/select-list';
 import { createTestDatabase } from '../../support/database';
 import { newMediumService, type MediumService } from '../../support/medium';
 
@@ -70,6 +71,18 @@ describe('migration check', () => {
       'webhook_endpoints',
     ]);
     expect(await schemaDrift(dataSource)).toEqual({ typeorm: [], catalogue: [] });
+  });
+
+  it('names every column in select lists as the DataSource does (one naming strategy)', () => {
+    const dataSource = m.module.get(DataSource);
+    const columns = dataSource.entityMetadatas.flatMap((e) =>
+      e.columns.map((c) => ({
+        column: `${e.tableName}.${c.databaseName}`,
+        listed: `${e.tableName}.${columnName(e.target as never, c.propertyName as never)}`,
+      })),
+    );
+    expect(columns.length).toBeGreaterThan(150);
+    expect(columns.filter((c) => c.column !== c.listed)).toEqual([]);
   });
 
   it('names an index an entity declares that the migrated schema lacks, and one it has that no entity declares', async () => {
