@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_KEPT_TEXT } from '../http/idempotency-key-header.js';
 import { DomainError } from './domain-error.js';
 
 /** A parameter or body member is wrong; `param` names the first one. */
@@ -90,7 +91,7 @@ export class IdempotencyKeyReusedError extends DomainError {
   readonly code = 'idempotency_key_reused' as const;
   constructor() {
     super(
-      'This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.',
+      `This Idempotency-Key was already used with another route or body (keys are kept ${IDEMPOTENCY_KEY_KEPT_TEXT} per API key); send a new key for a new request.`,
     );
   }
 }

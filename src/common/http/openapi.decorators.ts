@@ -1,6 +1,6 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { IDEMPOTENCY_KEY_HEADER_DOC, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key-header.js';
+import { IDEMPOTENCY_KEY_HEADER_DOC, IDEMPOTENCY_KEY_KEPT_TEXT, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key-header.js';
 import { RATE_LIMIT_TEXT, RESPONSE_HEADERS } from './openapi-headers.js';
 import {
   ENDPOINT_DISABLED_EXAMPLE,
@@ -97,8 +97,7 @@ export function ApiIdempotencyKey() {
     }),
     ApiResponse({
       status: 422,
-      description:
-        'The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request.',
+      description: `The \`Idempotency-Key\` was already used, by this API key within ${IDEMPOTENCY_KEY_KEPT_TEXT}, with another route or body (\`idempotency_key_reused\`); nothing was run. Send a new key for a new request.`,
       content: problemContent(getSchemaPath(Problem), IDEMPOTENCY_KEY_REUSED_EXAMPLE),
     }),
   );

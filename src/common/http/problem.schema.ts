@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ERROR_CODES } from '../errors/error-codes.js';
+import { IDEMPOTENCY_KEY_KEPT_TEXT } from './idempotency-key-header.js';
 
 /** One entry of a 400's `errors` list. */
 @ApiSchema({ description: 'One problem of a 400: the parameter or body member at fault and what is wrong with it.' })
@@ -101,7 +102,7 @@ export const IDEMPOTENCY_KEY_IN_USE_EXAMPLE = problem(
 export const IDEMPOTENCY_KEY_REUSED_EXAMPLE = problem(
   422,
   'idempotency_key_reused',
-  'This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.',
+  `This Idempotency-Key was already used with another route or body (keys are kept ${IDEMPOTENCY_KEY_KEPT_TEXT} per API key); send a new key for a new request.`,
 );
 
 export const ENDPOINT_DISABLED_EXAMPLE = problem(409, 'endpoint_disabled', 'The webhook endpoint is turned off.', {
