@@ -3,12 +3,14 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { API_KEY_SECURITY } from './common/http/access.decorators.js';
 import { documentResponseExamples } from './common/http/openapi-examples.js';
 import { documentResponseHeaders } from './common/http/openapi-headers.js';
-import { EndpointDisabledProblem, Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
+import { Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
 import type { AppConfig } from './config/app-config.js';
 import { documentRequestBodies } from './common/validation/body-rules.js';
 import { EVENT_DATA_MODELS, EVENT_RETENTION_TEXT, eventSchemas, eventWebhooks } from './events/index.js';
 import { LINK_LIFETIME_ADJECTIVE } from './recordings/index.js';
+import { documentErrorCodes } from './openapi-errors.js';
 import { API_INTRODUCTION } from './openapi-introduction.js';
+import { EndpointDisabledProblem } from './webhooks/index.js';
 
 const TAGS: [string, string][] = [
   ['Calls', 'Calls the receptionist answered, with their transcripts.'],
@@ -50,6 +52,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   });
   // One envelope per event type, from the one schema the DTO produced; EventDto becomes their union.
   Object.assign(doc.components!.schemas!, eventSchemas(doc.components!.schemas!.EventDto as Parameters<typeof eventSchemas>[0]));
+  documentErrorCodes(doc);
   documentRequestBodies(doc);
   documentResponseHeaders(doc);
   documentResponseExamples(doc);

@@ -1,4 +1,5 @@
 export { ConsoleModule } from './console.module.js';
+export { CONSOLE_ERRORS } from './console.errors.js';
 export { ConsoleSignInService } from './console-sign-in.service.js';
 export { LINK_LIFETIME_MS as CONSOLE_LINK_LIFETIME_MS } from './console-tokens.js';
 export type { ConsoleLink } from './console-sign-in.service.js';

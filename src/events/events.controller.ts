@@ -5,7 +5,7 @@ import { Problem, problemDescription, TaggedController } from '../common/http/op
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
 import { AfterLostProblem, EventDto, EventListDto, ListEventsQueryDto } from './dto/event.dto.js';
-import { AFTER_LOST_EXAMPLE } from './after-lost.error.js';
+import { AFTER_LOST_EXAMPLE } from './events.errors.js';
 import { EVENT_PAGE, EVENT_RETENTION_TEXT } from './event-rules.js';
 import { EventsService } from './events.service.js';
 import { ClientGone } from './client-gone.js';

@@ -7,7 +7,7 @@ import { Tracing, traceparentOf } from '../common/tracing/tracing.js';
 import type { Tx } from '../database/sql.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../common/errors/problems.js';
 import { eventIdEnds, eventIdMessage, isEventId, readEventId } from '../common/ids.js';
-import { AfterLostError } from './after-lost.error.js';
+import { AfterLostError } from './events.errors.js';
 import { EVENT_RETENTION_MS, EVENT_RETENTION_TEXT } from './event-rules.js';
 import { EventPagesRepository, type PageRead, type PageRows } from './event-pages.repository.js';
 import { StandbyHorizon } from './standby-horizon.js';

@@ -1,4 +1,5 @@
 export { EventsModule } from './events.module.js';
+export { EVENTS_ERRORS } from './events.errors.js';
 export { EventsService, toEnvelope } from './events.service.js';
 export { EVENT_PAGE, EVENT_RETENTION_MS, EVENT_RETENTION_TEXT, MAX_EVENT_WAIT_S } from './event-rules.js';
 export type { EventFanOut, EventInput } from './events.service.js';

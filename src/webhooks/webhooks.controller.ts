@@ -1,6 +1,7 @@
 import { Query } from '@nestjs/common';
 import { Endpoint, keyed, pathParam, type EndpointSpec, type OperationDoc } from '../common/http/access.decorators.js';
-import { ApiEndpointDisabled, TaggedController } from '../common/http/openapi.decorators.js';
+import { TaggedController } from '../common/http/openapi.decorators.js';
+import { ApiEndpointDisabled } from './dto/endpoint-disabled.problem.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
 import { ListDeliveriesQueryDto, WebhookDeliveryAcceptedDto, WebhookDeliveryListDto, WebhookEndpointListDto } from './dto/webhook.dto.js';
