@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { listen, type Listening } from './support/listen';
+import { expectOneLineError, listen, stopped, type Listening } from './support/listen';
 import { Receiver, waitFor, type Behaviour } from './support/receiver';
 
 const EMPTY = { events: [], has_more: false, next_after: null };
@@ -56,19 +56,6 @@ describe('listen: safe against the API it polls', () => {
     );
     running.push(l);
     return l;
-  };
-  /** Exit 1 with the error as the last line on stderr: every line is one of the command's own, no stack trace. */
-  const expectOneLineError = async (l: Listening, pattern: RegExp) => {
-    expect(await waitFor(() => l.exited.then((code) => ({ code })), 'the command to exit', 15_000)).toEqual({ code: 1 });
-    const lines = l.stderr().trimEnd().split('\n');
-    expect(lines.filter((line) => !line.startsWith('listen: '))).toEqual([]);
-    expect(lines.at(-1)).toMatch(pattern);
-  };
-  /** Stops a command that is still running and expects a clean exit. */
-  const stopped = async (l: Listening) => {
-    expect(l.child.exitCode).toBeNull();
-    l.child.kill('SIGTERM');
-    expect(await l.exited).toBe(0);
   };
   /** The characters of `text` a terminal would act on or that reorder it. */
   const unsafeIn = (text: string) =>

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { waitFor } from './receiver';
 import { keepChildLog } from './run-log';
 
 const LISTEN = resolve(process.cwd(), 'clients/typescript/bin/listen.mjs');
@@ -58,4 +59,22 @@ export function listen(args: string[], text = false, opts: { measureRss?: boolea
     }),
   );
   return { child, lines, stderr: () => stderr, stdout: () => stdout, exited, peakRssMiB: () => peakRss };
+}
+
+/**
+ * Expects the command to exit 1 within `timeoutMs` with the error as the last line on stderr: every line is one of
+ * the command's own (`listen: ...`), never a stack trace.
+ */
+export async function expectOneLineError(l: Listening, pattern: RegExp, timeoutMs = 15_000): Promise<void> {
+  expect(await waitFor(() => l.exited.then((code) => ({ code })), 'the command to exit', timeoutMs)).toEqual({ code: 1 });
+  const lines = l.stderr().trimEnd().split('\n');
+  expect(lines.filter((line) => !line.startsWith('listen: '))).toEqual([]);
+  expect(lines.at(-1)).toMatch(pattern);
+}
+
+/** Stops a command that is still running and expects a clean exit. */
+export async function stopped(l: Listening): Promise<void> {
+  expect(l.child.exitCode).toBeNull();
+  l.child.kill('SIGTERM');
+  expect(await l.exited).toBe(0);
 }
