@@ -1,4 +1,5 @@
 import { getMetadataArgsStorage } from 'typeorm';
+import { NAMING_STRATEGY } from './naming-strategy.js';
 
 /** The properties of an entity that hold a column (not its methods). */
 export type ColumnOf<E> = { [K in keyof E & string]: E[K] extends (...args: never[]) => unknown ? never : K }[keyof E & string];
@@ -37,13 +38,16 @@ export type RowOf<L> = L extends SelectList<infer R> ? R : never;
 
 const plain = /^[a-z_][a-z0-9_]*$/;
 
-/** A column's database name: as the entity gives it, or its property's name (TypeORM's default naming). */
-function columnName(entity: abstract new () => object, property: string): string {
+/**
+ * A column's database name, from the entity's metadata as every DataSource reads it: the name its decorator gives,
+ * or its property in snake_case (the naming strategy, naming-strategy.ts).
+ */
+export function columnName<E extends object>(entity: abstract new () => E, property: ColumnOf<E>): string {
   const column = getMetadataArgsStorage()
     .filterColumns(entity)
     .find((c) => c.propertyName === property);
   if (!column) throw new Error(`${entity.name}.${property} is not a column`);
-  return column.options.name ?? property;
+  return NAMING_STRATEGY.columnName(property, column.options.name, []);
 }
 
 /** Members named with a prefix: `Prefixed<{ revokedAt: Date }, 'key'>` is `{ keyRevokedAt: Date }`. */
