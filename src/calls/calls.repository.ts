@@ -149,8 +149,8 @@ export class CallsRepository {
     return readWithKeyStanding(db, caller, {
       name: 'call_detail_with_standing',
       columns: DETAIL,
-      join: `calls c ON ${c.orgId} = $2 AND ${c.callId} = $3 AND ${c.livemode} = $4`,
-      params: [callId, caller.livemode],
+      join: (params, firm) =>
+        `calls c ON ${c.orgId} = ${firm} AND ${c.callId} = ${params.add(callId)} AND ${c.livemode} = ${params.add(caller.livemode)}`,
       present: 'callId',
     });
   }

@@ -77,12 +77,9 @@ export class EventPagesRepository {
    */
   @GenerateSql({ params: [CALLER, FEED, { after: DummyValue.TEXT, since: DummyValue.DATE, limit: 101, before: null }] })
   async pageWithStanding(caller: KeyCaller, feed: EventFeed, read: PageRead) {
-    // $1 and $2 are the standing's (the key, the firm).
-    const params = new SqlParams(caller.keyId, caller.orgId);
     const { standing, rows } = await readPageWithKeyStanding(this.db, caller, {
       columns: PAGE,
-      join: `LATERAL (${pageStatement(params, feed, read)}) page ON true`,
-      params: params.values.slice(2),
+      join: (params) => `LATERAL (${pageStatement(params, feed, read)}) page ON true`,
       present: 'id',
       order: 'page.history, page.txid::xid8, page.seq',
     });

@@ -137,8 +137,8 @@ export class LeadsRepository {
     return readWithKeyStanding(db, caller, {
       name: 'lead_with_standing',
       columns: WITH_INTAKE,
-      join: `leads l ON ${l.orgId} = $2 AND ${l.leadId} = $3 AND ${l.livemode} = $4`,
-      params: [leadId, caller.livemode],
+      join: (params, firm) =>
+        `leads l ON ${l.orgId} = ${firm} AND ${l.leadId} = ${params.add(leadId)} AND ${l.livemode} = ${params.add(caller.livemode)}`,
       present: 'leadId',
     });
   }
