@@ -4,6 +4,7 @@ import type { Repository } from 'typeorm';
 import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
+import type { SqlCondition } from '../database/sql-params.js';
 import { Database, type Tx } from '../database/sql.js';
 import { MailOutboxEntity } from './entities/mail-outbox.entity.js';
 
@@ -11,6 +12,9 @@ const CLAIMED = selectList(MailOutboxEntity, 'm', ['id', 'kind', 'toAddress', 's
 
 /** Column names: under the claim's alias, and alone (its SET's targets and its subquery's). */
 const [m, col] = [columns(MailOutboxEntity, 'm'), columns(MailOutboxEntity)];
+
+/** Mail the retention job keeps past its age: not sent yet (the `mail_outbox` entry's `keepWhere`). */
+export const STILL_PENDING: SqlCondition = () => `${col.status} = 'pending'`;
 
 /** A claimed message: what sending it needs. */
 export type OutgoingMail = RowOf<typeof CLAIMED>;
