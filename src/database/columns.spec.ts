@@ -33,7 +33,12 @@ describe('columns', () => {
         '',
       ].join('\n');
       writeFileSync(join(dir, 'statement.ts'), fixture);
-      const tsconfig = { extends: '../../tsconfig.json', compilerOptions: { noEmit: true, rootDir: '../..' }, files: ['statement.ts'], include: [] };
+      const tsconfig = {
+        extends: '../../tsconfig.json',
+        compilerOptions: { noEmit: true, rootDir: '../..' },
+        files: ['statement.ts'],
+        include: [],
+      };
       writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
       const tsc = join(root, 'node_modules/typescript-7/bin/tsc');
       const result = await promisify(execFile)(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json'), '--pretty', 'false']).then(
