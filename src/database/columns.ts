@@ -20,8 +20,3 @@ export function columns<E extends object>(entity: abstract new () => E, alias: s
   }
   return Object.freeze(names) as Columns<E>;
 }
-
-/** Several columns' names, comma-separated in the order given: an INSERT's column list, a composite key. */
-export function columnList<E extends object>(names: Columns<E>, properties: readonly ColumnOf<E>[]): string {
-  return properties.map((property) => names[property]).join(', ');
-}
