@@ -1,4 +1,7 @@
+import { IDEMPOTENCY_KEY_KEPT_TEXT } from './common/http/idempotency-key-header.js';
 import { RATE_LIMIT_TEXT } from './common/http/openapi-headers.js';
+import { DEFAULT_DELIVERY_ATTEMPTS } from './config/app-config.js';
+import { EVENT_RETENTION_TEXT, MAX_EVENT_WAIT_S } from './events/index.js';
 
 /**
  * The document's introduction (`info.description`), read first in Swagger UI: short sections under Markdown headings,
@@ -38,7 +41,7 @@ const SECTIONS: [heading: string | null, paragraphs: string[]][] = [
   [
     'Safe retries',
     [
-      'Every POST takes an `Idempotency-Key` header (a unique value per operation, sent again unchanged on its retries). The first request with a key runs and its answer is kept 24 hours for the API key; the same request again gets that answer with `Idempotent-Replayed: true` and runs nothing; the key with another route or body answers 422 `idempotency_key_reused`, and while the first still runs, 409 `idempotency_key_in_use` with `Retry-After`.',
+      `Every POST takes an \`Idempotency-Key\` header (a unique value per operation, sent again unchanged on its retries). The first request with a key runs and its answer is kept ${IDEMPOTENCY_KEY_KEPT_TEXT} for the API key; the same request again gets that answer with \`Idempotent-Replayed: true\` and runs nothing; the key with another route or body answers 422 \`idempotency_key_reused\`, and while the first still runs, 409 \`idempotency_key_in_use\` with \`Retry-After\`.`,
     ],
   ],
   [
@@ -51,7 +54,7 @@ const SECTIONS: [heading: string | null, paragraphs: string[]][] = [
   [
     'Events',
     [
-      '`GET /v1/events` lists the firm\u2019s events of the last 30 days, oldest first, exactly as webhooks send them: pass the last id you handled as `after`, then `next_after`. With `wait` (up to 30 s), the request is held until a new event commits, so a system behind a firewall can follow the log without a webhook endpoint.',
+      `\`GET /v1/events\` lists the firm\u2019s events of the last ${EVENT_RETENTION_TEXT}, oldest first, exactly as webhooks send them: pass the last id you handled as \`after\`, then \`next_after\`. With \`wait\` (up to ${MAX_EVENT_WAIT_S} s), the request is held until a new event commits, so a system behind a firewall can follow the log without a webhook endpoint.`,
       'A database failover can lose the last events written before it. An `after` naming such an event answers 400 `after_lost` with `restart_after`: ask again with `after` set to it (null: without `after`) and skip the event ids you already handled; nothing the log holds is then missed.',
     ],
   ],
@@ -59,7 +62,7 @@ const SECTIONS: [heading: string | null, paragraphs: string[]][] = [
     'Webhooks',
     [
       'Each event is POSTed to the firm\u2019s webhook endpoints, signed as [Standard Webhooks](https://www.standardwebhooks.com/) says: `webhook-id` (the event id, the same on every retry: de-duplicate on it), `webhook-timestamp` and `webhook-signature`. The body is the event as `GET /v1/events/{event_id}` returns it; the webhooks section of this document describes each type.',
-      'Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to 8 attempts in all (a `webhook.test` event gets one), and 410 turns the endpoint off. The same event can arrive more than once and out of order. `POST /v1/webhook-endpoints/{endpoint_id}/test` sends one `webhook.test` event to an endpoint.',
+      `Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to ${DEFAULT_DELIVERY_ATTEMPTS} attempts in all (a \`webhook.test\` event gets one), and 410 turns the endpoint off. The same event can arrive more than once and out of order. \`POST /v1/webhook-endpoints/{endpoint_id}/test\` sends one \`webhook.test\` event to an endpoint.`,
     ],
   ],
   [

@@ -3,21 +3,24 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { API_KEY_SECURITY } from './common/http/access.decorators.js';
 import { documentResponseExamples } from './common/http/openapi-examples.js';
 import { documentResponseHeaders } from './common/http/openapi-headers.js';
-import { EndpointDisabledProblem, Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
+import { Problem, ProblemFieldError } from './common/http/openapi.decorators.js';
 import type { AppConfig } from './config/app-config.js';
 import { documentRequestBodies } from './common/validation/body-rules.js';
-import { EVENT_DATA_MODELS, eventSchemas, eventWebhooks } from './events/index.js';
+import { EVENT_DATA_MODELS, EVENT_RETENTION_TEXT, eventSchemas, eventWebhooks } from './events/index.js';
+import { LINK_LIFETIME_ADJECTIVE } from './recordings/index.js';
+import { documentErrorCodes } from './openapi-errors.js';
 import { API_INTRODUCTION } from './openapi-introduction.js';
+import { EndpointDisabledProblem } from './webhooks/index.js';
 
 const TAGS: [string, string][] = [
   ['Calls', 'Calls the receptionist answered, with their transcripts.'],
-  ['Recordings', 'Call recordings: download with a key, or play through a one-hour link.'],
+  ['Recordings', `Call recordings: download with a key, or play through a ${LINK_LIFETIME_ADJECTIVE} link.`],
   ['Leads', 'Prospective clients captured on calls, and the firm’s status on each.'],
   ['Account', 'The firm’s account, setup status and the calling key.'],
   ['Receptionist', 'The published receptionist settings (read-only).'],
   [
     'Events',
-    'Every event of the last 30 days, as sent to webhook endpoints. After a database failover, an `after` the log lost answers `after_lost` with `restart_after`, the event to resume after.',
+    `Every event of the last ${EVENT_RETENTION_TEXT}, as sent to webhook endpoints. After a database failover, an \`after\` the log lost answers \`after_lost\` with \`restart_after\`, the event to resume after.`,
   ],
   ['Webhooks', 'Webhook endpoints and deliveries; the webhooks section describes each event payload.'],
   ['Test helpers', 'Test mode only: simulate calls and their re-processing to build an integration without a real phone call.'],
@@ -49,6 +52,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   });
   // One envelope per event type, from the one schema the DTO produced; EventDto becomes their union.
   Object.assign(doc.components!.schemas!, eventSchemas(doc.components!.schemas!.EventDto as Parameters<typeof eventSchemas>[0]));
+  documentErrorCodes(doc);
   documentRequestBodies(doc);
   documentResponseHeaders(doc);
   documentResponseExamples(doc);

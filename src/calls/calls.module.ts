@@ -6,7 +6,8 @@ import { AuthModule } from '../auth/index.js';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { CallsController } from './calls.controller.js';
 import { CallsRepository } from './calls.repository.js';
-import { CallsService, TEST_CALL_RETENTION_MS } from './calls.service.js';
+import { CallsService } from './calls.service.js';
+import { TEST_CALL_RETENTION_MS } from './call-rules.js';
 import { CallReferenceEntity } from './entities/call-reference.entity.js';
 import { CallEntity } from './entities/call.entity.js';
 

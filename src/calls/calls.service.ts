@@ -15,16 +15,11 @@ import type { CallRef, CallReference, CallWriteState, IngestedCall } from './cal
 import { CallsRepository, type CallListFilters, type CallListRow } from './calls.repository.js';
 import type { CallListDto, CallResponseDto } from './dto/call.dto.js';
 import type { ListCallsQuery } from './dto/list-calls.query.js';
+import { CALL_PAGE } from './call-rules.js';
 
 export type { CallRef } from './call-model.js';
 
 const CURSOR_KIND = 'calls';
-
-/**
- * Test-mode calls are kept this long after they were made, as events are: a test call is never gone while its
- * call.completed can still be listed. Its transcript, lead, recording and links go with it.
- */
-export const TEST_CALL_RETENTION_MS = 30 * 86_400_000;
 
 /**
  * A date-time query value as the exact instant it names (ISO 8601 UTC, to the
@@ -96,7 +91,7 @@ export class CallsService {
     };
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
     const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, cursorScopeOf(principal));
-    const limit = q.limit ?? 20;
+    const limit = q.limit ?? CALL_PAGE.default;
     const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: cursorScopeOf(principal) }, (r) => ({
       at: startedAt(r).toISOString(),

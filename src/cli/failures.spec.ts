@@ -1,5 +1,5 @@
-import { DomainError } from '../common/errors/domain-error';
-import { ERROR_CODES, type ErrorCode } from '../common/errors/error-codes';
+import { errorsOf } from '../common/errors/domain-error';
+import { ERROR_CODES, KernelError, type ErrorCode } from '../common/errors/error-codes';
 import { InvalidInputError } from '../common/errors/invalid-input';
 import { NotFoundError } from '../common/errors/problems';
 import { DocumentInvalidError } from '../common/validation/validate-document';
@@ -7,9 +7,17 @@ import { ConfigError } from '../config/app-config';
 import { CliError } from './command';
 import { CLI_FAILURES, cliFailure } from './failures';
 
-class Refusal extends DomainError {
+class Refusal extends KernelError {
   constructor(readonly code: ErrorCode) {
     super('refused');
+  }
+}
+
+/** A context's own code (as `src/leads/leads.errors.ts` declares `status_conflict`). */
+class ContextRefusal extends errorsOf({ order_conflict: { title: 'The order changed.', status: 409 } }) {
+  readonly code = 'order_conflict';
+  constructor() {
+    super('the order changed');
   }
 }
 
@@ -20,6 +28,10 @@ describe('the CLI table: problem code to message and exit code', () => {
       const generic = code === 'service_unavailable' || code === 'internal_error';
       expect([code, cliFailure(new Refusal(code))]).toEqual([code, generic ? null : { message: 'refused', exitCode: 1 }]);
     }
+  });
+
+  it("shows a context's own refusal's detail and exits 1", () => {
+    expect(cliFailure(new ContextRefusal())).toEqual({ message: 'the order changed', exitCode: 1 });
   });
 
   it('words a refused field with the flag that set it', () => {

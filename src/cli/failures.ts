@@ -1,5 +1,5 @@
 import { DomainError } from '../common/errors/domain-error.js';
-import { isErrorCode, type ErrorCode } from '../common/errors/error-codes.js';
+import { ERROR_CODES, type ErrorCode } from '../common/errors/error-codes.js';
 import { InvalidInputError } from '../common/errors/invalid-input.js';
 import { DocumentInvalidError } from '../common/validation/validate-document.js';
 import { ConfigError } from '../config/app-config.js';
@@ -38,38 +38,36 @@ const userError = (message: (err: DomainError) => string) => ({ exitCode: 1, mes
 const detail = userError((err) => err.detail);
 
 /**
- * The one map from a problem code to the CLI's answer. Refusals are the
- * operator's to fix: shown plainly, exit 1. null: not the operator's doing
- * (an outage, a bug): the generic failure, with the stack on stderr.
+ * The one map from a kernel problem code to the CLI's answer. Refusals are the operator's to fix: shown plainly,
+ * exit 1. null: not the operator's doing (an outage, a bug): the generic failure, with the stack on stderr. A
+ * context's own codes (`<context>.errors.ts`: a lead's status conflict, a turned-off endpoint, ...) are all refusals:
+ * their detail, exit 1.
  */
 export const CLI_FAILURES: Record<ErrorCode, { exitCode: number; message: (err: DomainError) => string } | null> = {
   invalid_request: userError(invalidRequest),
-  after_lost: detail,
   unauthorized: detail,
   insufficient_scope: detail,
   test_mode_only: detail,
   not_found: detail,
   method_not_allowed: detail,
-  not_published: detail,
-  status_conflict: detail,
-  endpoint_disabled: detail,
   idempotency_key_in_use: detail,
   idempotency_key_reused: detail,
   payload_too_large: detail,
   unsupported_media_type: detail,
   rate_limited: detail,
-  console_sign_in_required: detail,
   csrf_refused: detail,
-  console_read_only: detail,
   service_unavailable: null,
   internal_error: null,
 };
+
+const isKernelCode = (err: DomainError): err is DomainError & { code: ErrorCode } =>
+  Object.hasOwn(ERROR_CODES, err.code) && err.answer === ERROR_CODES[err.code as ErrorCode];
 
 /** How the CLI answers an error, or null for the generic failure ("unexpected error"). */
 export function cliFailure(err: unknown): CliFailure | null {
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
   if (err instanceof ConfigError) return { message: err.message, exitCode: 1 };
-  if (!(err instanceof DomainError) || !isErrorCode(err.code)) return null;
-  const row = CLI_FAILURES[err.code];
+  if (!(err instanceof DomainError) || err.answer === undefined) return null;
+  const row = isKernelCode(err) ? CLI_FAILURES[err.code] : detail;
   return row && { message: row.message(err), exitCode: row.exitCode };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuditActor } from '../audit/index.js';
 import {
   DEFAULT_ROTATION_OVERLAP_MS,
+  EndpointDisabledError,
   WebhookDeliveriesService,
   WebhookEndpointsService,
   WebhookEndpointUpdatesService,
@@ -11,7 +12,7 @@ import {
   type WebhookEndpointDto,
 } from '../webhooks/index.js';
 import type { ConsoleSession } from './console-session.js';
-import { EndpointDisabledError, NotFoundError } from '../common/errors/problems.js';
+import { NotFoundError } from '../common/errors/problems.js';
 import { isUuid } from '../common/ids.js';
 
 export interface AddedEndpoint {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ConsoleReadOnlyError, ConsoleSignInRequiredError, CsrfRefusedError } from '../common/errors/problems.js';
+import { CsrfRefusedError } from '../common/errors/problems.js';
+import { ConsoleReadOnlyError, ConsoleSignInRequiredError } from './console.errors.js';
 import { declarationOf } from '../common/http/route-declaration.js';
 import { AppConfig } from '../config/app-config.js';
 import { ConsoleSignInService } from './console-sign-in.service.js';

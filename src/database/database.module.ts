@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabasePool } from './database-pool.js';
 import { LogHistoryEntity } from './entities/log-history.entity.js';
 import { BOOT_CONNECT_DELAY_MS, BOOT_CONNECT_TRIES } from './migrate.js';
+import { NAMING_STRATEGY } from './naming-strategy.js';
 import { Replication } from './replication.js';
 import { Database } from './sql.js';
 
@@ -25,6 +26,8 @@ export class DatabaseModule {
           url,
           driver: pools.driver,
           autoLoadEntities: true,
+          // Columns are their properties in snake_case (select lists name them the same way).
+          namingStrategy: NAMING_STRATEGY,
           synchronize: false,
           migrationsRun: false,
           // Schema only ever comes from migrations: no CREATE EXTENSION at connect; `gen_random_uuid()` (built in

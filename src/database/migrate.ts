@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
+import { NAMING_STRATEGY } from './naming-strategy.js';
 
 /** A DataSource with no entities: used to run migrations before the app boots. */
 export function migrationDataSource(url: string): DataSource {
@@ -8,6 +9,7 @@ export function migrationDataSource(url: string): DataSource {
     url,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
+    namingStrategy: NAMING_STRATEGY,
     synchronize: false,
     logging: false,
   });

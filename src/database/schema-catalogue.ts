@@ -13,7 +13,8 @@ const unqualified = (text: string) => text.replace(new RegExp(`\\b(public|${SCRA
 
 /**
  * The catalogue pass: what TypeORM's own diff does not compare (an index's column order and predicate, a foreign
- * key's columns, a check's expression, a constraint's name) and what no entity can say (BEYOND_ENTITIES). The
+ * key's columns, a check's expression, a constraint's name), what no entity can say (BEYOND_ENTITIES) and whether
+ * each index an entity names but leaves to the migrations (`synchronize: false`) exists. The
  * entities' tables are created as TypeORM would create them (its own DDL, from the same metadata) in a scratch
  * schema inside a transaction that is rolled back, and PostgreSQL prints both sides: every column, constraint and
  * index, and each table's kind. Returns each difference, named.
@@ -27,7 +28,8 @@ export async function catalogueDrift(dataSource: DataSource, beyond: BeyondEntit
     const migrated = await readCatalogue(runner, 'public', await ourTables(runner));
     await createAsTypeormWould(runner, dataSource);
     const described = withBeyond(await readCatalogue(runner, SCRATCH, tables), beyond);
-    return compare(described, normaliseMigrated(migrated, beyond));
+    const migratedNormalised = normaliseMigrated(migrated, beyond);
+    return compare(withNamedOnly(described, namedOnlyIndexes(dataSource), migratedNormalised), migratedNormalised);
   } finally {
     if (runner.isTransactionActive) await runner.rollbackTransaction();
     await runner.release();
@@ -112,20 +114,35 @@ async function readCatalogue(runner: QueryRunner, schema: string, tables: string
 }
 
 const tableOfIndex = (def: string) => /\bON (?:ONLY )?(\w+)/.exec(def)?.[1] ?? '';
-const withoutDesc = (def: string) => def.replaceAll(' DESC', '');
+
+/** The entities' side of an index they name but leave to the migrations, when the migrated schema has none. */
+const NAMED_ONLY = 'named by the entity, synchronize: false';
 
 /**
- * The entities' side with what no entity can say: a listed index replaces the entity's own when it states the same
- * index but for the sort order (otherwise the entity's stays, and shows as a difference), or joins it when no
- * entity can declare it; listed columns join; listed tables are partitioned or unlogged.
+ * The catalogue keys (`table index name`) of the indexes the entities name but TypeORM cannot describe,
+ * `@Index(name, { synchronize: false })`: a column sorted DESC, a column no entity has. Read from the entities'
+ * metadata, so naming one is declaring it.
+ */
+function namedOnlyIndexes(dataSource: DataSource): string[] {
+  return dataSource.entityMetadatas.flatMap((m) => m.indices.filter((i) => !i.synchronize).map((i) => `${m.tableName} index ${i.name}`));
+}
+
+/**
+ * The entities' side with the indexes they name only: each is the migrated definition when the migrations made an
+ * index of that name on that table (the migrations alone define it), and a difference when they made none. An index
+ * the migrations made that no entity names stays a difference too ("in no entity").
+ */
+function withNamedOnly(described: Catalogue, namedOnly: string[], migrated: Catalogue): Catalogue {
+  const result = new Map(described);
+  for (const key of namedOnly) result.set(key, migrated.get(key) ?? NAMED_ONLY);
+  return result;
+}
+
+/**
+ * The entities' side with what no entity can say: listed columns join; listed tables are partitioned or unlogged.
  */
 function withBeyond(described: Catalogue, beyond: BeyondEntities): Catalogue {
   const result = new Map(described);
-  for (const [name, def] of Object.entries(beyond.indexes)) {
-    const key = `${tableOfIndex(def)} index ${name}`;
-    const own = described.get(key);
-    if (own === undefined || own === withoutDesc(def)) result.set(key, def);
-  }
   for (const [column, def] of Object.entries(beyond.columns)) result.set(column, def);
   for (const [table, by] of Object.entries(beyond.partitioned)) result.set(table, `partitioned by ${by}`);
   for (const table of beyond.unlogged) result.set(table, `${result.get(table) ?? 'table'}, unlogged`);

@@ -15,21 +15,16 @@ export interface SchemaDrift {
  * `driver.createSchemaBuilder().log()`: columns' type, length, nullability, default, primary key and uniqueness;
  * indexes by name, columns, uniqueness and method; foreign keys by name, table and ON DELETE; unique and check
  * constraints by name), then by the catalogue pass for what TypeORM's diff leaves out. TypeORM's statements about
- * what no entity can describe (BEYOND_ENTITIES: it would drop `events.txid` and its indexes) are left to the
- * catalogue pass, which compares them with the list.
+ * what no entity can describe (BEYOND_ENTITIES' columns: it would drop `events.txid`) are left to the catalogue
+ * pass, which compares them with the list. Indexes an entity names with `synchronize: false` TypeORM's diff skips by
+ * itself; the catalogue pass checks each exists.
  */
 export async function schemaDrift(dataSource: DataSource, beyond: BeyondEntities = BEYOND_ENTITIES): Promise<SchemaDrift> {
   const pending = await dataSource.driver.createSchemaBuilder().log();
-  const declared = new Set(dataSource.entityMetadatas.flatMap((m) => m.indices.map((i) => i.name)));
-  const undescribable = [
-    ...Object.keys(beyond.columns).map((c) => {
-      const [table, column] = c.split('.');
-      return `ALTER TABLE "${table}" DROP COLUMN "${column}"`;
-    }),
-    ...Object.keys(beyond.indexes)
-      .filter((name) => !declared.has(name))
-      .map((name) => `DROP INDEX "public"."${name}"`),
-  ];
+  const undescribable = Object.keys(beyond.columns).map((c) => {
+    const [table, column] = c.split('.');
+    return `ALTER TABLE "${table}" DROP COLUMN "${column}"`;
+  });
   return {
     typeorm: pending.upQueries.map((q) => q.query.trim()).filter((q) => !undescribable.includes(q)),
     catalogue: await catalogueDrift(dataSource, beyond),

@@ -1,20 +1,24 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { computed, selectList, type RowOf } from './select-list.js';
+import { columnName, computed, selectList, type RowOf } from './select-list.js';
 import type { Queryable } from './sql.js';
 
 @Entity('examples')
 class ExampleEntity {
-  @PrimaryColumn('uuid', { name: 'org_id' })
+  @PrimaryColumn('uuid')
   orgId: string;
 
   @Column('text')
   status: string;
 
-  @Column('timestamptz', { name: 'started_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   startedAt: Date | null;
 
-  @Column('integer', { name: 'attempt_count' })
+  @Column('integer')
   attemptCount: number;
+
+  /** A column named apart from its property: the decorator's name wins over the naming strategy. */
+  @Column('text', { name: 'e164' })
+  callerNumber: string;
 
   describe(): string {
     return this.status;
@@ -24,11 +28,13 @@ class ExampleEntity {
 declare const db: Queryable;
 
 describe('select lists from entity metadata', () => {
-  it('alias each column to its property, from the column names the entity gives', () => {
+  it('alias each column to its property, each column named as the naming strategy names it', () => {
     expect(String(selectList(ExampleEntity, 'x', ['orgId', 'status', 'startedAt']))).toBe(
       'x.org_id AS "orgId", x.status, x.started_at AS "startedAt"',
     );
     expect(selectList(ExampleEntity, null, ['attemptCount']).sql).toBe('attempt_count AS "attemptCount"');
+    expect(selectList(ExampleEntity, 'x', ['callerNumber']).sql).toBe('x.e164 AS "callerNumber"');
+    expect(columnName(ExampleEntity, 'attemptCount')).toBe('attempt_count');
   });
 
   it('name members apart with a prefix, and join lists and computed columns in order', () => {

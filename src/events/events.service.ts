@@ -7,7 +7,8 @@ import { Tracing, traceparentOf } from '../common/tracing/tracing.js';
 import type { Tx } from '../database/sql.js';
 import { InvalidRequestError, NotFoundError, ServiceUnavailableError } from '../common/errors/problems.js';
 import { eventIdEnds, eventIdMessage, isEventId, readEventId } from '../common/ids.js';
-import { AfterLostError } from './after-lost.error.js';
+import { AfterLostError } from './events.errors.js';
+import { EVENT_RETENTION_MS, EVENT_RETENTION_TEXT } from './event-rules.js';
 import { EventPagesRepository, type PageRead, type PageRows } from './event-pages.repository.js';
 import { StandbyHorizon } from './standby-horizon.js';
 import { type EventListDto } from './dto/event.dto.js';
@@ -28,9 +29,6 @@ export type EventListQuery = { after?: string; type?: EventType; limit: number }
 
 /** One page of the log from a checked position, to run again; and whether committed events after it are held back. */
 export type EventPager = { page: () => Promise<EventListDto>; heldBack: () => Promise<boolean> };
-
-/** Events, like deliveries, are kept this long. */
-export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 export function toEnvelope(row: Pick<EventRecord, 'id' | 'type' | 'occurredAt' | 'orgId' | 'test' | 'livemode' | 'data'>): EventEnvelope {
   return {
@@ -144,7 +142,7 @@ export class EventsService {
     const since = this.keptSince();
     if (reading.madeAt.getTime() < since.getTime())
       throw new InvalidRequestError(
-        'after names an event older than 30 days, which is no longer kept; start again without after.',
+        `after names an event older than ${EVENT_RETENTION_TEXT}, which is no longer kept; start again without after.`,
         'after',
       );
     if (!reading.position) throw new AfterLostError(null);

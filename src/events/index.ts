@@ -1,5 +1,7 @@
 export { EventsModule } from './events.module.js';
-export { EventsService, toEnvelope, EVENT_RETENTION_MS } from './events.service.js';
+export { EVENTS_ERRORS } from './events.errors.js';
+export { EventsService, toEnvelope } from './events.service.js';
+export { EVENT_PAGE, EVENT_RETENTION_MS, EVENT_RETENTION_TEXT, MAX_EVENT_WAIT_S } from './event-rules.js';
 export type { EventFanOut, EventInput } from './events.service.js';
 export { EVENT_DATA_MODELS, EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './event-catalogue.js';
 export type { EventData, EventType, SubscribableEventType } from './event-catalogue.js';

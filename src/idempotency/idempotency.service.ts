@@ -13,9 +13,8 @@ import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { IdempotencyKeysRepository, type KeyRef } from './idempotency-keys.repository.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { openAnswer, sealAnswer } from './stored-answer.js';
+import { IDEMPOTENCY_KEY_KEPT_MS } from '../common/http/idempotency-key-header.js';
 
-/** How long a key is kept from its first request (Stripe's and the draft's usual 24 hours). */
-export const IDEMPOTENCY_KEY_KEPT_MS = 24 * 3600_000;
 /**
  * How long the first request holds its key before another request with it may run: far longer than any POST takes
  * (milliseconds to a few seconds), so a retry while it runs answers 409; a process that died mid-request lets the

@@ -1,4 +1,5 @@
 export { LeadsModule } from './leads.module.js';
+export { LEADS_ERRORS } from './leads.errors.js';
 export { LeadsService } from './leads.service.js';
 export { LeadWritesService } from './lead-writes.service.js';
 export type { LeadChange, LeadChangedBy, LeadChangeRecorder } from './lead-writes.service.js';

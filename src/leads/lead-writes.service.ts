@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type Tx } from '../database/sql.js';
 import { AuditService } from '../audit/index.js';
-import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
+import { NotFoundError } from '../common/errors/problems.js';
+import { StatusConflictError } from './leads.errors.js';
 import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { beginChange } from '../database/change-stamp.js';
 import type { LEAD_CHANGED_BY_KINDS, LeadFromCall } from './lead-model.js';

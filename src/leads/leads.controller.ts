@@ -12,7 +12,7 @@ import { LeadsService } from './leads.service.js';
 const LEAD_ID = pathId('The lead', { description: 'As the leads list returned it.', example: 'lead_01jd5x8m3q7k2w9n4b6c8d0f2h' });
 
 /**
- * A PATCH body holds three short fields (status_reason at most 500 characters, external_id 200): 16 KiB is
+ * A PATCH body holds three short fields (STATUS_REASON_MAX_LENGTH and EXTERNAL_ID_MAX_LENGTH characters at most): 16 KiB is
  * ample even with every character escaped as \uXXXX, and bounds what a key holding leads:write can make the
  * server read.
  */

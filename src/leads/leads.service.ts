@@ -3,7 +3,8 @@ import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { KeyStanding } from '../auth/index.js';
 import { parseCallerNumber, toInstant } from '../calls/index.js';
-import { NotFoundError, StatusConflictError } from '../common/errors/problems.js';
+import { NotFoundError } from '../common/errors/problems.js';
+import { StatusConflictError } from './leads.errors.js';
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 import { KeysetCursors, listPageFields, type KeysetPosition } from '../common/pagination/keyset.js';
 import { AppConfig } from '../config/app-config.js';
@@ -14,6 +15,7 @@ import type { PatchLeadDto } from './dto/patch-lead.dto.js';
 import { LeadWritesService } from './lead-writes.service.js';
 import { toIntakeDto, toLeadDto } from './lead.mapper.js';
 import { LeadsRepository, type LeadListFilters } from './leads.repository.js';
+import { LEAD_PAGE } from './lead-rules.js';
 
 const CURSOR_KIND = 'leads';
 
@@ -43,7 +45,7 @@ export class LeadsService {
       externalId: q.external_id,
     };
     const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, cursorScopeOf(principal));
-    const limit = q.limit ?? 20;
+    const limit = q.limit ?? LEAD_PAGE.default;
     const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: cursorScopeOf(principal) }, (r) => ({
       at: r.capturedAt.toISOString(),

@@ -3,6 +3,7 @@ import { ApiConflict, TaggedController } from '../common/http/openapi.decorators
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PublishedReceptionistDto } from './dto/receptionist-settings.dto.js';
 import { ReceptionistService } from './receptionist.service.js';
+import { NOT_PUBLISHED_EXAMPLE } from './receptionist.errors.js';
 
 @TaggedController('Receptionist', 'v1/receptionist')
 export class ReceptionistController {
@@ -20,7 +21,7 @@ export class ReceptionistController {
     },
     ok: { type: PublishedReceptionistDto, description: 'The published settings.' },
     problems: [400],
-    doc: [ApiConflict('`not_published`: the firm has never published its settings.')],
+    doc: [ApiConflict('`not_published`: the firm has never published its settings.', undefined, NOT_PUBLISHED_EXAMPLE)],
   })
   get(@CurrentPrincipal() principal: ApiPrincipal): Promise<PublishedReceptionistDto> {
     return this.receptionist.getPublished(principal.orgId);

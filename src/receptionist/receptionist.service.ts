@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { instanceToPlain } from 'class-transformer';
 import { Clock } from '../common/clock.js';
-import { NotPublishedError } from '../common/errors/problems.js';
+import { NotPublishedError } from './receptionist.errors.js';
 import { DocumentInvalidError, validateDocument } from '../common/validation/validate-document.js';
 import {
   LanguageOverridesDto,

@@ -1,7 +1,8 @@
 export { RecordingsModule } from './recordings.module.js';
 export { RecordingsService } from './recordings.service.js';
 export type { Playback, RecordingSource, RemovedRecordingSummary, StoredRecordingSummary } from './recording-model.js';
-export { RecordingLinksService, LINK_LIFETIME_MS } from './recording-links.service.js';
+export { RecordingLinksService } from './recording-links.service.js';
+export { LINK_LIFETIME_ADJECTIVE, LINK_LIFETIME_MS, LINK_LIFETIME_TEXT } from './recording-rules.js';
 export { RECORDING_STORE } from './store/recording-store.js';
 export type { ByteRange, RecordingStore, StoredObject } from './store/recording-store.js';
 export { FilesystemRecordingStore } from './store/filesystem-recording-store.js';

@@ -11,8 +11,8 @@ import { AppConfig } from '../config/app-config.js';
 import { RecordingsRepository } from './recordings.repository.js';
 import { rangeDetails, type Playback, type RangeRequest } from './recording-model.js';
 import { RecordingsService } from './recordings.service.js';
+import { LINK_LIFETIME_MS } from './recording-rules.js';
 
-export const LINK_LIFETIME_MS = 60 * 60 * 1000;
 const TOKEN_BYTES = 32;
 /** base64url of 32 bytes, unpadded. */
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;

@@ -7,6 +7,7 @@ import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js
 import { PathParam } from '../common/http/route-input.js';
 import { RecordingLinkDto } from './dto/recording-link.dto.js';
 import { RecordingLinksService } from './recording-links.service.js';
+import { LINK_LIFETIME_ADJECTIVE, LINK_LIFETIME_TEXT } from './recording-rules.js';
 import { headNotAllowed, sendAudio } from './recordings.http.js';
 import { RecordingsService } from './recordings.service.js';
 
@@ -133,9 +134,8 @@ export class CallRecordingController {
     status: 201,
     op: {
       id: 'createRecordingLink',
-      summary: 'Create a one-hour playback link for the recording of a call',
-      description:
-        'The url plays the recording with no API key, for that one call, for one hour; it stops sooner when the creating key is revoked or the recording is removed. It is a credential: never log, store or share it. Create a new link each time playback is needed.',
+      summary: `Create a ${LINK_LIFETIME_ADJECTIVE} playback link for the recording of a call`,
+      description: `The url plays the recording with no API key, for that one call, for ${LINK_LIFETIME_TEXT}; it stops sooner when the creating key is revoked or the recording is removed. It is a credential: never log, store or share it. Create a new link each time playback is needed.`,
     },
     ok: {
       type: RecordingLinkDto,

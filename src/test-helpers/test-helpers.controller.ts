@@ -1,5 +1,6 @@
 import { Body } from '@nestjs/common';
 import { TEST_CALL_RETENTION_MS } from '../calls/index.js';
+import { durationText } from '../common/duration-text.js';
 import { ApiBody } from '@nestjs/swagger';
 import { Endpoint, jsonBody, pathId, TEST_KEY } from '../common/http/access.decorators.js';
 import { TaggedController } from '../common/http/openapi.decorators.js';
@@ -14,7 +15,7 @@ const HELPER_BODY_BYTES = 16 * 1024;
 
 /** The budget both operations state (test-helper-budget.ts). */
 const UNDER_WAY = `A test key may have ${TEST_HELPER_CONCURRENCY} test-helper requests under way at once (in each api process); more answer 429 \`rate_limited\` with \`Retry-After\`.`;
-const TEST_DATA_KEPT = `Test calls are deleted ${TEST_CALL_RETENTION_MS / 86_400_000} days after they were made, with their transcript, recording, links and lead.`;
+const TEST_DATA_KEPT = `Test calls are deleted ${durationText(TEST_CALL_RETENTION_MS, 'day')} after they were made, with their transcript, recording, links and lead.`;
 
 const CALL_ID = pathId('The call', {
   description: 'A test-mode call, as POST /v1/test-helpers/calls returned it.',

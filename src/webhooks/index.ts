@@ -4,7 +4,10 @@ export type { CreateEndpointInput, CreatedEndpoint, RotatedSecret } from './webh
 export type { EndpointActor } from './endpoint-actor.js';
 export { WebhookEndpointUpdatesService } from './webhook-endpoint-updates.service.js';
 export type { EndpointUpdate } from './webhook-endpoint-updates.service.js';
-export { WebhookDeliveriesService, TEST_EVENT_MESSAGE, MANUAL_SENDS_PER_MINUTE } from './webhook-deliveries.service.js';
+export { WebhookDeliveriesService, TEST_EVENT_MESSAGE } from './webhook-deliveries.service.js';
+export { EndpointDisabledError, WEBHOOKS_ERRORS } from './webhooks.errors.js';
+export { EndpointDisabledProblem } from './dto/endpoint-disabled.problem.js';
+export { DELIVERY_PAGE, MANUAL_SENDS_PER_MINUTE, MANUAL_SENDS_WINDOW_MS } from './webhook-rules.js';
 export { DeliveryHistoryService } from './delivery-history.service.js';
 export type { DeliveryPage, DeliveryPageQuery, DeliveryView, HourlyDeliveries, SentRequest } from './delivery-history.service.js';
 export { DeliveryDispatcher } from './delivery-dispatcher.service.js';

@@ -2,14 +2,16 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Database, type Tx } from '../database/sql.js';
 import { AuditService, type AuditActor } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
-import { EndpointDisabledError, InvalidRequestError, NotFoundError, RateLimitedError } from '../common/errors/problems.js';
+import { InvalidRequestError, NotFoundError, RateLimitedError } from '../common/errors/problems.js';
+import { EndpointDisabledError } from './webhooks.errors.js';
 import { KeysetCursors } from '../common/pagination/keyset.js';
-import { EVENT_RETENTION_MS, EventsService } from '../events/index.js';
+import { EVENT_RETENTION_MS, EVENT_RETENTION_TEXT, EventsService } from '../events/index.js';
 import type { ListDeliveriesQueryDto, WebhookDeliveryDto, WebhookDeliveryListDto } from './dto/webhook.dto.js';
 import { WebhookDeliveriesRepository, type DeliveryRow } from './webhook-deliveries.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { toDeliveryDto } from './webhook.mapper.js';
+import { DELIVERY_PAGE, MANUAL_SENDS_PER_MINUTE, MANUAL_SENDS_WINDOW_MS } from './webhook-rules.js';
 import { isUuid } from '../common/ids.js';
 import { turnOf, WriteTurns } from '../common/write-turns.js';
 import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
@@ -17,9 +19,6 @@ import { cursorScopeOf, type ApiPrincipal } from '../common/http/principal.js';
 /** A key's firm and mode: it sees only that mode's endpoints and their deliveries. */
 type KeyScope = Pick<ApiPrincipal, 'orgId' | 'livemode'>;
 
-/** Test events and resends together, per endpoint. */
-export const MANUAL_SENDS_PER_MINUTE = 5;
-const WINDOW_MS = 60_000;
 export const TEST_EVENT_MESSAGE = 'This is a test event sent from the API. It refers to no call or lead.';
 
 function requireUuid(value: string, param: string): string {
@@ -48,7 +47,7 @@ export class WebhookDeliveriesService {
     const filters = { endpoint_id: q.endpoint_id?.toLowerCase(), event_id: q.event_id, status: q.status };
     const after = this.cursors.decode('deliveries', q.cursor, filters, cursorScopeOf(scope));
     const before = after ? { createdAt: new Date(after.at), id: after.id } : undefined;
-    const limit = q.limit ?? 20;
+    const limit = q.limit ?? DELIVERY_PAGE.default;
     const rows = await this.deliveries.list(orgId, livemode, {
       endpointId: filters.endpoint_id,
       eventId: filters.event_id,
@@ -127,7 +126,7 @@ export class WebhookDeliveriesService {
       const now = this.clock.now();
       await this.checkSendable(tx, endpoint, now);
       const event = await this.events.findKept({ orgId, livemode: endpoint.livemode }, original.eventId);
-      if (!event) throw new NotFoundError("The delivery's event (kept 30 days)");
+      if (!event) throw new NotFoundError(`The delivery's event (kept ${EVENT_RETENTION_TEXT})`);
       const row = await this.deliveries.insertOne(tx, {
         orgId,
         endpointId: endpoint.id,
@@ -174,9 +173,14 @@ export class WebhookDeliveriesService {
         },
       );
     }
-    const recent = await this.deliveries.recentManual(tx, endpoint.id, new Date(now.getTime() - WINDOW_MS), MANUAL_SENDS_PER_MINUTE);
+    const recent = await this.deliveries.recentManual(
+      tx,
+      endpoint.id,
+      new Date(now.getTime() - MANUAL_SENDS_WINDOW_MS),
+      MANUAL_SENDS_PER_MINUTE,
+    );
     if (recent.length >= MANUAL_SENDS_PER_MINUTE) {
-      const freeAt = recent[MANUAL_SENDS_PER_MINUTE - 1].getTime() + WINDOW_MS;
+      const freeAt = recent[MANUAL_SENDS_PER_MINUTE - 1].getTime() + MANUAL_SENDS_WINDOW_MS;
       const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
       throw new RateLimitedError(
         seconds,

@@ -1,11 +1,14 @@
 import { Query } from '@nestjs/common';
 import { Endpoint, keyed, pathParam, type EndpointSpec, type OperationDoc } from '../common/http/access.decorators.js';
-import { ApiEndpointDisabled, TaggedController } from '../common/http/openapi.decorators.js';
+import { TaggedController } from '../common/http/openapi.decorators.js';
+import { ApiEndpointDisabled } from './dto/endpoint-disabled.problem.js';
 import { CurrentPrincipal, type ApiPrincipal } from '../common/http/principal.js';
 import { PathParam } from '../common/http/route-input.js';
 import { ListDeliveriesQueryDto, WebhookDeliveryAcceptedDto, WebhookDeliveryListDto, WebhookEndpointListDto } from './dto/webhook.dto.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { MANUAL_SENDS_PER_MINUTE } from './webhook-rules.js';
+import { EVENT_RETENTION_TEXT } from '../events/index.js';
 
 /**
  * Test and redeliver: a POST on `:<id>/<verb>` that takes no body, answers 202 with the new delivery and is refused
@@ -36,15 +39,13 @@ function sendNow(
 const SEND_TEST: OperationDoc = {
   id: 'testWebhookEndpoint',
   summary: 'Send a webhook.test event to one endpoint',
-  description:
-    'Sends one webhook.test event to that endpoint regardless of its subscribed types; each call creates one new event and one new delivery, attempted once. At most 5 tests and resends per endpoint per minute, then 429.',
+  description: `Sends one webhook.test event to that endpoint regardless of its subscribed types; each call creates one new event and one new delivery, attempted once. At most ${MANUAL_SENDS_PER_MINUTE} tests and resends per endpoint per minute, then 429.`,
 };
 
 const REDELIVER: OperationDoc = {
   id: 'redeliverWebhookDelivery',
   summary: 'Send a delivery again, as a new delivery of the same event',
-  description:
-    'Creates one new delivery of the same event (same event id) to the same endpoint; the original is untouched. Shares the limit of 5 per endpoint per minute with tests.',
+  description: `Creates one new delivery of the same event (same event id) to the same endpoint; the original is untouched. Shares the limit of ${MANUAL_SENDS_PER_MINUTE} per endpoint per minute with tests.`,
 };
 
 @TaggedController('Webhooks', 'v1/webhook-endpoints')
@@ -99,7 +100,7 @@ export class WebhookDeliveriesController {
     op: {
       id: 'listWebhookDeliveries',
       summary: 'List webhook deliveries, newest first',
-      description: 'Deliveries of the last 30 days, newest first, each with its attempts.',
+      description: `Deliveries of the last ${EVENT_RETENTION_TEXT}, newest first, each with its attempts.`,
     },
     ok: { type: WebhookDeliveryListDto, description: 'One page of deliveries and the cursor to the next.' },
     problems: [400],

@@ -1,4 +1,4 @@
-import { HTTP_ANSWERS } from '../../src/common/errors/http-answers';
+import { SERVICE_ERROR_CODES } from '../../src/openapi-errors';
 import { walkDocument } from '../support/doc-walk';
 import { escapePointer, servedDocument, type ServedDocument } from '../support/served-document';
 import { sharedTestApp } from '../support/shared-app';
@@ -21,9 +21,9 @@ beforeAll(async () => {
   doc = served.doc;
 });
 
-/** status of each problem code, from the HTTP filter's one table. */
+/** status of each problem code, from the tables that declare the codes (the kernel's and each context's). */
 function problemStatuses(): Record<string, number> {
-  return Object.fromEntries(Object.entries(HTTP_ANSWERS).map(([code, answer]) => [code, answer.status]));
+  return Object.fromEntries(Object.entries(SERVICE_ERROR_CODES).map(([code, answer]) => [code, answer.status]));
 }
 
 describe('every example fits', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { MIGRATIONS } from '../../migrations';
+import { NAMING_STRATEGY } from '../../src/database/naming-strategy';
 
 /**
  * A database migrated by exactly the given migrations (a prefix of MIGRATIONS), so a test can seed rows in the
@@ -20,7 +21,14 @@ export async function databaseWith(migrations: typeof MIGRATIONS, url?: string):
     u.pathname = `/${name}`;
     target = u.toString();
   }
-  const ds = new DataSource({ type: 'postgres', url: target, migrations, migrationsTableName: 'migrations', logging: false });
+  const ds = new DataSource({
+    type: 'postgres',
+    url: target,
+    migrations,
+    migrationsTableName: 'migrations',
+    namingStrategy: NAMING_STRATEGY,
+    logging: false,
+  });
   await ds.initialize();
   await ds.runMigrations({ transaction: 'each' });
   await ds.destroy();

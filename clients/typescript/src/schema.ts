@@ -789,7 +789,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "csrf_refused" | "service_unavailable" | "internal_error" | "after_lost" | "not_published" | "status_conflict" | "endpoint_disabled" | "console_sign_in_required" | "console_read_only";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -1437,7 +1437,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "csrf_refused" | "service_unavailable" | "internal_error" | "after_lost" | "not_published" | "status_conflict" | "endpoint_disabled" | "console_sign_in_required" | "console_read_only";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.
@@ -1801,7 +1801,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "csrf_refused" | "service_unavailable" | "internal_error" | "after_lost" | "not_published" | "status_conflict" | "endpoint_disabled" | "console_sign_in_required" | "console_read_only";
             /**
              * @description The lead's status now.
              * @example contacted
@@ -2261,7 +2261,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            code: "invalid_request" | "after_lost" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "not_published" | "status_conflict" | "endpoint_disabled" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "console_sign_in_required" | "csrf_refused" | "console_read_only" | "service_unavailable" | "internal_error";
+            code: "invalid_request" | "unauthorized" | "insufficient_scope" | "test_mode_only" | "not_found" | "method_not_allowed" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "csrf_refused" | "service_unavailable" | "internal_error" | "after_lost" | "not_published" | "status_conflict" | "endpoint_disabled" | "console_sign_in_required" | "console_read_only";
             /**
              * @description What went wrong with this request, for people.
              * @example limit must be an integer from 1 to 100.

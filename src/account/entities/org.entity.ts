@@ -10,7 +10,7 @@ export class OrgEntity {
   @Column('text')
   slug: string;
 
-  @Column('text', { name: 'display_name', nullable: true })
+  @Column('text', { nullable: true })
   displayName: string | null;
 
   @Column('text', { default: 'onboarding' })
@@ -25,27 +25,27 @@ export class OrgEntity {
   @Column('text', { nullable: true })
   plan: string | null;
 
-  @Column('text', { name: 'billing_status', nullable: true })
+  @Column('text', { nullable: true })
   billingStatus: string | null;
 
-  @Column('timestamptz', { name: 'trial_ends_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   trialEndsAt: Date | null;
 
   @Column('text', { nullable: true })
   number: string | null;
 
-  @Column('boolean', { name: 'payment_method_on_file', default: false })
+  @Column('boolean', { default: false })
   paymentMethodOnFile: boolean;
 
-  @Column('text', { name: 'owner_email', nullable: true })
+  @Column('text', { nullable: true })
   ownerEmail: string | null;
 
-  @Column('timestamptz', { name: 'first_call_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   firstCallAt: Date | null;
 
-  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   updatedAt: Date;
 }

@@ -2,35 +2,35 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColum
 
 /**
  * An audit entry (`audit_log`), partitioned by UTC day on `at`, which is therefore part of the primary key. The
- * firm's index sorts `at` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * firm's index sorts `at` descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('audit_log')
-@Index('audit_log_org_at_idx', ['orgId', 'at'])
+@Index('audit_log_org_at_idx', { synchronize: false })
 export class AuditLogEntity {
   /** A bigint: node-postgres reads it as text. */
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'audit_log_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'audit_log_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
   @PrimaryColumn('timestamptz', { default: () => 'now()', primaryKeyConstraintName: 'audit_log_pkey' })
   at: Date;
 
-  @Column('text', { name: 'actor_type' })
+  @Column('text')
   actorType: string;
 
-  @Column('text', { name: 'actor_id', nullable: true })
+  @Column('text', { nullable: true })
   actorId: string | null;
 
   @Column('text')
   action: string;
 
-  @Column('text', { name: 'resource_type' })
+  @Column('text')
   resourceType: string;
 
-  @Column('text', { name: 'resource_ids', array: true, default: [] })
+  @Column('text', { array: true, default: [] })
   resourceIds: string[];
 
   @Column('jsonb', { nullable: true })

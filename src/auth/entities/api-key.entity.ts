@@ -2,16 +2,17 @@ import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } fro
 
 /**
  * An API key (`api_keys`): found by its 8-character prefix; `keyHash` is the SHA-256 of the whole key, which is
- * never stored.
+ * never stored. The firm's index sorts `createdAt` descending (named here, defined by the migrations alone: TypeORM
+ * has no column order, docs/decisions.md).
  */
 @Entity('api_keys')
 @Unique('api_keys_prefix_key', ['prefix'])
-@Index('api_keys_org_idx', ['orgId', 'createdAt'])
+@Index('api_keys_org_idx', { synchronize: false })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'api_keys_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'api_keys_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
@@ -24,25 +25,25 @@ export class ApiKeyEntity {
   @Column('text')
   last4: string;
 
-  @Column('bytea', { name: 'key_hash' })
+  @Column('bytea')
   keyHash: Buffer;
 
-  @Column('text', { name: 'permission_set' })
+  @Column('text')
   permissionSet: string;
 
   @Column('text', { array: true })
   scopes: string[];
 
-  @Column('timestamptz', { name: 'expires_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   expiresAt: Date | null;
 
-  @Column('timestamptz', { name: 'last_used_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lastUsedAt: Date | null;
 
-  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'revoked_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   revokedAt: Date | null;
 
   /** true: a live key (svc_live_); false: a test key (svc_test_), which sees only test data. */

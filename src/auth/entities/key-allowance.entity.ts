@@ -8,7 +8,7 @@ import { ApiKeyEntity } from './api-key.entity.js';
  */
 @Entity('key_allowances')
 export class KeyAllowanceEntity {
-  @PrimaryColumn('uuid', { name: 'key_id', primaryKeyConstraintName: 'key_allowances_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'key_allowances_pkey' })
   @ForeignKey(() => ApiKeyEntity, { name: 'key_allowances_key_id_fkey', onDelete: 'CASCADE' })
   keyId: string;
 
@@ -19,6 +19,6 @@ export class KeyAllowanceEntity {
   @Column('double precision')
   tokens: number;
 
-  @Column('timestamptz', { name: 'updated_at' })
+  @Column('timestamptz')
   updatedAt: Date;
 }

@@ -7,7 +7,7 @@ import { ApiKeyEntity } from './api-key.entity.js';
  */
 @Entity('rate_limit_buckets')
 export class RateLimitBucketEntity {
-  @PrimaryColumn('uuid', { name: 'key_id', primaryKeyConstraintName: 'rate_limit_buckets_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'rate_limit_buckets_pkey' })
   @ForeignKey(() => ApiKeyEntity, { name: 'rate_limit_buckets_key_id_fkey', onDelete: 'CASCADE' })
   keyId: string;
 
@@ -17,7 +17,7 @@ export class RateLimitBucketEntity {
   @Column('boolean')
   allowed: boolean;
 
-  @Column('timestamptz', { name: 'updated_at' })
+  @Column('timestamptz')
   updatedAt: Date;
 
   /** How many tokens the last lease took. */

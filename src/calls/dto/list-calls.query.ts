@@ -4,16 +4,15 @@ import {
   QueryDateTime,
   QueryEnum,
   QueryFilterText,
-  QueryIntRange,
+  QueryPageSize,
   QueryPattern,
 } from '../../common/validation/decorators.js';
 import { CALLER_NUMBER_FORM, CALLER_NUMBER_MESSAGE, PHONE_FORM_PATTERN } from '../../common/phone.js';
 import { CATEGORIES, OUTCOMES } from '../call-enums.js';
-
-export const MAX_IDS = 50;
+import { CALL_PAGE, MAX_IDS } from '../call-rules.js';
 
 /**
- * 1 to 50 comma-separated ids, none empty or only spaces (each is trimmed). An id longer than any call id
+ * 1 to MAX_IDS comma-separated ids, none empty or only spaces (each is trimmed). An id longer than any call id
  * is of the form too: it matches nothing and is left out. No two parts can match the same character.
  */
 const ID = '\\s*[^,\\s\\u0000][^,\\u0000]*';
@@ -33,10 +32,10 @@ export class ListCallsQuery {
   @QueryPattern(
     'ids',
     IDS_PATTERN,
-    'Up to 50 call_ids, comma-separated (spaces around each are ignored); ids matching no call are left out.',
+    `Up to ${MAX_IDS} call_ids, comma-separated (spaces around each are ignored); ids matching no call are left out.`,
     `ids must be 1 to ${MAX_IDS} comma-separated call ids`,
   )
   ids?: string;
-  @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.') limit?: number;
+  @QueryPageSize(CALL_PAGE) limit?: number;
   @QueryCursor() cursor?: string;
 }

@@ -9,12 +9,12 @@ import { CallEntity } from './call.entity.js';
 })
 @Index('call_references_call_idx', ['orgId', 'callId'])
 export class CallReferenceEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'call_references_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'call_references_pkey' })
   orgId: string;
 
   @PrimaryColumn('text', { primaryKeyConstraintName: 'call_references_pkey' })
   key: string;
 
-  @PrimaryColumn('text', { name: 'call_id', primaryKeyConstraintName: 'call_references_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'call_references_pkey' })
   callId: string;
 }

@@ -4,34 +4,34 @@ import type { CallHandling, CallUntrusted, ConversationSummary } from '../call-m
 /**
  * A call (`calls`), keyed by the firm and the pipeline's call id. `updatedAt` is the sync-safe stamp
  * (change-stamp.ts); a call without `startedAt` is not listed. The list indexes sort `startedAt` and `callId`
- * descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('calls')
-@Index('calls_org_started_idx', ['orgId', 'livemode', 'startedAt', 'callId'])
+@Index('calls_org_started_idx', { synchronize: false })
 @Index('calls_org_updated_idx', ['orgId', 'updatedAt'])
-@Index('calls_org_from_idx', ['orgId', 'livemode', 'fromE164', 'startedAt', 'callId'], { where: 'from_e164 IS NOT NULL' })
+@Index('calls_org_from_idx', { synchronize: false })
 @Index('calls_test_created_idx', ['createdAt'], { where: 'NOT livemode' })
 export class CallEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'calls_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'calls_pkey' })
   @ForeignKey('orgs', { name: 'calls_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
-  @PrimaryColumn('text', { name: 'call_id', primaryKeyConstraintName: 'calls_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'calls_pkey' })
   callId: string;
 
-  @Column('timestamptz', { name: 'started_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   startedAt: Date | null;
 
-  @Column('boolean', { name: 'has_recording', default: false })
+  @Column('boolean', { default: false })
   hasRecording: boolean;
 
-  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   updatedAt: Date;
 
-  @Column('integer', { name: 'duration_s', nullable: true })
+  @Column('integer', { nullable: true })
   durationS: number | null;
 
   @Column('boolean', { nullable: true })
@@ -49,31 +49,31 @@ export class CallEntity {
   @Column('text', { nullable: true })
   outcome: string | null;
 
-  @Column('text', { name: 'from_e164', nullable: true })
+  @Column('text', { nullable: true })
   fromE164: string | null;
 
-  @Column('text', { name: 'callback_number', nullable: true })
+  @Column('text', { nullable: true })
   callbackNumber: string | null;
 
-  @Column('text', { name: 'callback_extension', nullable: true })
+  @Column('text', { nullable: true })
   callbackExtension: string | null;
 
-  @Column('boolean', { name: 'processing_complete', default: false })
+  @Column('boolean', { default: false })
   processingComplete: boolean;
 
-  @Column('timestamptz', { name: 'completed_event_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   completedEventAt: Date | null;
 
-  @Column('integer', { name: 'config_version', nullable: true })
+  @Column('integer', { nullable: true })
   configVersion: number | null;
 
-  @Column('text', { name: 'lead_id', nullable: true })
+  @Column('text', { nullable: true })
   leadId: string | null;
 
   @Column('jsonb', { nullable: true })
   untrusted: CallUntrusted | null;
 
-  @Column('jsonb', { name: 'conversation_summary', nullable: true })
+  @Column('jsonb', { nullable: true })
   conversationSummary: ConversationSummary | null;
 
   @Column('jsonb', { nullable: true })

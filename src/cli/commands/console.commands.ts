@@ -1,4 +1,5 @@
-import { ConsoleSessionsService, ConsoleSignInService, type ConsoleSessionView } from '../../console/index.js';
+import { durationText } from '../../common/duration-text.js';
+import { CONSOLE_LINK_LIFETIME_MS, ConsoleSessionsService, ConsoleSignInService, type ConsoleSessionView } from '../../console/index.js';
 import { CliError, livemodeFlag, MODE_FLAG, req, str, type CliCommand } from '../command.js';
 
 const sessionLine = (s: ConsoleSessionView) =>
@@ -7,7 +8,7 @@ const sessionLine = (s: ConsoleSessionView) =>
 export const consoleCommands: CliCommand[] = [
   {
     name: 'console link',
-    summary: "A one-time sign-in link to the firm's endpoint console (works once, for 15 minutes)",
+    summary: `A one-time sign-in link to the firm's endpoint console (works once, for ${durationText(CONSOLE_LINK_LIFETIME_MS, 'minute')})`,
     flags: {
       org: { required: true, description: 'Firm id or slug' },
       mode: { ...MODE_FLAG, description: 'live (default) or test: which endpoints the console shows and changes' },

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error.js';
+import { KernelError } from './error-codes.js';
 
 /**
  * A dashboard action cannot be done as asked (the CLI is the dashboard's
@@ -7,8 +7,8 @@ import { DomainError } from './domain-error.js';
  * `permissionSet`); only the CLI knows which flag set it and words the
  * message with that flag (src/cli/failures.ts).
  */
-export class InvalidInputError extends DomainError {
-  readonly code = 'invalid_request' as const;
+export class InvalidInputError extends KernelError {
+  readonly code = 'invalid_request';
   constructor(
     /** The domain field at fault, or null when the refusal is not about one field. */
     readonly field: string | null,

@@ -2,7 +2,6 @@ import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from './domain-error.js';
-import { isErrorCode } from './error-codes.js';
 import { httpHeaders, httpStatus } from './http-answers.js';
 import { isDatabaseUnavailable } from './db-errors.js';
 import type { DatabaseOutage } from '../ops/database-outage.js';
@@ -23,7 +22,7 @@ function loggable(e: unknown): Record<string, unknown> {
 export const problemType = (code: string) => `urn:receptionist-api:error:${code}`;
 
 /** The RFC 9457 document of a refusal; `status` is its code's (http-answers.ts) unless the caller answers another. */
-export function problemBody(error: DomainError, requestId: string | undefined, status = httpStatus(error.code)): Record<string, unknown> {
+export function problemBody(error: DomainError, requestId: string | undefined, status = httpStatus(error)): Record<string, unknown> {
   return {
     type: problemType(error.code),
     title: error.title,
@@ -40,7 +39,7 @@ export function sendProblem(reply: FastifyReply, requestId: string | undefined, 
   if (reply.sent) return;
   const body = problemBody(error, requestId);
   reply
-    .status(httpStatus(error.code))
+    .status(httpStatus(error))
     // Errors raised before routing never ran the onRequest hook that sets x-request-id; every answer carries it.
     .headers({
       ...httpHeaders(error),
@@ -71,7 +70,7 @@ export class ProblemFilter implements ExceptionFilter {
   }
 
   private toProblem(e: unknown, request: FastifyRequest | undefined): DomainError {
-    if (e instanceof DomainError && isErrorCode(e.code)) return e;
+    if (e instanceof DomainError && e.answer !== undefined) return e;
     const requestId = request?.id;
     if (isClientAbort(e, request)) {
       this.logger.debug({ request_id: requestId }, 'client went away before its body was read');

@@ -2,7 +2,6 @@ import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestI
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 import { DomainError } from '../errors/domain-error.js';
-import { isErrorCode } from '../errors/error-codes.js';
 import { httpHeaders, httpStatus } from '../errors/http-answers.js';
 import { problemBody } from '../errors/problem.filter.js';
 import { InvalidRequestError } from '../errors/problems.js';
@@ -158,9 +157,9 @@ export class IdempotencyStage implements NestInterceptor {
 
 /** A refusal the operation gave, as the problem document the filter sends for it; null for any other error (not kept). */
 function refusalAnswer(req: FastifyRequest, err: unknown): StoredAnswer | null {
-  if (!(err instanceof DomainError) || !isErrorCode(err.code)) return null;
+  if (!(err instanceof DomainError) || err.answer === undefined) return null;
   return {
-    status: httpStatus(err.code),
+    status: httpStatus(err),
     headers: { ...httpHeaders(err), 'content-type': PROBLEM_CONTENT_TYPE },
     body: JSON.stringify(problemBody(err, req.id)),
   };

@@ -1,10 +1,8 @@
-import { applyDecorators, Controller } from '@nestjs/common';
+import { applyDecorators, Controller, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { IDEMPOTENCY_KEY_HEADER_DOC, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key-header.js';
+import { IDEMPOTENCY_KEY_HEADER_DOC, IDEMPOTENCY_KEY_KEPT_TEXT, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key-header.js';
 import { RATE_LIMIT_TEXT, RESPONSE_HEADERS } from './openapi-headers.js';
 import {
-  ENDPOINT_DISABLED_EXAMPLE,
-  EndpointDisabledProblem,
   IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
   IDEMPOTENCY_KEY_REUSED_EXAMPLE,
   notFoundExample,
@@ -13,7 +11,7 @@ import {
   TEST_MODE_ONLY_EXAMPLE,
 } from './problem.schema.js';
 
-export { Problem, ProblemFieldError, EndpointDisabledProblem } from './problem.schema.js';
+export { Problem, ProblemFieldError, problemExample } from './problem.schema.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body (`invalid_request`): a query parameter the operation does not list (`foo is not a known parameter.`), or a value or body its schema refuses; `param` names the first offending one and `errors` lists each problem once.',
@@ -59,12 +57,12 @@ export function ApiNotFound(detail: string) {
   );
 }
 
-/** A 409 with its own body schema (a Problem subclass) and example. */
-export function ApiConflict(description: string, schemaRef?: string, example?: object) {
+/** A 409 with its own example (a context's code: `problemExample`) and, when it has extra members, body schema. */
+export function ApiConflict(description: string, schemaRef: string | undefined, example: object) {
   return ApiResponse({
     status: 409,
     description,
-    content: problemContent(schemaRef ?? getSchemaPath(Problem), example ?? PROBLEM_EXAMPLES[409]),
+    content: problemContent(schemaRef ?? getSchemaPath(Problem), example),
   });
 }
 
@@ -77,7 +75,7 @@ const IN_USE_TEXT =
  * The `Idempotency-Key` request header of every keyed POST (access.decorators.ts), and what it can answer: 409
  * `idempotency_key_in_use` (with Retry-After) while the first request with the key runs, 422 `idempotency_key_reused`
  * when the key was first sent with another route or body. An operation with a 409 of its own documents both
- * (ApiEndpointDisabled).
+ * (ApiConflictOrKeyInUse).
  */
 export function ApiIdempotencyKey() {
   return applyDecorators(
@@ -97,31 +95,30 @@ export function ApiIdempotencyKey() {
     }),
     ApiResponse({
       status: 422,
-      description:
-        'The `Idempotency-Key` was already used, by this API key within 24 hours, with another route or body (`idempotency_key_reused`); nothing was run. Send a new key for a new request.',
+      description: `The \`Idempotency-Key\` was already used, by this API key within ${IDEMPOTENCY_KEY_KEPT_TEXT}, with another route or body (\`idempotency_key_reused\`); nothing was run. Send a new key for a new request.`,
       content: problemContent(getSchemaPath(Problem), IDEMPOTENCY_KEY_REUSED_EXAMPLE),
     }),
   );
 }
 
 /**
- * 409 on test and redeliver: `endpoint_disabled` (the body names why the endpoint is off), or, like every keyed POST,
- * `idempotency_key_in_use`.
+ * A keyed POST's 409 with a meaning of its own (its schema, a Problem subclass, and its example, named by its code), or,
+ * like every keyed POST, `idempotency_key_in_use`: webhooks' `endpoint_disabled` on test and redeliver.
  */
-export function ApiEndpointDisabled() {
+export function ApiConflictOrKeyInUse(description: string, model: Type, example: { code: string; summary: string; value: object }) {
   return applyDecorators(
-    ApiExtraModels(EndpointDisabledProblem, Problem),
+    ApiExtraModels(model, Problem),
     ApiResponse({
       status: 409,
-      description: `The endpoint is turned off (\`endpoint_disabled\`); \`disabled_reason\` says why. Or: ${IN_USE_TEXT}`,
+      description: `${description} Or: ${IN_USE_TEXT}`,
       // Only on idempotency_key_in_use.
       headers: { 'Retry-After': { ...RESPONSE_HEADERS.RetryAfter, required: false } },
       content: {
         'application/problem+json': {
-          // anyOf: the served schemas are open, so an endpoint_disabled body is also a Problem.
-          schema: { anyOf: [{ $ref: getSchemaPath(EndpointDisabledProblem) }, { $ref: getSchemaPath(Problem) }] },
+          // anyOf: the served schemas are open, so a body of the operation's own 409 is also a Problem.
+          schema: { anyOf: [{ $ref: getSchemaPath(model) }, { $ref: getSchemaPath(Problem) }] },
           examples: {
-            endpoint_disabled: { summary: 'The endpoint is turned off', value: ENDPOINT_DISABLED_EXAMPLE },
+            [example.code]: { summary: example.summary, value: example.value },
             idempotency_key_in_use: { summary: 'The same Idempotency-Key is still being processed', value: IDEMPOTENCY_KEY_IN_USE_EXAMPLE },
           },
         },

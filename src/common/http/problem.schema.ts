@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ERROR_CODES } from '../errors/error-codes.js';
+import type { ErrorCodes } from '../errors/domain-error.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { IDEMPOTENCY_KEY_KEPT_TEXT } from './idempotency-key-header.js';
 
 /** One entry of a 400's `errors` list. */
 @ApiSchema({ description: 'One problem of a 400: the parameter or body member at fault and what is wrong with it.' })
@@ -21,7 +23,9 @@ export class Problem {
   @ApiProperty({ description: 'What went wrong with this request, for people.', example: 'limit must be an integer from 1 to 100.' })
   detail: string;
   @ApiProperty({
-    enum: Object.keys(ERROR_CODES),
+    type: 'string',
+    // Every code, the contexts' too: filled in when the document is built (src/openapi-errors.ts).
+    enum: [],
     description: 'Stable, machine-readable error code. Branch on this, never on text.',
     example: 'invalid_request',
   })
@@ -41,28 +45,31 @@ export class Problem {
   request_id: string;
 }
 
-/** 409 `endpoint_disabled` on test and redeliver. */
-@ApiSchema({ description: '409 `endpoint_disabled`: the webhook endpoint is turned off; `disabled_reason` says why.' })
-export class EndpointDisabledProblem extends Problem {
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    enum: ['owner', 'failing', 'gone'],
-    description: 'Why the endpoint is off: owner (turned off in the dashboard), failing (no success for 3 days), gone (it answered 410).',
-    example: 'owner',
-  })
-  disabled_reason: string | null;
+/**
+ * An example body of a refusal, for the document: its title and status from the table that declares its code (the
+ * kernel's or a context's `*.errors.ts`).
+ */
+export function problemExample<T extends ErrorCodes>(
+  table: T,
+  code: keyof T & string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    type: `urn:receptionist-api:error:${code}`,
+    title: table[code].title,
+    status: table[code].status,
+    detail,
+    code,
+    ...extra,
+    request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
+  };
 }
 
-const problem = (status: number, code: keyof typeof ERROR_CODES, detail: string, extra: Record<string, unknown> = {}) => ({
-  type: `urn:receptionist-api:error:${code}`,
-  title: ERROR_CODES[code],
-  status,
-  detail,
-  code,
-  ...extra,
-  request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
-});
+const problem = (status: number, code: ErrorCode, detail: string, extra: Record<string, unknown> = {}) => {
+  if (ERROR_CODES[code].status !== status) throw new Error(`${code} answers ${ERROR_CODES[code].status}, not ${status}`);
+  return problemExample(ERROR_CODES, code, detail, extra);
+};
 
 /** One realistic example body per status; a 404's names its operation's resource (notFoundExample). */
 export const PROBLEM_EXAMPLES: Record<number, object> = {
@@ -75,7 +82,6 @@ export const PROBLEM_EXAMPLES: Record<number, object> = {
     required_scope: 'calls:read',
   }),
   405: problem(405, 'method_not_allowed', 'HEAD is not supported here; use GET.'),
-  409: problem(409, 'not_published', 'The receptionist settings have never been published.'),
   413: problem(413, 'payload_too_large', 'The request body is too large.'),
   415: problem(415, 'unsupported_media_type', 'Send the body as application/json.'),
   429: problem(429, 'rate_limited', 'Too many requests; retry after 30 seconds.', { retry_after: 30 }),
@@ -101,9 +107,5 @@ export const IDEMPOTENCY_KEY_IN_USE_EXAMPLE = problem(
 export const IDEMPOTENCY_KEY_REUSED_EXAMPLE = problem(
   422,
   'idempotency_key_reused',
-  'This Idempotency-Key was already used with another route or body (keys are kept 24 hours per API key); send a new key for a new request.',
+  `This Idempotency-Key was already used with another route or body (keys are kept ${IDEMPOTENCY_KEY_KEPT_TEXT} per API key); send a new key for a new request.`,
 );
-
-export const ENDPOINT_DISABLED_EXAMPLE = problem(409, 'endpoint_disabled', 'The webhook endpoint is turned off.', {
-  disabled_reason: 'owner',
-});

@@ -32,6 +32,18 @@ export function QueryIntRange(name: string, min: number, max: number, dflt: numb
   );
 }
 
+/** A list's page size, as the context that owns the list states it (its `*-rules.ts`). */
+export interface PageSize {
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
+}
+
+/** `limit`: the page size of a list, its bounds and default from the owning context's one statement of them. */
+export function QueryPageSize(page: PageSize) {
+  return QueryIntRange('limit', page.min, page.max, page.default, `Page size, ${page.min} to ${page.max}.`);
+}
+
 /**
  * A date-time filter: the pattern the document serves is the check the
  * validator runs (instant.ts), so both accept exactly the same texts.

@@ -1,13 +1,13 @@
 import { plainToInstance } from 'class-transformer';
-import { DomainError } from '../errors/domain-error.js';
+import { KernelError } from '../errors/error-codes.js';
 import { validateSync, type ValidationError } from 'class-validator';
 import { undeclaredMembers } from './declared-members.js';
 import { shapeProblems } from './nested-shapes.js';
 import { findUnsafeString } from './string-safety.js';
 
 /** A document (a call, the receptionist settings) breaks its schema: every problem found, the first as `param`. */
-export class DocumentInvalidError extends DomainError {
-  readonly code = 'invalid_request' as const;
+export class DocumentInvalidError extends KernelError {
+  readonly code = 'invalid_request';
   constructor(readonly problems: { path: string; message: string }[]) {
     super(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
       param: problems[0]?.path,

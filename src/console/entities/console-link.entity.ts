@@ -8,27 +8,27 @@ export class ConsoleLinkEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'console_links_pkey' })
   id: string;
 
-  @Column({ name: 'org_id', type: 'uuid' })
+  @Column({ type: 'uuid' })
   @ForeignKey('orgs', { name: 'console_links_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
   @Column({ type: 'boolean' })
   livemode: boolean;
 
-  @Column({ name: 'token_hash', type: 'bytea' })
+  @Column({ type: 'bytea' })
   tokenHash: Buffer;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ type: 'timestamptz' })
   createdAt: Date;
 
-  @Column({ name: 'expires_at', type: 'timestamptz' })
+  @Column({ type: 'timestamptz' })
   expiresAt: Date;
 
   /** The session it opens sees everything and changes nothing (`console link --read-only`). */
-  @Column({ name: 'read_only', type: 'boolean' })
+  @Column({ type: 'boolean' })
   readOnly: boolean;
 
   /** When the link opened a session; a used link never opens another. */
-  @Column({ name: 'used_at', type: 'timestamptz', nullable: true })
+  @Column({ type: 'timestamptz', nullable: true })
   usedAt: Date | null;
 }

@@ -10,7 +10,7 @@ export class ConsoleSessionEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'console_sessions_pkey' })
   id: string;
 
-  @Column({ name: 'org_id', type: 'uuid' })
+  @Column({ type: 'uuid' })
   @ForeignKey('orgs', { name: 'console_sessions_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
@@ -18,24 +18,24 @@ export class ConsoleSessionEntity {
   livemode: boolean;
 
   /** The link that opened it. */
-  @Column({ name: 'link_id', type: 'uuid' })
+  @Column({ type: 'uuid' })
   @ForeignKey(() => ConsoleLinkEntity, { name: 'console_sessions_link_id_fkey', onDelete: 'CASCADE' })
   linkId: string;
 
-  @Column({ name: 'session_hash', type: 'bytea' })
+  @Column({ type: 'bytea' })
   sessionHash: Buffer;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ type: 'timestamptz' })
   createdAt: Date;
 
-  @Column({ name: 'expires_at', type: 'timestamptz' })
+  @Column({ type: 'timestamptz' })
   expiresAt: Date;
 
   /** Its link's: it sees everything and changes nothing. */
-  @Column({ name: 'read_only', type: 'boolean' })
+  @Column({ type: 'boolean' })
   readOnly: boolean;
 
   /** Its latest request, to the minute (written at most once a minute). */
-  @Column({ name: 'last_seen_at', type: 'timestamptz' })
+  @Column({ type: 'timestamptz' })
   lastSeenAt: Date;
 }

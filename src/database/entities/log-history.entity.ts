@@ -13,12 +13,12 @@ export class LogHistoryEntity {
   history: number;
 
   /** pg_control_system().system_identifier, as text (a uint64). */
-  @Column('text', { name: 'system_identifier' })
+  @Column('text')
   systemIdentifier: string;
 
   @Column('integer')
   timeline: number;
 
-  @Column('timestamptz', { name: 'began_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   beganAt: Date;
 }

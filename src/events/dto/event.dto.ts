@@ -1,14 +1,15 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Problem } from '../../common/http/openapi.decorators.js';
 import { NullableString } from '../../common/http/schema.decorators.js';
-import { QueryEnum, QueryEventId, QueryIntRange } from '../../common/validation/decorators.js';
+import { QueryEnum, QueryEventId, QueryIntRange, QueryPageSize } from '../../common/validation/decorators.js';
 import { EVENT_TYPES } from '../event-catalogue.js';
+import { EVENT_PAGE, EVENT_RETENTION_TEXT, MAX_EVENT_WAIT_S } from '../event-rules.js';
 
 export class ListEventsQueryDto {
   @QueryEventId(
     'after',
-    'Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id older than 30 days, ' +
-      'or of a shape the service never makes, answers 400 `invalid_request`; an id made within the 30 days that this log does not hold ' +
+    `Only events after this evt_ id: the last handled id, or next_after. Omitted: from the oldest kept event. An id older than ${EVENT_RETENTION_TEXT}, ` +
+      `or of a shape the service never makes, answers 400 \`invalid_request\`; an id made within the ${EVENT_RETENTION_TEXT} that this log does not hold ` +
       "(lost in a database failover, or another firm's) answers 400 `after_lost` with `restart_after`, the event to resume after.",
   )
   after?: string;
@@ -16,15 +17,15 @@ export class ListEventsQueryDto {
   @QueryEnum('type', EVENT_TYPES, 'Only events of this type.')
   type?: (typeof EVENT_TYPES)[number];
 
-  @QueryIntRange('limit', 1, 100, 50, 'Page size, 1 to 100.')
+  @QueryPageSize(EVENT_PAGE)
   limit?: number;
 
   @QueryIntRange(
     'wait',
     0,
-    30,
+    MAX_EVENT_WAIT_S,
     0,
-    'Seconds to hold the request, 0 to 30, when no event after `after` (of `type`, if given) exists yet: it answers as soon as ' +
+    `Seconds to hold the request, 0 to ${MAX_EVENT_WAIT_S}, when no event after \`after\` (of \`type\`, if given) exists yet: it answers as soon as ` +
       'one commits (within about a second), or with an empty page when the seconds pass. Then ask again with the same `after` ' +
       '(or next_after). A way to follow the events without a public webhook endpoint. 0: answer at once.',
   )
@@ -80,7 +81,7 @@ export class EventListDto {
 @ApiSchema({
   description:
     '400 `after_lost`: `after` names an event this log no longer has (a database failover can lose the last events written before it), ' +
-    'though the service made its id within the last 30 days. Resume after `restart_after` and skip the event ids already handled.',
+    `though the service made its id within the last ${EVENT_RETENTION_TEXT}. Resume after \`restart_after\` and skip the event ids already handled.`,
 })
 export class AfterLostProblem extends Problem {
   @NullableString(

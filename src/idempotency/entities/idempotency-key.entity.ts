@@ -11,28 +11,28 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Check('idempotency_keys_answer_check', '(status_code IS NULL) = (answer IS NULL)')
 @Index('idempotency_keys_created_idx', ['createdAt'])
 export class IdempotencyKeyEntity {
-  @PrimaryColumn('uuid', { name: 'key_id', primaryKeyConstraintName: 'idempotency_keys_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'idempotency_keys_pkey' })
   @ForeignKey('api_keys', { name: 'idempotency_keys_key_id_fkey', onDelete: 'CASCADE' })
   keyId: string;
 
-  @PrimaryColumn('text', { name: 'idempotency_key', primaryKeyConstraintName: 'idempotency_keys_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'idempotency_keys_pkey' })
   idempotencyKey: string;
 
   /** SHA-256 of the method, path and body of the first request (request-fingerprint.ts), hex. */
-  @Column('text', { name: 'request_hash' })
+  @Column('text')
   requestHash: string;
 
   /** When the first request came (the app clock): the key is forgotten 24 hours later. */
-  @Column('timestamptz', { name: 'created_at' })
+  @Column('timestamptz')
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'locked_until', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lockedUntil: Date | null;
 
-  @Column('uuid', { name: 'claim_token', nullable: true })
+  @Column('uuid', { nullable: true })
   claimToken: string | null;
 
-  @Column('integer', { name: 'status_code', nullable: true })
+  @Column('integer', { nullable: true })
   statusCode: number | null;
 
   @Column('text', { nullable: true })

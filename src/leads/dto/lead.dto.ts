@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { CATEGORIES, LANGUAGES, URGENCIES } from '../../calls/index.js';
-import { Problem } from '../../common/http/problem.schema.js';
+import { Problem, problemExample } from '../../common/http/problem.schema.js';
+import { LEADS_ERRORS } from '../leads.errors.js';
 import { NullableBoolean, NullableDateTime, NullableString, OpenEnum } from '../../common/http/schema.decorators.js';
 import { LEAD_STATUSES } from '../lead-model.js';
 
@@ -151,13 +152,9 @@ const LEAD_EXAMPLE = {
   untrusted: { name: 'Maria Lopez', incident_date: '2026-04-30' },
 };
 
-export const LEAD_CONFLICT_EXAMPLE = {
-  type: 'urn:receptionist-api:error:status_conflict',
-  title: 'The lead changed since it was read.',
-  status: 409,
-  detail: "The lead's status is contacted, not new as expected; nothing was changed.",
-  code: 'status_conflict',
-  current_status: 'contacted',
-  lead: LEAD_EXAMPLE,
-  request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
-};
+export const LEAD_CONFLICT_EXAMPLE = problemExample(
+  LEADS_ERRORS,
+  'status_conflict',
+  "The lead's status is contacted, not new as expected; nothing was changed.",
+  { current_status: 'contacted', lead: LEAD_EXAMPLE },
+);

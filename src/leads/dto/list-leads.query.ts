@@ -1,6 +1,7 @@
 import { CALLER_NUMBER_FORM, CALLER_NUMBER_MESSAGE, PHONE_FORM_PATTERN } from '../../common/phone.js';
-import { QueryCursor, QueryDateTime, QueryEnum, QueryFilterText, QueryIntRange, QueryPattern } from '../../common/validation/decorators.js';
+import { QueryCursor, QueryDateTime, QueryEnum, QueryFilterText, QueryPageSize, QueryPattern } from '../../common/validation/decorators.js';
 import { LEAD_STATUSES } from '../lead-model.js';
+import { LEAD_PAGE } from '../lead-rules.js';
 
 export class ListLeadsQuery {
   @QueryEnum('status', LEAD_STATUSES, 'Only leads with this status.') status?: string;
@@ -17,6 +18,6 @@ export class ListLeadsQuery {
   )
   caller_number?: string;
   @QueryFilterText('external_id', 'Exact match, including case and spacing.') external_id?: string;
-  @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.') limit?: number;
+  @QueryPageSize(LEAD_PAGE) limit?: number;
   @QueryCursor('next_cursor from the previous page, same filters.') cursor?: string;
 }

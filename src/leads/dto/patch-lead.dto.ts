@@ -3,6 +3,7 @@ import { IsOptional, ValidateBy, ValidateIf, type ValidationOptions } from 'clas
 import { RequireOneOf } from '../../common/validation/body-rules.js';
 import { TEXT_PATTERN } from '../../common/validation/string-safety.js';
 import { LEAD_STATUSES, SETTABLE_STATUSES, type LeadStatus } from '../lead-model.js';
+import { EXTERNAL_ID_MAX_LENGTH, STATUS_REASON_MAX_LENGTH } from '../lead-rules.js';
 
 const BREAKS = ['\r', '\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'];
 const LINE_BREAKS = new Set(BREAKS);
@@ -60,26 +61,26 @@ export class PatchLeadDto {
     type: 'string',
     nullable: true,
     minLength: 1,
-    maxLength: 200,
+    maxLength: EXTERNAL_ID_MAX_LENGTH,
     pattern: ONE_LINE_PATTERN,
-    description: "The lead's id in your own system: 1 to 200 characters on one line. null clears; omitted keeps.",
+    description: `The lead's id in your own system: 1 to ${EXTERNAL_ID_MAX_LENGTH} characters on one line. null clears; omitted keeps.`,
     example: 'CRM-1042',
   })
   @IsOptional()
-  @Text('external_id', 200, true)
+  @Text('external_id', EXTERNAL_ID_MAX_LENGTH, true)
   external_id?: string | null;
 
   @ApiPropertyOptional({
     type: 'string',
     nullable: true,
     minLength: 1,
-    maxLength: 500,
+    maxLength: STATUS_REASON_MAX_LENGTH,
     pattern: TEXT_PATTERN,
-    description: 'Why the status is what it is: 1 to 500 characters. null clears; omitted keeps.',
+    description: `Why the status is what it is: 1 to ${STATUS_REASON_MAX_LENGTH} characters. null clears; omitted keeps.`,
     example: 'Signed retainer on May 2.',
   })
   @IsOptional()
-  @Text('status_reason', 500, false)
+  @Text('status_reason', STATUS_REASON_MAX_LENGTH, false)
   status_reason?: string | null;
 
   @ApiPropertyOptional({

@@ -4,41 +4,41 @@ import type { LeadIntake, LeadStatus } from '../lead-model.js';
 /**
  * A lead (`leads`), one per call at most: the pipeline owns what the caller said, the firm owns `status`,
  * `externalId` and `statusReason` (written optimistically on `version`). The list indexes sort `capturedAt` and
- * `leadId` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * `leadId` descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('leads')
 @ForeignKey('calls', ['orgId', 'callId'], ['org_id', 'call_id'], { name: 'leads_org_id_call_id_fkey', onDelete: 'CASCADE' })
 @Unique('leads_org_id_call_id_key', ['orgId', 'callId'])
 @Check('leads_status_check', `status IN ('new', 'contacted', 'signed', 'rejected')`)
 @Check('leads_intake_completeness_check', 'intake_completeness BETWEEN 0 AND 1')
-@Index('leads_org_captured_idx', ['orgId', 'livemode', 'capturedAt', 'leadId'])
+@Index('leads_org_captured_idx', { synchronize: false })
 @Index('leads_org_updated_idx', ['orgId', 'updatedAt'])
 @Index('leads_org_phone_idx', ['orgId', 'phoneE164'], { where: 'phone_e164 IS NOT NULL' })
 @Index('leads_org_external_idx', ['orgId', 'externalId'], { where: 'external_id IS NOT NULL' })
-@Index('leads_org_status_idx', ['orgId', 'livemode', 'status', 'capturedAt', 'leadId'])
+@Index('leads_org_status_idx', { synchronize: false })
 export class LeadEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'leads_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'leads_pkey' })
   orgId: string;
 
-  @PrimaryColumn('text', { name: 'lead_id', primaryKeyConstraintName: 'leads_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'leads_pkey' })
   leadId: string;
 
-  @Column('text', { name: 'call_id' })
+  @Column('text')
   callId: string;
 
   @Column('text', { default: 'new' })
   status: LeadStatus;
 
-  @Column('timestamptz', { name: 'status_updated_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   statusUpdatedAt: Date | null;
 
-  @Column('timestamptz', { name: 'captured_at' })
+  @Column('timestamptz')
   capturedAt: Date;
 
-  @Column('timestamptz', { name: 'created_at' })
+  @Column('timestamptz')
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at' })
+  @Column('timestamptz')
   updatedAt: Date;
 
   @Column('text', { nullable: true })
@@ -50,31 +50,31 @@ export class LeadEntity {
   @Column('text', { nullable: true })
   language: string | null;
 
-  @Column('double precision', { name: 'intake_completeness', nullable: true })
+  @Column('double precision', { nullable: true })
   intakeCompleteness: number | null;
 
   @Column('text', { nullable: true })
   phone: string | null;
 
-  @Column('text', { name: 'phone_e164', nullable: true })
+  @Column('text', { nullable: true })
   phoneE164: string | null;
 
-  @Column('text', { name: 'phone_extension', nullable: true })
+  @Column('text', { nullable: true })
   phoneExtension: string | null;
 
   @Column('text', { nullable: true })
   email: string | null;
 
-  @Column('text', { name: 'external_id', nullable: true })
+  @Column('text', { nullable: true })
   externalId: string | null;
 
-  @Column('text', { name: 'status_reason', nullable: true })
+  @Column('text', { nullable: true })
   statusReason: string | null;
 
-  @Column('text', { name: 'untrusted_name', nullable: true })
+  @Column('text', { nullable: true })
   untrustedName: string | null;
 
-  @Column('text', { name: 'untrusted_incident_date', nullable: true })
+  @Column('text', { nullable: true })
   untrustedIncidentDate: string | null;
 
   @Column('jsonb', { nullable: true })

@@ -15,14 +15,14 @@ export class MailOutboxEntity {
   id: string;
 
   /** Null: mail of no firm. */
-  @Column('uuid', { name: 'org_id', nullable: true })
+  @Column('uuid', { nullable: true })
   @ForeignKey('orgs', { name: 'mail_outbox_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string | null;
 
   @Column('text')
   kind: string;
 
-  @Column('text', { name: 'to_address' })
+  @Column('text')
   toAddress: string;
 
   @Column('text')
@@ -34,21 +34,21 @@ export class MailOutboxEntity {
   @Column('text', { default: 'pending' })
   status: MailStatus;
 
-  @Column('integer', { name: 'attempt_count', default: 0 })
+  @Column('integer', { default: 0 })
   attemptCount: number;
 
-  @Column('timestamptz', { name: 'next_attempt_at' })
+  @Column('timestamptz')
   nextAttemptAt: Date;
 
-  @Column('timestamptz', { name: 'locked_until', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lockedUntil: Date | null;
 
-  @Column('text', { name: 'last_error', nullable: true })
+  @Column('text', { nullable: true })
   lastError: string | null;
 
-  @PrimaryColumn('timestamptz', { name: 'created_at', primaryKeyConstraintName: 'mail_outbox_pkey' })
+  @PrimaryColumn('timestamptz', { primaryKeyConstraintName: 'mail_outbox_pkey' })
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'sent_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   sentAt: Date | null;
 }

@@ -3,7 +3,7 @@ import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 /** A firm's receptionist settings (`receptionist_settings`): the published document and a draft, one row per firm. */
 @Entity('receptionist_settings')
 export class ReceptionistSettingsEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'receptionist_settings_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'receptionist_settings_pkey' })
   @ForeignKey('orgs', { name: 'receptionist_settings_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
@@ -13,12 +13,12 @@ export class ReceptionistSettingsEntity {
   @Column('integer', { default: 0 })
   version: number;
 
-  @Column('timestamptz', { name: 'published_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   publishedAt: Date | null;
 
   @Column('jsonb', { nullable: true })
   draft: object | null;
 
-  @Column('timestamptz', { name: 'draft_updated_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   draftUpdatedAt: Date | null;
 }

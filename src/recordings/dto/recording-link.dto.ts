@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { LINK_LIFETIME_ADJECTIVE, LINK_LIFETIME_TEXT } from '../recording-rules.js';
 
-@ApiSchema({ description: 'A one-hour playback link for the recording of one call. The url is a credential.' })
+@ApiSchema({ description: `A ${LINK_LIFETIME_ADJECTIVE} playback link for the recording of one call. The url is a credential.` })
 export class RecordingLinkDto {
   @ApiProperty({ description: 'The call whose recording the link plays.', example: 'call_01jd5x8m3q7k2w9n4b6c8d0f2h' }) call_id: string;
   @ApiProperty({
@@ -12,7 +13,7 @@ export class RecordingLinkDto {
   @ApiProperty({
     type: 'string',
     format: 'date-time',
-    description: 'ISO 8601 UTC, one hour after creation.',
+    description: `ISO 8601 UTC, ${LINK_LIFETIME_TEXT} after creation.`,
     example: '2026-05-01T15:03:12Z',
   })
   expires_at: string;

@@ -13,27 +13,27 @@ export class RecordingLinkEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'recording_links_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'recording_links_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
-  @Column('uuid', { name: 'recording_id' })
+  @Column('uuid')
   @ForeignKey(() => RecordingEntity, { name: 'recording_links_recording_id_fkey', onDelete: 'CASCADE' })
   recordingId: string;
 
-  @Column('text', { name: 'call_id' })
+  @Column('text')
   callId: string;
 
-  @Column('bytea', { name: 'token_hash' })
+  @Column('bytea')
   tokenHash: Buffer;
 
-  @Column('uuid', { name: 'created_by_key_id' })
+  @Column('uuid')
   @ForeignKey('api_keys', { name: 'recording_links_created_by_key_id_fkey', onDelete: 'CASCADE' })
   createdByKeyId: string;
 
-  @Column('timestamptz', { name: 'created_at' })
+  @Column('timestamptz')
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'expires_at' })
+  @Column('timestamptz')
   expiresAt: Date;
 }

@@ -13,28 +13,28 @@ export class RecordingEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'recordings_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   orgId: string;
 
-  @Column('text', { name: 'call_id' })
+  @Column('text')
   callId: string;
 
-  @Column('text', { name: 'storage_key' })
+  @Column('text')
   storageKey: string;
 
   /** A bigint: node-postgres reads it as text. */
-  @Column('bigint', { name: 'size_bytes' })
+  @Column('bigint')
   sizeBytes: string;
 
   @Column('bytea')
   sha256: Buffer;
 
-  @Column('text', { name: 'content_type', default: 'audio/ogg' })
+  @Column('text', { default: 'audio/ogg' })
   contentType: string;
 
-  @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
+  @Column('timestamptz', { default: () => 'now()' })
   updatedAt: Date;
 }

@@ -10,10 +10,10 @@ import { TranscriptEntity } from './transcript.entity.js';
 })
 @Index('transcript_turns_segment_idx', ['orgId', 'callId', 'segment', 'segIdx'], { unique: true })
 export class TranscriptTurnEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'transcript_turns_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'transcript_turns_pkey' })
   orgId: string;
 
-  @PrimaryColumn('text', { name: 'call_id', primaryKeyConstraintName: 'transcript_turns_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'transcript_turns_pkey' })
   callId: string;
 
   @PrimaryColumn('integer', { primaryKeyConstraintName: 'transcript_turns_pkey' })
@@ -22,18 +22,18 @@ export class TranscriptTurnEntity {
   @Column('text')
   segment: Segment;
 
-  @Column('integer', { name: 'seg_idx' })
+  @Column('integer')
   segIdx: number;
 
   @Column('text')
   speaker: string;
 
-  @Column('text', { name: 'speaker_name', nullable: true })
+  @Column('text', { nullable: true })
   speakerName: string | null;
 
   @Column('text')
   text: string;
 
-  @Column('double precision', { name: 'start_s', nullable: true })
+  @Column('double precision', { nullable: true })
   startS: number | null;
 }

@@ -5,16 +5,16 @@ import type { PreparedTranscript } from '../transcript-model.js';
 @Entity('transcripts')
 @ForeignKey('calls', ['orgId', 'callId'], ['org_id', 'call_id'], { name: 'transcripts_org_id_call_id_fkey', onDelete: 'CASCADE' })
 export class TranscriptEntity {
-  @PrimaryColumn('uuid', { name: 'org_id', primaryKeyConstraintName: 'transcripts_pkey' })
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'transcripts_pkey' })
   orgId: string;
 
-  @PrimaryColumn('text', { name: 'call_id', primaryKeyConstraintName: 'transcripts_pkey' })
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'transcripts_pkey' })
   callId: string;
 
-  @Column('text', { name: 'conversation_status', nullable: true })
+  @Column('text', { nullable: true })
   conversationStatus: string | null;
 
-  @Column('text', { name: 'connected_name', nullable: true })
+  @Column('text', { nullable: true })
   connectedName: string | null;
 
   @Column('text', { nullable: true })
@@ -26,15 +26,15 @@ export class TranscriptEntity {
   @Column('jsonb', { default: [] })
   briefings: PreparedTranscript['briefings'];
 
-  @Column('integer', { name: 'turn_count', default: 0 })
+  @Column('integer', { default: 0 })
   turnCount: number;
 
-  @Column('integer', { name: 'intake_count', default: 0 })
+  @Column('integer', { default: 0 })
   intakeCount: number;
 
-  @Column('integer', { name: 'briefing_count', default: 0 })
+  @Column('integer', { default: 0 })
   briefingCount: number;
 
-  @Column('integer', { name: 'conversation_count', default: 0 })
+  @Column('integer', { default: 0 })
   conversationCount: number;
 }

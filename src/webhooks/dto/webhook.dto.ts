@@ -1,9 +1,10 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { OpenEnum, OpenEnumList } from '../../common/http/schema.decorators.js';
 import { UUID_PATTERN } from '../../common/ids.js';
-import { QueryCursor, QueryEnum, QueryEventId, QueryIntRange, QueryPattern } from '../../common/validation/decorators.js';
+import { QueryCursor, QueryEnum, QueryEventId, QueryPageSize, QueryPattern } from '../../common/validation/decorators.js';
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../../events/index.js';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../signing.js';
+import { DELIVERY_PAGE } from '../webhook-rules.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const DELIVERY_TRIGGERS = ['event', 'test', 'redelivery'] as const;
@@ -156,7 +157,7 @@ export class ListDeliveriesQueryDto {
   @QueryEnum('status', DELIVERY_STATUSES, 'Only deliveries with this status.')
   status?: (typeof DELIVERY_STATUSES)[number];
 
-  @QueryIntRange('limit', 1, 100, 20, 'Page size, 1 to 100.')
+  @QueryPageSize(DELIVERY_PAGE)
   limit?: number;
 
   @QueryCursor()

@@ -5,34 +5,34 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 /**
  * A delivery of an event to an endpoint (`webhook_deliveries`), its attempts kept on the row. Partitioned by UTC
  * day on `createdAt`, which is therefore part of the primary key; the day partitions have `fillfactor = 80` so the
- * claim's lease is a HOT update. The list indexes sort `createdAt` and `id` descending (the migrations say so;
+ * claim's lease is a HOT update. The list indexes sort `createdAt` and `id` descending (named here, defined by the migrations alone:
  * TypeORM has no column order, docs/decisions.md).
  */
 @Entity('webhook_deliveries')
 @Check('webhook_deliveries_trigger_check', `trigger IN ('event', 'test', 'redelivery')`)
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 @Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `status = 'pending'` })
-@Index('webhook_deliveries_org_idx', ['orgId', 'createdAt', 'id'])
-@Index('webhook_deliveries_endpoint_idx', ['endpointId', 'createdAt', 'id'])
-@Index('webhook_deliveries_event_idx', ['orgId', 'eventId', 'createdAt', 'id'])
+@Index('webhook_deliveries_org_idx', { synchronize: false })
+@Index('webhook_deliveries_endpoint_idx', { synchronize: false })
+@Index('webhook_deliveries_event_idx', { synchronize: false })
 @Index('webhook_deliveries_manual_idx', ['endpointId', 'createdAt'], { where: `trigger <> 'event'` })
 @Index('webhook_deliveries_created_idx', ['createdAt'], { type: 'brin' })
 export class WebhookDeliveryEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'webhook_deliveries_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
-  @Column('uuid', { name: 'endpoint_id' })
+  @Column('uuid')
   @ForeignKey(() => WebhookEndpointEntity, { name: 'webhook_deliveries_endpoint_id_fkey', onDelete: 'CASCADE' })
   endpointId: string;
 
-  @Column('text', { name: 'event_id' })
+  @Column('text')
   eventId: string;
 
-  @Column('text', { name: 'event_type' })
+  @Column('text')
   eventType: string;
 
   @Column('text')
@@ -41,29 +41,29 @@ export class WebhookDeliveryEntity {
   @Column('text')
   status: DeliveryStatus;
 
-  @Column('integer', { name: 'attempt_count', default: 0 })
+  @Column('integer', { default: 0 })
   attemptCount: number;
 
   @Column('jsonb', { default: [] })
   attempts: DeliveryAttempt[];
 
-  @Column('timestamptz', { name: 'next_attempt_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   nextAttemptAt: Date | null;
 
-  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   completedAt: Date | null;
 
   /** The lease of the worker sending it (database time), and which claim holds it. */
-  @Column('timestamptz', { name: 'locked_until', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lockedUntil: Date | null;
 
-  @Column('uuid', { name: 'claim_token', nullable: true })
+  @Column('uuid', { nullable: true })
   claimToken: string | null;
 
-  @PrimaryColumn('timestamptz', { name: 'created_at', primaryKeyConstraintName: 'webhook_deliveries_pkey' })
+  @PrimaryColumn('timestamptz', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
   createdAt: Date;
 
   /** The event's partition key (events.occurred_at), so its event is read from one partition; null on rows finished before it existed. */
-  @Column('timestamptz', { name: 'event_occurred_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   eventOccurredAt: Date | null;
 }

@@ -6,7 +6,7 @@ import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
  * A webhook endpoint (`webhook_endpoints`). `secretEnc` and `previousSecretEnc` are sealed (AES-256-GCM under
  * WEBHOOK_SECRET_KEY, bound to the endpoint id): a `whsec_` secret (signature `v1`) or an ed25519 private key
  * (`whsk_`, signature `v1a`, whose public key is `publicKey`); the plain secret is never stored. The list index sorts
- * `createdAt` and `id` descending (the migrations say so; TypeORM has no column order, docs/decisions.md).
+ * `createdAt` and `id` descending (named here, defined by the migrations alone: TypeORM has no column order, docs/decisions.md).
  */
 @Entity('webhook_endpoints')
 @Check('webhook_endpoints_status_check', `status IN ('enabled', 'disabled')`)
@@ -15,12 +15,12 @@ import type { DisabledReason, EndpointStatus } from '../webhook-model.js';
 @Check('webhook_endpoints_previous_secret_check', '(previous_secret_enc IS NULL) = (previous_secret_expires_at IS NULL)')
 @Check('webhook_endpoints_signature_check', `signature IN ('v1', 'v1a')`)
 @Check('webhook_endpoints_public_key_check', `(signature = 'v1a') = (public_key IS NOT NULL)`)
-@Index('webhook_endpoints_org_idx', ['orgId', 'createdAt', 'id'])
+@Index('webhook_endpoints_org_idx', { synchronize: false })
 export class WebhookEndpointEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'webhook_endpoints_pkey' })
   id: string;
 
-  @Column('uuid', { name: 'org_id' })
+  @Column('uuid')
   @ForeignKey('orgs', { name: 'webhook_endpoints_org_id_fkey', onDelete: 'CASCADE' })
   orgId: string;
 
@@ -30,45 +30,45 @@ export class WebhookEndpointEntity {
   @Column('text', { nullable: true })
   description: string | null;
 
-  @Column('text', { name: 'event_types', array: true })
+  @Column('text', { array: true })
   eventTypes: string[];
 
   @Column('text')
   status: EndpointStatus;
 
-  @Column('text', { name: 'disabled_reason', nullable: true })
+  @Column('text', { nullable: true })
   disabledReason: DisabledReason | null;
 
-  @Column('text', { name: 'secret_enc' })
+  @Column('text')
   secretEnc: string;
 
-  @Column('text', { name: 'secret_last4' })
+  @Column('text')
   secretLast4: string;
 
-  @Column('timestamptz', { name: 'last_success_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lastSuccessAt: Date | null;
 
-  @Column('timestamptz', { name: 'last_failure_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   lastFailureAt: Date | null;
 
-  @Column('timestamptz', { name: 'failing_since', nullable: true })
+  @Column('timestamptz', { nullable: true })
   failingSince: Date | null;
 
   /** Created or last turned back on: the 3-day "no success" rule counts from here at the earliest. */
-  @Column('timestamptz', { name: 'health_since' })
+  @Column('timestamptz')
   healthSince: Date;
 
-  @Column('timestamptz', { name: 'created_at' })
+  @Column('timestamptz')
   createdAt: Date;
 
-  @Column('timestamptz', { name: 'updated_at' })
+  @Column('timestamptz')
   updatedAt: Date;
 
   /** The secret a rotation replaced, which signs alongside the new one until `previousSecretExpiresAt`. */
-  @Column('text', { name: 'previous_secret_enc', nullable: true })
+  @Column('text', { nullable: true })
   previousSecretEnc: string | null;
 
-  @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true })
+  @Column('timestamptz', { nullable: true })
   previousSecretExpiresAt: Date | null;
 
   /** false: a test-mode endpoint, which receives test events only (live ones receive live events only). */
@@ -80,6 +80,6 @@ export class WebhookEndpointEntity {
   signature: SignatureScheme;
 
   /** For `v1a`: the public key a receiver verifies with (`whpk_...`, not a secret); null for `v1`. */
-  @Column('text', { name: 'public_key', nullable: true })
+  @Column('text', { nullable: true })
   publicKey: string | null;
 }

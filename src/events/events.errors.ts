@@ -1,12 +1,20 @@
-import { DomainError } from '../common/errors/domain-error.js';
+import { errorsOf, type ErrorCodes } from '../common/errors/domain-error.js';
+import { problemExample } from '../common/http/problem.schema.js';
+
+/** The events context's problem codes (never renamed: integrators branch on them), with their titles and HTTP answers. */
+export const EVENTS_ERRORS = {
+  after_lost: { title: 'The event named by after is no longer in the log.', status: 400 },
+} as const satisfies ErrorCodes;
+
+const EventsError = errorsOf(EVENTS_ERRORS);
 
 /**
  * `after` names an event the log no longer has, though its id is one the service made within the 30 days: a database
  * promotion lost it (or it was never this firm's). `restart_after` is the kept event to resume after (null: from the
  * oldest kept); a reader that resumes there and skips the ids it already handled misses nothing the log has.
  */
-export class AfterLostError extends DomainError {
-  readonly code = 'after_lost' as const;
+export class AfterLostError extends EventsError {
+  readonly code = 'after_lost';
   constructor(restartAfter: string | null) {
     super(
       'after names an event this log no longer has (a database failover can lose the last events written before it). ' +
@@ -19,13 +27,12 @@ export class AfterLostError extends DomainError {
 }
 
 /** An example answer, for the document. */
-export const AFTER_LOST_EXAMPLE = {
-  type: 'urn:receptionist-api:error:after_lost',
-  title: 'The event named by after is no longer in the log.',
-  status: 400,
-  detail: new AfterLostError('evt_01kqhxrjbg000100000003a7k6b4rx9t').detail,
-  code: 'after_lost',
-  param: 'after',
-  restart_after: 'evt_01kqhxrjbg000100000003a7k6b4rx9t',
-  request_id: '5b0c7f0e-2f1a-4d7e-9a51-0f3e2c1d4b6a',
-};
+export const AFTER_LOST_EXAMPLE = problemExample(
+  EVENTS_ERRORS,
+  'after_lost',
+  new AfterLostError('evt_01kqhxrjbg000100000003a7k6b4rx9t').detail,
+  {
+    param: 'after',
+    restart_after: 'evt_01kqhxrjbg000100000003a7k6b4rx9t',
+  },
+);
