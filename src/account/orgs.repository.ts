@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { IsNull, type Repository } from 'typeorm';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList } from '../database/select-list.js';
 import { Database, type Tx } from '../database/sql.js';
@@ -12,6 +13,7 @@ export type NewOrg = Pick<
 >;
 
 const TIMEZONE = selectList(OrgEntity, null, ['timezone']);
+const col = columns(OrgEntity);
 
 /** The `orgs` table: the dashboard's changes through TypeORM's repository; the timezone lookup of reads written out. */
 @Injectable()
@@ -57,7 +59,7 @@ export class OrgsRepository {
   /** The firm's timezone (PATCH's answer): a prepared statement on the pool. */
   @GenerateSql({ params: [DummyValue.UUID] })
   async timezoneOf(orgId: string): Promise<string | null> {
-    const [row] = await this.db.prepared('org_timezone', TIMEZONE, `SELECT ${TIMEZONE} FROM orgs WHERE id = $1`, [orgId]);
+    const [row] = await this.db.prepared('org_timezone', TIMEZONE, `SELECT ${TIMEZONE} FROM orgs WHERE ${col.id} = $1`, [orgId]);
     return row?.timezone ?? null;
   }
 
@@ -68,12 +70,6 @@ export class OrgsRepository {
 
   /** Only the firm's first call writes. */
   async markCallReceived(tx: Tx, orgId: string, at: Date): Promise<void> {
-    await tx
-      .getRepository(OrgEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ firstCallAt: at })
-      .where('id = :orgId AND first_call_at IS NULL', { orgId })
-      .execute();
+    await tx.getRepository(OrgEntity).update({ id: orgId, firstCallAt: IsNull() }, { firstCallAt: at });
   }
 }

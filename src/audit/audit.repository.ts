@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { Database, type Queryable, type Tx } from '../database/sql.js';
 import { AuditLogEntity } from './entities/audit-log.entity.js';
@@ -17,6 +18,9 @@ export interface ReadAuditRow {
 
 export type NewAuditEntry = Pick<AuditLogEntity, 'orgId' | 'actorType' | 'actorId' | 'action' | 'resourceType' | 'resourceIds' | 'details'>;
 
+/** Column names of the INSERTs' target lists. */
+const col = columns(AuditLogEntity);
+
 export type AuditEntryRow = Pick<AuditLogEntity, 'at' | 'actorType' | 'actorId' | 'action' | 'resourceType' | 'resourceIds' | 'details'>;
 
 /**
@@ -27,7 +31,7 @@ export type AuditEntryRow = Pick<AuditLogEntity, 'at' | 'actorType' | 'actorId' 
  */
 const INSERT_READ_ROWS = `
   WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-  INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
+  INSERT INTO audit_log (${col.orgId}, ${col.actorType}, ${col.actorId}, ${col.action}, ${col.resourceType}, ${col.resourceIds}, ${col.details})
   SELECT r.org_id, 'api_key', r.key_id, r.action, r.resource_type, r.resource_ids, r.details
     FROM relaxed, jsonb_to_recordset($1::jsonb) AS r(org_id uuid, key_id text, action text, resource_type text, resource_ids text[], details jsonb)`;
 
@@ -66,7 +70,7 @@ export class AuditRepository {
   /** One entry: a plain INSERT (an entry's details are any JSON its writer gives). */
   private async write(db: Queryable, entry: NewAuditEntry): Promise<void> {
     await db.execute(
-      `INSERT INTO audit_log (org_id, actor_type, actor_id, action, resource_type, resource_ids, details)
+      `INSERT INTO audit_log (${col.orgId}, ${col.actorType}, ${col.actorId}, ${col.action}, ${col.resourceType}, ${col.resourceIds}, ${col.details})
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         entry.orgId,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { IsNull, MoreThan, type Repository } from 'typeorm';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList } from '../database/select-list.js';
 import { Database, type Tx } from '../database/sql.js';
@@ -25,6 +26,9 @@ const KEY = selectList(ApiKeyEntity, null, [
   'livemode',
 ]);
 
+/** Column names: under the batched write's alias, and alone (its SET's target, the lookup's). */
+const [k, col] = [columns(ApiKeyEntity, 'k'), columns(ApiKeyEntity)];
+
 /**
  * The `api_keys` table. The lookup of every authenticated request and the batched `last_used_at` write are written
  * out; the owner's actions (create, list, revoke) go through TypeORM's repository.
@@ -39,7 +43,7 @@ export class ApiKeyRepository {
   /** On every authenticated request whose principal is not cached: a prepared statement on the unique prefix index. */
   @GenerateSql({ params: ['abcdefgh'] })
   async findByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
-    const [row] = await this.db.prepared('api_key_by_prefix', KEY, `SELECT ${KEY} FROM api_keys WHERE prefix = $1`, [prefix]);
+    const [row] = await this.db.prepared('api_key_by_prefix', KEY, `SELECT ${KEY} FROM api_keys WHERE ${col.prefix} = $1`, [prefix]);
     return row ?? null;
   }
 
@@ -59,12 +63,13 @@ export class ApiKeyRepository {
 
   /** Active keys of one mode: the limit counts live and test keys each on their own. */
   countActive(tx: Tx, orgId: string, livemode: boolean, now: Date): Promise<number> {
-    return tx
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder('k')
-      .where('k.orgId = :orgId AND k.livemode = :livemode AND k.revokedAt IS NULL', { orgId, livemode })
-      .andWhere('(k.expiresAt IS NULL OR k.expiresAt > :now)', { now })
-      .getCount();
+    const active = { orgId, livemode, revokedAt: IsNull() };
+    return tx.getRepository(ApiKeyEntity).count({
+      where: [
+        { ...active, expiresAt: IsNull() },
+        { ...active, expiresAt: MoreThan(now) },
+      ],
+    });
   }
 
   prefixTaken(tx: Tx, prefix: string): Promise<boolean> {
@@ -81,13 +86,7 @@ export class ApiKeyRepository {
 
   /** Returns false when the key was already revoked. */
   async revoke(tx: Tx, id: string, now: Date): Promise<boolean> {
-    const result = await tx
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: now })
-      .where('id = :id AND revoked_at IS NULL', { id })
-      .execute();
+    const result = await tx.getRepository(ApiKeyEntity).update({ id, revokedAt: IsNull() }, { revokedAt: now });
     return (result.affected ?? 0) > 0;
   }
 
@@ -98,9 +97,9 @@ export class ApiKeyRepository {
   @GenerateSql({ params: [new Map([[DummyValue.UUID, DummyValue.DATE]])] })
   async touchMany(uses: Map<string, Date>): Promise<void> {
     await this.db.execute(
-      `UPDATE api_keys k SET last_used_at = u.at
+      `UPDATE api_keys k SET ${col.lastUsedAt} = u.at
          FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at)
-        WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at - interval '1 minute')`,
+        WHERE ${k.id} = u.id AND (${k.lastUsedAt} IS NULL OR ${k.lastUsedAt} < u.at - interval '1 minute')`,
       [[...uses.keys()], [...uses.values()]],
     );
   }

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { computed, selectList } from '../database/select-list.js';
 import { Database } from '../database/sql.js';
 import { KeyAllowanceEntity } from './entities/key-allowance.entity.js';
 
+/** Column names: under the statements' alias, and alone (the INSERT's, the SET's). */
+const [a, col] = [columns(KeyAllowanceEntity, 'a'), columns(KeyAllowanceEntity)];
+
 /** The bucket refilled for the time since its last take ($4 tokens a second), capped at its size ($3). */
-const REFILL = `LEAST($3::float8, a.tokens + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - a.updated_at)) * $4::float8)`;
+const REFILL = `LEAST($3::float8, ${a.tokens} + GREATEST(0, EXTRACT(EPOCH FROM $5::timestamptz - ${a.updatedAt})) * $4::float8)`;
 
 const LEFT = selectList(KeyAllowanceEntity, 'a', ['tokens']);
 const REFILLED = computed<{ tokens: number }>(`${REFILL} AS tokens`);
@@ -24,8 +28,8 @@ export class KeyAllowancesRepository {
     const [row] = await this.db.prepared(
       'key_allowance_take',
       LEFT,
-      `INSERT INTO key_allowances AS a (key_id, allowance, tokens, updated_at) VALUES ($1, $2, $3::float8 - 1, $5)
-       ON CONFLICT (key_id, allowance) DO UPDATE SET tokens = ${REFILL} - 1, updated_at = GREATEST(a.updated_at, $5::timestamptz)
+      `INSERT INTO key_allowances AS a (${col.keyId}, ${col.allowance}, ${col.tokens}, ${col.updatedAt}) VALUES ($1, $2, $3::float8 - 1, $5)
+       ON CONFLICT (${col.keyId}, ${col.allowance}) DO UPDATE SET ${col.tokens} = ${REFILL} - 1, ${col.updatedAt} = GREATEST(${a.updatedAt}, $5::timestamptz)
        WHERE ${REFILL} >= 1
        RETURNING ${LEFT}`,
       [keyId, allowance, size, perSecond, now],
@@ -39,7 +43,7 @@ export class KeyAllowancesRepository {
     const [row] = await this.db.prepared(
       'key_allowance_level',
       REFILLED,
-      `SELECT ${REFILLED} FROM key_allowances a WHERE a.key_id = $1 AND a.allowance = $2`,
+      `SELECT ${REFILLED} FROM key_allowances a WHERE ${a.keyId} = $1 AND ${a.allowance} = $2`,
       [keyId, allowance, size, perSecond, now],
     );
     return row ? Number(row.tokens) : size;

@@ -1,6 +1,13 @@
-import { computed, selectList, type RowOf, type SelectList } from '../database/select-list.js';
+import { firmTimezoneJoin } from '../account/index.js';
+import { columns } from '../database/columns.js';
+import { selectList, type RowOf, type SelectList } from '../database/select-list.js';
+import { SqlParams } from '../database/sql-params.js';
 import type { PreparingQueryable, Queryable } from '../database/sql.js';
 import { ApiKeyEntity } from './entities/api-key.entity.js';
+
+const key = columns(ApiKeyEntity, 'standing_key');
+/** The key's firm (the account context's table, joined through its port): its timezone. */
+const FIRM = firmTimezoneJoin('standing_firm', key.orgId);
 
 /**
  * The calling key's standing, read inside the statement that reads the data, so a principal cached by the process is
@@ -9,19 +16,34 @@ import { ApiKeyEntity } from './entities/api-key.entity.js';
  * giving its own select list and join; the SQL of the standing stays here. KeyStanding (key-standing.service.ts)
  * judges it.
  */
-export const STANDING = selectList(ApiKeyEntity, 'standing_key', ['revokedAt', 'expiresAt'], 'key').and(
-  // orgs is the account context's table: its timezone is read here as a named column, not through its entity.
-  computed<{ firmTimezone: string }>('standing_firm.timezone AS "firmTimezone"'),
-);
+export const STANDING = selectList(ApiKeyEntity, 'standing_key', ['revokedAt', 'expiresAt'], 'key').and(FIRM.columns);
 export type KeyStandingRow = RowOf<typeof STANDING>;
 
 /**
- * A statement reading `columns` (the standing's first) from the key and its firm, with `join` LEFT JOINed when given:
- * that key, of that firm ($1, $2: the principal's; a key moved to another firm finds no row).
+ * A table another context joins to the standing, given the statement's `params` to add its values to and `firm`, the
+ * placeholder of the caller's firm id (calls: ``(params, firm) => `calls c ON ${c.orgId} = ${firm} AND ${c.callId} =
+ * ${params.add(callId)}` ``). No placeholder is written by number, so neither side depends on the other's.
  */
-export const standingStatement = (columns: SelectList<object>, join: string | null): string =>
-  `SELECT ${columns} FROM api_keys standing_key JOIN orgs standing_firm ON standing_firm.id = standing_key.org_id` +
-  `${join === null ? '' : ` LEFT JOIN ${join}`} WHERE standing_key.id = $1 AND standing_key.org_id = $2`;
+export type StandingJoin = (params: SqlParams, firm: string) => string;
+
+/**
+ * A statement reading `columns` (the standing's first) from the key and its firm, with `join` LEFT JOINed when given:
+ * that key, of that firm (a key moved to another firm finds no row). The key's and firm's ids are the first values
+ * of `params`; `columns` (given `params`: an as_of margin, say) and `join` add theirs after.
+ */
+export function standingStatement<R extends object>(
+  params: SqlParams,
+  caller: KeyCaller,
+  columns: (params: SqlParams) => SelectList<R>,
+  join: StandingJoin | null,
+): { columns: SelectList<R>; text: string } {
+  const keyId = params.add(caller.keyId);
+  const firm = params.add(caller.orgId);
+  const list = columns(params);
+  const joined = join === null ? '' : ` LEFT JOIN ${join(params, firm)}`;
+  const text = `SELECT ${list} FROM api_keys standing_key JOIN ${FIRM.join}${joined} WHERE ${key.id} = ${keyId} AND ${key.orgId} = ${firm}`;
+  return { columns: list, text };
+}
 
 /** Whose standing: the principal's key and firm. */
 export interface KeyCaller {
@@ -35,10 +57,8 @@ export interface StandingRead<R extends object> {
   name: string;
   /** The row's columns. */
   columns: SelectList<R>;
-  /** The row's table, LEFT JOINed: `calls c ON c.org_id = $2 AND c.call_id = $3`; $1 is the key's id, $2 the firm's. */
-  join: string;
-  /** The values of $3 onwards. */
-  params: readonly unknown[];
+  /** The row's table, LEFT JOINed, with the values it compares. */
+  join: StandingJoin;
   /** A member never null in a row that exists (its key): null there means the firm has no such row. */
   present: keyof R & string;
 }
@@ -58,8 +78,9 @@ export async function readWithKeyStanding<R extends object>(
   caller: KeyCaller,
   read: StandingRead<R>,
 ): Promise<WithStanding<R>> {
-  const statement = composed(read);
-  const [row] = await db.prepared(read.name, statement.columns, statement.text, [caller.keyId, caller.orgId, ...read.params]);
+  const params = new SqlParams();
+  const statement = standingStatement(params, caller, () => STANDING.and(read.columns), read.join);
+  const [row] = await db.prepared(read.name, statement.columns, statement.text, params.values);
   if (!row) return { standing: null, row: null };
   return { standing: row, row: row[read.present] === null ? null : row };
 }
@@ -69,12 +90,10 @@ export interface StandingPageRead<R extends object> {
   /** The rows' columns, as the outer statement reads them from the page (`subqueryColumns(LIST, 'page')`). */
   columns: SelectList<R>;
   /**
-   * The page, LEFT JOINed: `LATERAL (SELECT ... ORDER BY ... LIMIT $n) page ON true`, so it keeps its own order and
-   * limit; $1 is the key's id, $2 the firm's.
+   * The page, LEFT JOINed, with its values: `LATERAL (SELECT ... ORDER BY ... LIMIT ...) page ON true`, so it keeps
+   * its own order and limit.
    */
-  join: string;
-  /** The values of $3 onwards. */
-  params: readonly unknown[];
+  join: StandingJoin;
   /** A member never null in a row of the page: null there is the one row of an empty page. */
   present: keyof R & string;
   /** The page's order again, outside (a join keeps none): `page.seq`. */
@@ -97,22 +116,9 @@ export async function readPageWithKeyStanding<R extends object>(
   caller: KeyCaller,
   read: StandingPageRead<R>,
 ): Promise<PageWithStanding<R>> {
-  const columns = STANDING.and(read.columns);
-  const text = `${standingStatement(columns, read.join)} ORDER BY ${read.order}`;
-  const rows = await db.query(columns, text, [caller.keyId, caller.orgId, ...read.params]);
+  const params = new SqlParams();
+  const statement = standingStatement(params, caller, () => STANDING.and(read.columns), read.join);
+  const rows = await db.query(statement.columns, `${statement.text} ORDER BY ${read.order}`, params.values);
   if (rows.length === 0) return { standing: null, rows: [] };
   return { standing: rows[0], rows: rows.filter((row) => row[read.present] !== null) };
-}
-
-/** Each read's statement, composed once: a prepared statement's name always goes with the same text. */
-const statements = new Map<string, { columns: SelectList<object>; text: string }>();
-
-function composed<R extends object>(read: StandingRead<R>): { columns: SelectList<KeyStandingRow & R>; text: string } {
-  let statement = statements.get(read.name);
-  if (!statement) {
-    const columns = STANDING.and(read.columns);
-    statement = { columns, text: standingStatement(columns, read.join) };
-    statements.set(read.name, statement);
-  }
-  return statement as { columns: SelectList<KeyStandingRow & R>; text: string };
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList } from '../database/select-list.js';
 import { Database } from '../database/sql.js';
@@ -10,8 +11,11 @@ export interface BucketLease {
   tokens: number;
 }
 
+/** Column names: under the statement's alias, and alone (the INSERT's, the SET's). */
+const [b, col] = [columns(RateLimitBucketEntity, 'b'), columns(RateLimitBucketEntity)];
+
 /** The bucket refilled for the time since its last use, capped at the burst. */
-const REFILL = `LEAST($3::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM $4::timestamptz - b.updated_at)) * $2::float8)`;
+const REFILL = `LEAST($3::float8, ${b.tokens} + GREATEST(0, EXTRACT(EPOCH FROM $4::timestamptz - ${b.updatedAt})) * $2::float8)`;
 /** Whole tokens granted: as many as asked for ($5), at most the whole tokens there are. */
 const GRANT = `LEAST($5::int, floor(${REFILL})::int)`;
 
@@ -31,13 +35,13 @@ export class RateLimitRepository {
     const rows = await this.db.prepared(
       'rate_limit_lease',
       LEASED,
-      `INSERT INTO rate_limit_buckets AS b (key_id, tokens, allowed, granted, updated_at)
+      `INSERT INTO rate_limit_buckets AS b (${col.keyId}, ${col.tokens}, ${col.allowed}, ${col.granted}, ${col.updatedAt})
        VALUES ($1, $3::float8 - LEAST($5::int, floor($3::float8)::int), true, LEAST($5::int, floor($3::float8)::int), $4)
-       ON CONFLICT (key_id) DO UPDATE SET
-         tokens = ${REFILL} - ${GRANT},
-         allowed = ${GRANT} > 0,
-         granted = ${GRANT},
-         updated_at = GREATEST(b.updated_at, $4::timestamptz)
+       ON CONFLICT (${col.keyId}) DO UPDATE SET
+         ${col.tokens} = ${REFILL} - ${GRANT},
+         ${col.allowed} = ${GRANT} > 0,
+         ${col.granted} = ${GRANT},
+         ${col.updatedAt} = GREATEST(${b.updatedAt}, $4::timestamptz)
        RETURNING ${LEASED}`,
       [keyId, perSecond, burst, now, want],
     );

@@ -3,11 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { readWithKeyStanding, type KeyCaller, type WithStanding } from '../auth/index.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
 import { SqlParams } from '../database/sql-params.js';
 import type { PreparingQueryable, Queryable, Tx } from '../database/sql.js';
 import type { CallRef, CallReference, CallWriteState, IngestedCall } from './call-model.js';
+import { CallReferenceEntity } from './entities/call-reference.entity.js';
 import { CallEntity } from './entities/call.entity.js';
 
 export interface CallListFilters {
@@ -44,6 +46,10 @@ const LIST_PROPERTIES = [
 /** Columns of a list item; the detail adds the heavy ones. */
 const LIST = selectList(CallEntity, 'c', LIST_PROPERTIES);
 const DETAIL = selectList(CallEntity, 'c', [...LIST_PROPERTIES, 'configVersion', 'conversationSummary', 'handling']);
+
+/** Column names: under the statements' aliases, alone (an INSERT's, a SET's), and as an upsert offered them. */
+const [c, t, col, excluded] = [columns(CallEntity, 'c'), columns(CallEntity, 't'), columns(CallEntity), columns(CallEntity, 'EXCLUDED')];
+const [r, ref] = [columns(CallReferenceEntity, 'r'), columns(CallReferenceEntity)];
 
 /** A call as the list reads it (listed calls have started: `startedAt IS NOT NULL`). */
 export type CallListRow = RowOf<typeof LIST>;
@@ -90,21 +96,23 @@ export class CallsRepository {
     limit: number,
   ): Promise<CallListRow[]> {
     const q = new SqlParams(orgId);
-    const where = ['c.org_id = $1', `c.livemode = ${q.add(livemode)}`, 'c.started_at IS NOT NULL'];
-    if (f.from !== undefined) where.push(`c.started_at >= ${q.add(f.from)}::timestamptz`);
-    if (f.to !== undefined) where.push(`c.started_at < ${q.add(f.to)}::timestamptz`);
-    if (f.outcome !== undefined) where.push(`c.outcome = ${q.add(f.outcome)}`);
-    if (f.category !== undefined) where.push(`c.category = ${q.add(f.category)}`);
-    if (f.answered !== undefined) where.push(`c.answered = ${q.add(f.answered)}`);
-    if (f.updatedSince !== undefined) where.push(`c.updated_at >= ${q.add(f.updatedSince)}::timestamptz`);
-    if (f.callerE164 !== undefined) where.push(`c.from_e164 = ${q.add(f.callerE164)}`);
+    const where = [`${c.orgId} = $1`, `${c.livemode} = ${q.add(livemode)}`, `${c.startedAt} IS NOT NULL`];
+    if (f.from !== undefined) where.push(`${c.startedAt} >= ${q.add(f.from)}::timestamptz`);
+    if (f.to !== undefined) where.push(`${c.startedAt} < ${q.add(f.to)}::timestamptz`);
+    if (f.outcome !== undefined) where.push(`${c.outcome} = ${q.add(f.outcome)}`);
+    if (f.category !== undefined) where.push(`${c.category} = ${q.add(f.category)}`);
+    if (f.answered !== undefined) where.push(`${c.answered} = ${q.add(f.answered)}`);
+    if (f.updatedSince !== undefined) where.push(`${c.updatedAt} >= ${q.add(f.updatedSince)}::timestamptz`);
+    if (f.callerE164 !== undefined) where.push(`${c.fromE164} = ${q.add(f.callerE164)}`);
     if (f.referenceKey !== undefined) {
-      where.push(`c.call_id IN (SELECT r.call_id FROM call_references r WHERE r.org_id = $1 AND r.key = ${q.add(f.referenceKey)})`);
+      where.push(
+        `${c.callId} IN (SELECT ${r.callId} FROM call_references r WHERE ${r.orgId} = $1 AND ${r.key} = ${q.add(f.referenceKey)})`,
+      );
     }
-    if (f.ids !== undefined) where.push(`c.call_id = ANY(${q.add(f.ids)}::text[])`);
-    if (after) where.push(`(c.started_at, c.call_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
+    if (f.ids !== undefined) where.push(`${c.callId} = ANY(${q.add(f.ids)}::text[])`);
+    if (after) where.push(`(${c.startedAt}, ${c.callId}) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
     const text = `SELECT ${LIST} FROM calls c WHERE ${where.join(' AND ')}
-                  ORDER BY c.started_at DESC, c.call_id DESC LIMIT ${q.add(limit + 1)}`;
+                  ORDER BY ${c.startedAt} DESC, ${c.callId} DESC LIMIT ${q.add(limit + 1)}`;
     return db.query(LIST, text, q.values);
   }
 
@@ -120,11 +128,11 @@ export class CallsRepository {
   /** The detail as the key sees it (the test helpers' re-processing; the bench's bare handler). */
   @GenerateSql({ params: [SQL, DummyValue.UUID, true, DummyValue.TEXT] })
   async findDetail(db: Queryable, orgId: string, livemode: boolean, callId: string): Promise<CallDetailRow | null> {
-    const [row] = await db.query(DETAIL, `SELECT ${DETAIL} FROM calls c WHERE c.org_id = $1 AND c.call_id = $2 AND c.livemode = $3`, [
-      orgId,
-      callId,
-      livemode,
-    ]);
+    const [row] = await db.query(
+      DETAIL,
+      `SELECT ${DETAIL} FROM calls c WHERE ${c.orgId} = $1 AND ${c.callId} = $2 AND ${c.livemode} = $3`,
+      [orgId, callId, livemode],
+    );
     return row ?? null;
   }
 
@@ -141,8 +149,8 @@ export class CallsRepository {
     return readWithKeyStanding(db, caller, {
       name: 'call_detail_with_standing',
       columns: DETAIL,
-      join: 'calls c ON c.org_id = $2 AND c.call_id = $3 AND c.livemode = $4',
-      params: [callId, caller.livemode],
+      join: (params, firm) =>
+        `calls c ON ${c.orgId} = ${firm} AND ${c.callId} = ${params.add(callId)} AND ${c.livemode} = ${params.add(caller.livemode)}`,
       present: 'callId',
     });
   }
@@ -172,46 +180,46 @@ export class CallsRepository {
   @GenerateSql({ params: [SQL, DummyValue.DATE, 100] })
   deleteTestCallsBefore(db: Queryable, cutoff: Date, limit: number): Promise<number> {
     return db.execute(
-      `DELETE FROM calls c WHERE NOT c.livemode AND (c.org_id, c.call_id) IN (
-         SELECT t.org_id, t.call_id FROM calls t WHERE NOT t.livemode AND t.created_at < $1 ORDER BY t.created_at LIMIT $2)`,
+      `DELETE FROM calls c WHERE NOT ${c.livemode} AND (${c.orgId}, ${c.callId}) IN (
+         SELECT ${t.orgId}, ${t.callId} FROM calls t WHERE NOT ${t.livemode} AND ${t.createdAt} < $1 ORDER BY ${t.createdAt} LIMIT $2)`,
       [cutoff, limit],
     );
   }
 
   /** Insert or replace everything the pipeline owns; has_recording, created_at and the mode are kept. */
   @GenerateSql({ params: [SQL, DummyValue.UUID, { callId: DummyValue.TEXT, untrusted: null }, null, true] })
-  async upsert(tx: Tx, orgId: string, c: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
+  async upsert(tx: Tx, orgId: string, call: IngestedCall, leadId: string | null, livemode: boolean): Promise<void> {
     await tx.execute(
-      `INSERT INTO calls (org_id, call_id, started_at, duration_s, answered, category, urgency, language, outcome, from_e164,
-                          callback_number, callback_extension, processing_complete, config_version, lead_id, untrusted,
-                          conversation_summary, handling, created_at, updated_at, livemode)
+      `INSERT INTO calls (${col.orgId}, ${col.callId}, ${col.startedAt}, ${col.durationS}, ${col.answered}, ${col.category}, ${col.urgency}, ${col.language}, ${col.outcome}, ${col.fromE164},
+                          ${col.callbackNumber}, ${col.callbackExtension}, ${col.processingComplete}, ${col.configVersion}, ${col.leadId}, ${col.untrusted},
+                          ${col.conversationSummary}, ${col.handling}, ${col.createdAt}, ${col.updatedAt}, ${col.livemode})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, clock_timestamp(), clock_timestamp(), $19)
-       ON CONFLICT (org_id, call_id) DO UPDATE SET
-         started_at = EXCLUDED.started_at, duration_s = EXCLUDED.duration_s, answered = EXCLUDED.answered,
-         category = EXCLUDED.category, urgency = EXCLUDED.urgency, language = EXCLUDED.language, outcome = EXCLUDED.outcome,
-         from_e164 = EXCLUDED.from_e164, callback_number = EXCLUDED.callback_number, callback_extension = EXCLUDED.callback_extension,
-         processing_complete = EXCLUDED.processing_complete, config_version = EXCLUDED.config_version, lead_id = EXCLUDED.lead_id,
-         untrusted = EXCLUDED.untrusted, conversation_summary = EXCLUDED.conversation_summary, handling = EXCLUDED.handling,
-         updated_at = EXCLUDED.updated_at`,
+       ON CONFLICT (${col.orgId}, ${col.callId}) DO UPDATE SET
+         ${col.startedAt} = ${excluded.startedAt}, ${col.durationS} = ${excluded.durationS}, ${col.answered} = ${excluded.answered},
+         ${col.category} = ${excluded.category}, ${col.urgency} = ${excluded.urgency}, ${col.language} = ${excluded.language}, ${col.outcome} = ${excluded.outcome},
+         ${col.fromE164} = ${excluded.fromE164}, ${col.callbackNumber} = ${excluded.callbackNumber}, ${col.callbackExtension} = ${excluded.callbackExtension},
+         ${col.processingComplete} = ${excluded.processingComplete}, ${col.configVersion} = ${excluded.configVersion}, ${col.leadId} = ${excluded.leadId},
+         ${col.untrusted} = ${excluded.untrusted}, ${col.conversationSummary} = ${excluded.conversationSummary}, ${col.handling} = ${excluded.handling},
+         ${col.updatedAt} = ${excluded.updatedAt}`,
       [
         orgId,
-        c.callId,
-        c.startedAt,
-        c.durationS,
-        c.answered,
-        c.category,
-        c.urgency,
-        c.language,
-        c.outcome,
-        c.fromE164,
-        c.callbackNumber,
-        c.callbackExtension,
-        c.processingComplete,
-        c.configVersion,
+        call.callId,
+        call.startedAt,
+        call.durationS,
+        call.answered,
+        call.category,
+        call.urgency,
+        call.language,
+        call.outcome,
+        call.fromE164,
+        call.callbackNumber,
+        call.callbackExtension,
+        call.processingComplete,
+        call.configVersion,
         leadId,
-        JSON.stringify(c.untrusted),
-        c.conversationSummary === null ? null : JSON.stringify(c.conversationSummary),
-        c.handling === null ? null : JSON.stringify(c.handling),
+        JSON.stringify(call.untrusted),
+        call.conversationSummary === null ? null : JSON.stringify(call.conversationSummary),
+        call.handling === null ? null : JSON.stringify(call.handling),
         livemode,
       ],
     );
@@ -220,14 +228,13 @@ export class CallsRepository {
   /** The call's reference keys, replaced: one DELETE, one INSERT of every key (unnest), in the ingestion transaction. */
   @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, [{ key: DummyValue.TEXT }]] })
   async replaceReferences(tx: Tx, orgId: string, callId: string, references: Pick<CallReference, 'key'>[]): Promise<void> {
-    await tx.execute('DELETE FROM call_references WHERE org_id = $1 AND call_id = $2', [orgId, callId]);
+    await tx.execute(`DELETE FROM call_references WHERE ${ref.orgId} = $1 AND ${ref.callId} = $2`, [orgId, callId]);
     const keys = [...new Set(references.map((r) => r.key))];
     if (keys.length) {
-      await tx.execute(`INSERT INTO call_references (org_id, key, call_id) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`, [
-        orgId,
-        callId,
-        keys,
-      ]);
+      await tx.execute(
+        `INSERT INTO call_references (${ref.orgId}, ${ref.key}, ${ref.callId}) SELECT $1, k, $2 FROM unnest($3::text[]) AS k`,
+        [orgId, callId, keys],
+      );
     }
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, MoreThan, type Repository } from 'typeorm';
+import { In, IsNull, LessThan, MoreThan, type Repository } from 'typeorm';
 import type { Tx } from '../database/sql.js';
 import { ConsoleLinkEntity } from './entities/console-link.entity.js';
 import { ConsoleSessionEntity } from './entities/console-session.entity.js';
@@ -40,17 +40,14 @@ export class ConsoleSessionsRepository {
     session: Omit<ConsoleSessionEntity, 'orgId' | 'livemode' | 'linkId' | 'readOnly'>,
     tx: Tx,
   ): Promise<RedeemedLink | null> {
-    const used = await tx
-      .getRepository(ConsoleLinkEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: now })
-      .where('token_hash = :tokenHash AND used_at IS NULL AND expires_at > :now', { tokenHash, now })
-      .returning(['id', 'orgId', 'livemode', 'readOnly'])
-      .execute();
-    const row = (used.raw as { id: string; org_id: string; livemode: boolean; read_only: boolean }[])[0];
-    if (!row) return null;
-    const link: RedeemedLink = { id: row.id, orgId: row.org_id, livemode: row.livemode, readOnly: row.read_only };
+    const links = tx.getRepository(ConsoleLinkEntity);
+    const used = await links.update({ tokenHash, usedAt: IsNull(), expiresAt: MoreThan(now) }, { usedAt: now });
+    if (!used.affected) return null;
+    // The link is this transaction's now (the UPDATE's row lock): read what the session takes from it.
+    const link: RedeemedLink = await links.findOneOrFail({
+      select: { id: true, orgId: true, livemode: true, readOnly: true },
+      where: { tokenHash },
+    });
     const sessions = tx.getRepository(ConsoleSessionEntity);
     await sessions.delete({ orgId: link.orgId, expiresAt: LessThan(now) });
     await sessions.insert({ ...session, orgId: link.orgId, livemode: link.livemode, readOnly: link.readOnly, linkId: link.id });

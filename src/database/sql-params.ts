@@ -15,3 +15,9 @@ export class SqlParams {
     return `$${this.values.length}`;
   }
 }
+
+/**
+ * A condition written by one file for a statement another builds: it adds its values to that statement's `params`
+ * (``(params) => `occurred_at < ${params.add(cutoff)}` ``), so neither file writes a placeholder by number.
+ */
+export type SqlCondition = (params: SqlParams) => string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { readPageWithKeyStanding, type KeyCaller } from '../auth/index.js';
 import type { CarriedPosition } from '../common/ids.js';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList, subqueryColumns } from '../database/select-list.js';
 import { SqlParams } from '../database/sql-params.js';
@@ -12,6 +13,9 @@ import { EVENT, type EventRow } from './events.repository.js';
 /** The page's rows, read by the statement around it (the waiting request's, joined to the key's standing). */
 const PAGE = subqueryColumns(EVENT, 'page');
 const ID = selectList(EventEntity, 'e', ['id']);
+
+/** Column names: the page's events, and the `after` event's. */
+const [e, a] = [columns(EventEntity, 'e'), columns(EventEntity, 'a')];
 
 /** One page read: the firm's feed of one mode, kept events only, of one type when asked, after an event when given. */
 export interface PageRead {
@@ -73,12 +77,9 @@ export class EventPagesRepository {
    */
   @GenerateSql({ params: [CALLER, FEED, { after: DummyValue.TEXT, since: DummyValue.DATE, limit: 101, before: null }] })
   async pageWithStanding(caller: KeyCaller, feed: EventFeed, read: PageRead) {
-    // $1 and $2 are the standing's (the key, the firm).
-    const params = new SqlParams(caller.keyId, caller.orgId);
     const { standing, rows } = await readPageWithKeyStanding(this.db, caller, {
       columns: PAGE,
-      join: `LATERAL (${pageStatement(params, feed, read)}) page ON true`,
-      params: params.values.slice(2),
+      join: (params) => `LATERAL (${pageStatement(params, feed, read)}) page ON true`,
       present: 'id',
       order: 'page.history, page.txid::xid8, page.seq',
     });
@@ -102,7 +103,7 @@ export class EventPagesRepository {
   async hasAnyAfter(feed: EventFeed, read: Pick<PageRead, 'after' | 'type' | 'since'>): Promise<boolean> {
     const params = new SqlParams();
     const conditions = [feedWhere(params, feed, read)];
-    if (read.after !== null) conditions.push(`(e.history, e.txid, e.seq) > ${anchorSubquery(params, feed, read)}`);
+    if (read.after !== null) conditions.push(`(${e.history}, e.txid, ${e.seq}) > ${anchorSubquery(params, feed, read)}`);
     const [row] = await this.db.query<{ held: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM events e WHERE ${conditions.join(' AND ')}) AS held`,
       params.values,
@@ -119,8 +120,8 @@ export class EventPagesRepository {
     const [row] = await this.db.query(
       ID,
       `SELECT ${ID} FROM events e
-        WHERE e.org_id = $1 AND e.livemode = $2 AND e.occurred_at >= $3 AND (e.history, e.txid) < ($4::integer, $5::xid8)
-        ORDER BY e.history DESC, e.txid DESC, e.seq DESC LIMIT 1`,
+        WHERE ${e.orgId} = $1 AND ${e.livemode} = $2 AND ${e.occurredAt} >= $3 AND (${e.history}, e.txid) < ($4::integer, $5::xid8)
+        ORDER BY ${e.history} DESC, e.txid DESC, ${e.seq} DESC LIMIT 1`,
       [feed.orgId, feed.livemode, since, position.history, position.txid],
     );
     return row?.id ?? null;
@@ -129,31 +130,31 @@ export class EventPagesRepository {
 
 /** The `after` event's position, looked up by id in the feed (kept events only): a row, or none. */
 function anchorSubquery(params: SqlParams, feed: EventFeed, read: Pick<PageRead, 'after' | 'since'>): string {
-  return `(SELECT a.history, a.txid, a.seq FROM events a
-      WHERE a.org_id = ${params.add(feed.orgId)} AND a.livemode = ${params.add(feed.livemode)}
-        AND a.occurred_at >= ${params.add(read.since)} AND a.id = ${params.add(read.after)})`;
+  return `(SELECT ${a.history}, a.txid, ${a.seq} FROM events a
+      WHERE ${a.orgId} = ${params.add(feed.orgId)} AND ${a.livemode} = ${params.add(feed.livemode)}
+        AND ${a.occurredAt} >= ${params.add(read.since)} AND ${a.id} = ${params.add(read.after)})`;
 }
 
 /** One page: listable rows of the feed, after the `after` event's position when given, in the log's order. */
 function pageStatement(params: SqlParams, feed: EventFeed, read: PageRead): string {
   const conditions = [feedWhere(params, feed, read), LISTABLE];
   // A row subquery: no row (the event is gone) compares as null, and the page is empty.
-  if (read.after !== null) conditions.push(`(e.history, e.txid, e.seq) > ${anchorSubquery(params, feed, read)}`);
+  if (read.after !== null) conditions.push(`(${e.history}, e.txid, ${e.seq}) > ${anchorSubquery(params, feed, read)}`);
   if (read.before)
-    conditions.push(`(e.history, e.txid) < (${params.add(read.before.history)}::integer, ${params.add(read.before.txid)}::xid8)`);
+    conditions.push(`(${e.history}, e.txid) < (${params.add(read.before.history)}::integer, ${params.add(read.before.txid)}::xid8)`);
   return `SELECT ${EVENT} FROM events e WHERE ${conditions.join(' AND ')}
-    ORDER BY e.history, e.txid, e.seq LIMIT ${params.add(read.limit)}`;
+    ORDER BY ${e.history}, e.txid, ${e.seq} LIMIT ${params.add(read.limit)}`;
 }
 
 /** Written in an earlier history, or by a transaction below the snapshot's xmin in this one. */
-const LISTABLE = `(e.history, e.txid) < ((SELECT log_history()), pg_snapshot_xmin(pg_current_snapshot()))`;
+const LISTABLE = `(${e.history}, e.txid) < ((SELECT log_history()), pg_snapshot_xmin(pg_current_snapshot()))`;
 
 function feedWhere(params: SqlParams, feed: EventFeed, read: Pick<PageRead, 'type' | 'since'>): string {
   const where = [
-    `e.org_id = ${params.add(feed.orgId)}`,
-    `e.livemode = ${params.add(feed.livemode)}`,
-    `e.occurred_at >= ${params.add(read.since)}`,
+    `${e.orgId} = ${params.add(feed.orgId)}`,
+    `${e.livemode} = ${params.add(feed.livemode)}`,
+    `${e.occurredAt} >= ${params.add(read.since)}`,
   ];
-  if (read.type !== undefined) where.push(`e.type = ${params.add(read.type)}`);
+  if (read.type !== undefined) where.push(`${e.type} = ${params.add(read.type)}`);
   return where.join(' AND ');
 }

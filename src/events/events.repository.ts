@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { computed, selectList, type RowOf } from '../database/select-list.js';
 import { Database, type Tx } from '../database/sql.js';
@@ -11,6 +12,9 @@ const RECORD_PROPERTIES = ['seq', 'id', 'orgId', 'type', 'test', 'livemode', 'oc
 const TXID = computed<{ txid: string }>('e.txid::text AS txid');
 export const EVENT = selectList(EventEntity, 'e', RECORD_PROPERTIES).and(TXID);
 const WRITTEN = selectList(EventEntity, null, ['seq', 'id', 'history']);
+
+/** Column names: under the reads' alias, and alone (the INSERT's; `txid`, an `xid8`, is no entity column). */
+const [e, col] = [columns(EventEntity, 'e'), columns(EventEntity)];
 
 /** An event as the service holds it (`seq` as text: a bigint). */
 export type EventRecord = Pick<EventEntity, (typeof RECORD_PROPERTIES)[number]>;
@@ -48,7 +52,7 @@ export class EventsRepository {
     const [row] = await tx.query(
       WRITTEN,
       `WITH here AS (SELECT log_history() AS history, pg_current_xact_id() AS txid)
-       INSERT INTO events (id, history, txid, org_id, type, test, occurred_at, data, trace_context, livemode)
+       INSERT INTO events (${col.id}, ${col.history}, txid, ${col.orgId}, ${col.type}, ${col.test}, ${col.occurredAt}, ${col.data}, ${col.traceContext}, ${col.livemode})
        SELECT $1 || log_position_code(here.history, here.txid) || $2, here.history, here.txid, $3, $4, $5, $6, $7, $8, $10
          FROM here
        RETURNING ${WRITTEN}, pg_notify($9, $11 || ':' || $4) AS notified`,
@@ -81,7 +85,7 @@ export class EventsRepository {
   async findOne(feed: EventFeed, eventId: string, since: Date): Promise<EventRow | null> {
     const [row] = await this.db.query(
       EVENT,
-      `SELECT ${EVENT} FROM events e WHERE e.org_id = $1 AND e.id = $2 AND e.occurred_at >= $3 AND e.livemode = $4`,
+      `SELECT ${EVENT} FROM events e WHERE ${e.orgId} = $1 AND ${e.id} = $2 AND ${e.occurredAt} >= $3 AND ${e.livemode} = $4`,
       [feed.orgId, eventId, since, feed.livemode],
     );
     return row ?? null;

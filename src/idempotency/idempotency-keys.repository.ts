@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
 import { Database } from '../database/sql.js';
@@ -8,6 +9,14 @@ const CLAIM = selectList(IdempotencyKeyEntity, null, ['claimToken']);
 /** A key already held: what its first request was, and its answer once it has one. */
 const HELD = selectList(IdempotencyKeyEntity, 'k', ['requestHash', 'statusCode', 'answer']);
 export type HeldKey = RowOf<typeof HELD>;
+
+/** Column names: under the statements' aliases, alone (an INSERT's, a SET's), and as an upsert offered them. */
+const [k, o, col, excluded] = [
+  columns(IdempotencyKeyEntity, 'k'),
+  columns(IdempotencyKeyEntity, 'o'),
+  columns(IdempotencyKeyEntity),
+  columns(IdempotencyKeyEntity, 'EXCLUDED'),
+];
 
 /** Which key of which API key: the row's primary key. */
 export interface KeyRef {
@@ -35,13 +44,13 @@ export class IdempotencyKeysRepository {
   async claim(ref: KeyRef, requestHash: string, now: Date, forgottenBefore: Date, leaseSeconds: number): Promise<string | null> {
     const [row] = await this.db.query(
       CLAIM,
-      `INSERT INTO idempotency_keys AS k (key_id, idempotency_key, request_hash, created_at, locked_until, claim_token)
+      `INSERT INTO idempotency_keys AS k (${col.keyId}, ${col.idempotencyKey}, ${col.requestHash}, ${col.createdAt}, ${col.lockedUntil}, ${col.claimToken})
        VALUES ($1, $2, $3, $4, now() + make_interval(secs => $6), gen_random_uuid())
-       ON CONFLICT (key_id, idempotency_key) DO UPDATE
-          SET request_hash = EXCLUDED.request_hash, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until,
-              claim_token = EXCLUDED.claim_token, status_code = NULL, answer = NULL
-        WHERE k.created_at < $5
-           OR (k.status_code IS NULL AND k.locked_until < now() AND k.request_hash = EXCLUDED.request_hash)
+       ON CONFLICT (${col.keyId}, ${col.idempotencyKey}) DO UPDATE
+          SET ${col.requestHash} = ${excluded.requestHash}, ${col.createdAt} = ${excluded.createdAt}, ${col.lockedUntil} = ${excluded.lockedUntil},
+              ${col.claimToken} = ${excluded.claimToken}, ${col.statusCode} = NULL, ${col.answer} = NULL
+        WHERE ${k.createdAt} < $5
+           OR (${k.statusCode} IS NULL AND ${k.lockedUntil} < now() AND ${k.requestHash} = ${excluded.requestHash})
        RETURNING ${CLAIM}`,
       [ref.keyId, ref.idempotencyKey, requestHash, now, forgottenBefore, leaseSeconds],
     );
@@ -51,7 +60,7 @@ export class IdempotencyKeysRepository {
   /** The key as held now, or null when it is gone (its first request let it go meanwhile). */
   @GenerateSql({ params: [REF] })
   async held(ref: KeyRef): Promise<HeldKey | null> {
-    const [row] = await this.db.query(HELD, `SELECT ${HELD} FROM idempotency_keys k WHERE k.key_id = $1 AND k.idempotency_key = $2`, [
+    const [row] = await this.db.query(HELD, `SELECT ${HELD} FROM idempotency_keys k WHERE ${k.keyId} = $1 AND ${k.idempotencyKey} = $2`, [
       ref.keyId,
       ref.idempotencyKey,
     ]);
@@ -62,8 +71,8 @@ export class IdempotencyKeysRepository {
   @GenerateSql({ params: [REF, DummyValue.UUID, 202, 'v1.sealed'] })
   async store(ref: KeyRef, claimToken: string, statusCode: number, answer: string): Promise<boolean> {
     const n = await this.db.execute(
-      `UPDATE idempotency_keys SET status_code = $4, answer = $5, locked_until = NULL, claim_token = NULL
-        WHERE key_id = $1 AND idempotency_key = $2 AND claim_token = $3`,
+      `UPDATE idempotency_keys SET ${col.statusCode} = $4, ${col.answer} = $5, ${col.lockedUntil} = NULL, ${col.claimToken} = NULL
+        WHERE ${col.keyId} = $1 AND ${col.idempotencyKey} = $2 AND ${col.claimToken} = $3`,
       [ref.keyId, ref.idempotencyKey, claimToken, statusCode, answer],
     );
     return n === 1;
@@ -72,19 +81,18 @@ export class IdempotencyKeysRepository {
   /** Lets the key go (an answer that stores nothing): the same key may be sent again at once. */
   @GenerateSql({ params: [REF, DummyValue.UUID] })
   async release(ref: KeyRef, claimToken: string): Promise<void> {
-    await this.db.execute(`DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND claim_token = $3`, [
-      ref.keyId,
-      ref.idempotencyKey,
-      claimToken,
-    ]);
+    await this.db.execute(
+      `DELETE FROM idempotency_keys WHERE ${col.keyId} = $1 AND ${col.idempotencyKey} = $2 AND ${col.claimToken} = $3`,
+      [ref.keyId, ref.idempotencyKey, claimToken],
+    );
   }
 
   /** At most `limit` keys first used before `cutoff`, oldest first (the retention job's batches); how many. */
   @GenerateSql({ params: [DummyValue.DATE, 1000] })
   deleteBefore(cutoff: Date, limit: number): Promise<number> {
     return this.db.execute(
-      `DELETE FROM idempotency_keys k WHERE (k.key_id, k.idempotency_key) IN (
-         SELECT o.key_id, o.idempotency_key FROM idempotency_keys o WHERE o.created_at < $1 ORDER BY o.created_at LIMIT $2)`,
+      `DELETE FROM idempotency_keys k WHERE (${k.keyId}, ${k.idempotencyKey}) IN (
+         SELECT ${o.keyId}, ${o.idempotencyKey} FROM idempotency_keys o WHERE ${o.createdAt} < $1 ORDER BY ${o.createdAt} LIMIT $2)`,
       [cutoff, limit],
     );
   }

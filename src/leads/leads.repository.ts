@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { readWithKeyStanding, type KeyCaller, type WithStanding } from '../auth/index.js';
 import type { KeysetPosition } from '../common/pagination/keyset.js';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
 import { SqlParams } from '../database/sql-params.js';
@@ -54,23 +55,26 @@ const INSERTED = selectList(LeadEntity, null, PROPERTIES);
 
 const LEAD_ID = selectList(LeadEntity, null, ['leadId']);
 
+/** Column names: under the statements' alias, and alone (an INSERT's, a SET's). */
+const [l, col] = [columns(LeadEntity, 'l'), columns(LeadEntity)];
+
 export type LeadRow = RowOf<typeof LEAD>;
 export type LeadWithIntakeRow = RowOf<typeof WITH_INTAKE>;
 
 /** What the pipeline owns on a lead, in the column order of insert ($4...) and of updateFromCall ($3...). */
-const pipelineValues = (l: LeadFromCall): unknown[] => [
-  l.capturedAt,
-  l.category,
-  l.urgency,
-  l.language,
-  l.intakeCompleteness,
-  l.phone,
-  l.phoneE164,
-  l.phoneExtension,
-  l.email,
-  l.untrustedName,
-  l.untrustedIncidentDate,
-  l.intake === null ? null : JSON.stringify(l.intake),
+const pipelineValues = (lead: LeadFromCall): unknown[] => [
+  lead.capturedAt,
+  lead.category,
+  lead.urgency,
+  lead.language,
+  lead.intakeCompleteness,
+  lead.phone,
+  lead.phoneE164,
+  lead.phoneExtension,
+  lead.email,
+  lead.untrustedName,
+  lead.untrustedIncidentDate,
+  lead.intake === null ? null : JSON.stringify(lead.intake),
 ];
 
 const FILTERS: LeadListFilters = {
@@ -104,18 +108,18 @@ export class LeadsRepository {
     limit: number,
   ): Promise<LeadRow[]> {
     const q = new SqlParams(orgId);
-    const where = ['l.org_id = $1', `l.livemode = ${q.add(livemode)}`];
-    if (f.status !== undefined) where.push(`l.status = ${q.add(f.status)}`);
-    if (f.from !== undefined) where.push(`l.captured_at >= ${q.add(f.from)}::timestamptz`);
-    if (f.to !== undefined) where.push(`l.captured_at < ${q.add(f.to)}::timestamptz`);
-    if (f.updatedSince !== undefined) where.push(`l.updated_at >= ${q.add(f.updatedSince)}::timestamptz`);
-    if (f.callId !== undefined) where.push(`l.call_id = ${q.add(f.callId)}`);
-    if (f.phoneE164 !== undefined) where.push(`l.phone_e164 = ${q.add(f.phoneE164)}`);
-    if (f.externalId !== undefined) where.push(`l.external_id = ${q.add(f.externalId)}`);
-    if (after) where.push(`(l.captured_at, l.lead_id) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
+    const where = [`${l.orgId} = $1`, `${l.livemode} = ${q.add(livemode)}`];
+    if (f.status !== undefined) where.push(`${l.status} = ${q.add(f.status)}`);
+    if (f.from !== undefined) where.push(`${l.capturedAt} >= ${q.add(f.from)}::timestamptz`);
+    if (f.to !== undefined) where.push(`${l.capturedAt} < ${q.add(f.to)}::timestamptz`);
+    if (f.updatedSince !== undefined) where.push(`${l.updatedAt} >= ${q.add(f.updatedSince)}::timestamptz`);
+    if (f.callId !== undefined) where.push(`${l.callId} = ${q.add(f.callId)}`);
+    if (f.phoneE164 !== undefined) where.push(`${l.phoneE164} = ${q.add(f.phoneE164)}`);
+    if (f.externalId !== undefined) where.push(`${l.externalId} = ${q.add(f.externalId)}`);
+    if (after) where.push(`(${l.capturedAt}, ${l.leadId}) < (${q.add(after.at)}::timestamptz, ${q.add(after.id)})`);
     return db.query(
       LEAD,
-      `SELECT ${LEAD} FROM leads l WHERE ${where.join(' AND ')} ORDER BY l.captured_at DESC, l.lead_id DESC LIMIT ${q.add(limit + 1)}`,
+      `SELECT ${LEAD} FROM leads l WHERE ${where.join(' AND ')} ORDER BY ${l.capturedAt} DESC, ${l.leadId} DESC LIMIT ${q.add(limit + 1)}`,
       q.values,
     );
   }
@@ -133,8 +137,8 @@ export class LeadsRepository {
     return readWithKeyStanding(db, caller, {
       name: 'lead_with_standing',
       columns: WITH_INTAKE,
-      join: 'leads l ON l.org_id = $2 AND l.lead_id = $3 AND l.livemode = $4',
-      params: [leadId, caller.livemode],
+      join: (params, firm) =>
+        `leads l ON ${l.orgId} = ${firm} AND ${l.leadId} = ${params.add(leadId)} AND ${l.livemode} = ${params.add(caller.livemode)}`,
       present: 'leadId',
     });
   }
@@ -142,7 +146,7 @@ export class LeadsRepository {
   /** The firm's lead in this mode (another mode's answers like a missing one), in the writing transaction. */
   @GenerateSql({ params: [SQL, DummyValue.UUID, true, DummyValue.TEXT] })
   async find(tx: Tx, orgId: string, livemode: boolean, leadId: string): Promise<LeadRow | null> {
-    const [row] = await tx.query(LEAD, `SELECT ${LEAD} FROM leads l WHERE l.org_id = $1 AND l.lead_id = $2 AND l.livemode = $3`, [
+    const [row] = await tx.query(LEAD, `SELECT ${LEAD} FROM leads l WHERE ${l.orgId} = $1 AND ${l.leadId} = $2 AND ${l.livemode} = $3`, [
       orgId,
       leadId,
       livemode,
@@ -158,27 +162,27 @@ export class LeadsRepository {
 
   /** A new lead of a call, in the call's mode. */
   @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, LEAD_FROM_CALL, true] })
-  async insert(tx: Tx, orgId: string, leadId: string, l: LeadFromCall, livemode: boolean): Promise<LeadRow> {
+  async insert(tx: Tx, orgId: string, leadId: string, lead: LeadFromCall, livemode: boolean): Promise<LeadRow> {
     const [row] = await tx.query(
       INSERTED,
-      `INSERT INTO leads (org_id, lead_id, call_id, status, status_updated_at, captured_at, created_at, updated_at, category, urgency, language,
-                          intake_completeness, phone, phone_e164, phone_extension, email, untrusted_name, untrusted_incident_date, intake,
-                          livemode)
+      `INSERT INTO leads (${col.orgId}, ${col.leadId}, ${col.callId}, ${col.status}, ${col.statusUpdatedAt}, ${col.capturedAt}, ${col.createdAt}, ${col.updatedAt}, ${col.category}, ${col.urgency}, ${col.language},
+                          ${col.intakeCompleteness}, ${col.phone}, ${col.phoneE164}, ${col.phoneExtension}, ${col.email}, ${col.untrustedName}, ${col.untrustedIncidentDate}, ${col.intake},
+                          ${col.livemode})
        VALUES ($1, $2, $3, 'new', NULL, $4, clock_timestamp(), clock_timestamp(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        RETURNING ${INSERTED}`,
-      [orgId, leadId, l.callId, ...pipelineValues(l), livemode],
+      [orgId, leadId, lead.callId, ...pipelineValues(lead), livemode],
     );
     return row;
   }
 
   /** Re-processing: the pipeline's fields are replaced; status, external_id, status_reason and version are kept. */
   @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT, LEAD_FROM_CALL] })
-  async updateFromCall(tx: Tx, orgId: string, leadId: string, l: LeadFromCall): Promise<void> {
+  async updateFromCall(tx: Tx, orgId: string, leadId: string, lead: LeadFromCall): Promise<void> {
     await tx.execute(
-      `UPDATE leads SET captured_at = $3, category = $4, urgency = $5, language = $6, intake_completeness = $7, phone = $8, phone_e164 = $9,
-                        phone_extension = $10, email = $11, untrusted_name = $12, untrusted_incident_date = $13, intake = $14, updated_at = clock_timestamp()
-        WHERE org_id = $1 AND lead_id = $2`,
-      [orgId, leadId, ...pipelineValues(l)],
+      `UPDATE leads SET ${col.capturedAt} = $3, ${col.category} = $4, ${col.urgency} = $5, ${col.language} = $6, ${col.intakeCompleteness} = $7, ${col.phone} = $8, ${col.phoneE164} = $9,
+                        ${col.phoneExtension} = $10, ${col.email} = $11, ${col.untrustedName} = $12, ${col.untrustedIncidentDate} = $13, ${col.intake} = $14, ${col.updatedAt} = clock_timestamp()
+        WHERE ${col.orgId} = $1 AND ${col.leadId} = $2`,
+      [orgId, leadId, ...pipelineValues(lead)],
     );
   }
 
@@ -187,7 +191,7 @@ export class LeadsRepository {
   async touchForCall(tx: Tx, orgId: string, callId: string): Promise<string | null> {
     const [row] = await tx.query(
       LEAD_ID,
-      `UPDATE leads SET updated_at = clock_timestamp() WHERE org_id = $1 AND call_id = $2 RETURNING ${LEAD_ID}`,
+      `UPDATE leads SET ${col.updatedAt} = clock_timestamp() WHERE ${col.orgId} = $1 AND ${col.callId} = $2 RETURNING ${LEAD_ID}`,
       [orgId, callId],
     );
     return row?.leadId ?? null;
@@ -210,9 +214,9 @@ export class LeadsRepository {
   ): Promise<LeadRow | null> {
     const [row] = await tx.query(
       LEAD,
-      `UPDATE leads l SET status = $4, external_id = $5, status_reason = $6, version = l.version + 1,
-              updated_at = statement_timestamp(), status_updated_at = CASE WHEN $7 THEN statement_timestamp() ELSE l.status_updated_at END
-        WHERE l.org_id = $1 AND l.lead_id = $2 AND l.version = $3
+      `UPDATE leads l SET ${col.status} = $4, ${col.externalId} = $5, ${col.statusReason} = $6, ${col.version} = ${l.version} + 1,
+              ${col.updatedAt} = statement_timestamp(), ${col.statusUpdatedAt} = CASE WHEN $7 THEN statement_timestamp() ELSE ${l.statusUpdatedAt} END
+        WHERE ${l.orgId} = $1 AND ${l.leadId} = $2 AND ${l.version} = $3
         RETURNING ${LEAD}`,
       [orgId, leadId, version, next.status, next.externalId, next.statusReason, statusChanged],
     );

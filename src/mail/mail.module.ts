@@ -2,7 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RetentionRunner } from '../common/retention/retention-runner.js';
 import { MailDispatcher } from './mail-dispatcher.service.js';
-import { MailRepository } from './mail.repository.js';
+import { MailRepository, STILL_PENDING } from './mail.repository.js';
 import { MailService } from './mail.service.js';
 import { MailOutboxEntity } from './entities/mail-outbox.entity.js';
 
@@ -22,7 +22,7 @@ export class MailModule implements OnModuleInit {
    * still holding pending mail stays (only its finished rows go) until a later run finds it finished.
    */
   onModuleInit(): void {
-    this.retention.register({ table: 'mail_outbox', maxAgeMs: MAIL_RETENTION_MS, keepWhere: `status = 'pending'` });
+    this.retention.register({ table: 'mail_outbox', maxAgeMs: MAIL_RETENTION_MS, keepWhere: STILL_PENDING });
   }
 }
 

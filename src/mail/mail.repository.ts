@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
+import type { SqlCondition } from '../database/sql-params.js';
 import { Database, type Tx } from '../database/sql.js';
 import { MailOutboxEntity } from './entities/mail-outbox.entity.js';
 
 const CLAIMED = selectList(MailOutboxEntity, 'm', ['id', 'kind', 'toAddress', 'subject', 'body', 'attemptCount']);
+
+/** Column names: under the claim's alias, and alone (its SET's targets and its subquery's). */
+const [m, col] = [columns(MailOutboxEntity, 'm'), columns(MailOutboxEntity)];
+
+/** Mail the retention job keeps past its age: not sent yet (the `mail_outbox` entry's `keepWhere`). */
+export const STILL_PENDING: SqlCondition = () => `${col.status} = 'pending'`;
 
 /** A claimed message: what sending it needs. */
 export type OutgoingMail = RowOf<typeof CLAIMED>;
@@ -40,11 +48,11 @@ export class MailRepository {
   async claim(now: Date, limit: number, leaseSeconds: number): Promise<OutgoingMail[]> {
     return this.db.query(
       CLAIMED,
-      `UPDATE mail_outbox m SET locked_until = now() + make_interval(secs => $3), attempt_count = m.attempt_count + 1
-        WHERE m.id = ANY(ARRAY(
-          SELECT id FROM mail_outbox
-           WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY next_attempt_at
+      `UPDATE mail_outbox m SET ${col.lockedUntil} = now() + make_interval(secs => $3), ${col.attemptCount} = ${m.attemptCount} + 1
+        WHERE ${m.id} = ANY(ARRAY(
+          SELECT ${col.id} FROM mail_outbox
+           WHERE ${col.status} = 'pending' AND ${col.nextAttemptAt} <= $1 AND (${col.lockedUntil} IS NULL OR ${col.lockedUntil} < now())
+           ORDER BY ${col.nextAttemptAt}
            LIMIT $2
            FOR UPDATE SKIP LOCKED))
         RETURNING ${CLAIMED}`,

@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThanOrEqual, type Repository } from 'typeorm';
+import { columns } from '../database/columns.js';
 import { GenerateSql } from '../database/generate-sql.js';
 import { computed, selectList, type RowOf } from '../database/select-list.js';
 import { Database, type Tx } from '../database/sql.js';
 import { RecordingLinkEntity } from './entities/recording-link.entity.js';
 import { RecordingEntity } from './entities/recording.entity.js';
 
+/** Column names: the link's and its recording's, under the lookup's aliases. */
+const [l, r] = [columns(RecordingLinkEntity, 'l'), columns(RecordingEntity, 'r')];
+
 /** A link and the recording it plays (the link's columns named for what they are). */
 const LINK_TARGET = selectList(RecordingLinkEntity, 'l', ['orgId', 'callId', 'createdByKeyId', 'expiresAt'])
-  .and(computed<{ linkId: string }>('l.id AS "linkId"'))
+  .and(computed<{ linkId: string }>(`${l.id} AS "linkId"`))
   .and(selectList(RecordingEntity, 'r', ['storageKey']));
 
 export type LinkTarget = RowOf<typeof LINK_TARGET>;
@@ -116,8 +120,8 @@ export class RecordingsRepository {
       LINK_TARGET,
       `SELECT ${LINK_TARGET}
          FROM recording_links l
-         JOIN recordings r ON r.id = l.recording_id
-        WHERE l.token_hash = $1`,
+         JOIN recordings r ON ${r.id} = ${l.recordingId}
+        WHERE ${l.tokenHash} = $1`,
       [tokenHash],
     );
     return row ?? null;

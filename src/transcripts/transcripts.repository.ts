@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Segment } from '../calls/index.js';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
 import type { Tx } from '../database/sql.js';
@@ -20,6 +21,12 @@ const HEADER = selectList(TranscriptEntity, 't', [
 ]);
 const TURN = selectList(TranscriptTurnEntity, 'u', ['speaker', 'speakerName', 'segment', 'text', 'startS']);
 
+/**
+ * Column names: under the statements' aliases, and alone (the turns' INSERT; its SELECT reads the unnest's own
+ * columns, named after them).
+ */
+const [t, u, turn] = [columns(TranscriptEntity, 't'), columns(TranscriptTurnEntity, 'u'), columns(TranscriptTurnEntity)];
+
 export type TranscriptHeaderRow = RowOf<typeof HEADER>;
 /** A turn as a page reads it. */
 export type TurnRow = RowOf<typeof TURN>;
@@ -33,24 +40,24 @@ const TURNS: TranscriptTurn[] = [{ segment: 'intake', speaker: 'caller', speaker
  */
 @Injectable()
 export class TranscriptsRepository {
-  async replace(tx: Tx, orgId: string, callId: string, t: PreparedTranscript | null): Promise<void> {
+  async replace(tx: Tx, orgId: string, callId: string, transcript: PreparedTranscript | null): Promise<void> {
     // Turns go with their header (ON DELETE CASCADE).
     await tx.getRepository(TranscriptEntity).delete({ orgId, callId });
-    if (!t) return;
+    if (!transcript) return;
     await tx.getRepository(TranscriptEntity).insert({
       orgId,
       callId,
-      conversationStatus: t.conversationStatus,
-      connectedName: t.connectedName,
-      notice: t.notice,
-      covers: t.covers,
-      briefings: t.briefings,
-      turnCount: t.turns.length,
-      intakeCount: t.counts.intake,
-      briefingCount: t.counts.briefing,
-      conversationCount: t.counts.conversation,
+      conversationStatus: transcript.conversationStatus,
+      connectedName: transcript.connectedName,
+      notice: transcript.notice,
+      covers: transcript.covers,
+      briefings: transcript.briefings,
+      turnCount: transcript.turns.length,
+      intakeCount: transcript.counts.intake,
+      briefingCount: transcript.counts.briefing,
+      conversationCount: transcript.counts.conversation,
     });
-    await this.insertTurns(tx, orgId, callId, t.turns);
+    await this.insertTurns(tx, orgId, callId, transcript.turns);
   }
 
   /** Every turn in one statement (unnest), however many: its bind parameters do not grow with the turns. */
@@ -58,9 +65,9 @@ export class TranscriptsRepository {
   async insertTurns(tx: Tx, orgId: string, callId: string, turns: TranscriptTurn[]): Promise<void> {
     if (!turns.length) return;
     const seen: Record<string, number> = { intake: 0, briefing: 0, conversation: 0 };
-    const segIdx = turns.map((turn) => seen[turn.segment]++);
+    const segIdx = turns.map((x) => seen[x.segment]++);
     await tx.execute(
-      `INSERT INTO transcript_turns (org_id, call_id, idx, segment, seg_idx, speaker, speaker_name, text, start_s)
+      `INSERT INTO transcript_turns (${turn.orgId}, ${turn.callId}, ${turn.idx}, ${turn.segment}, ${turn.segIdx}, ${turn.speaker}, ${turn.speakerName}, ${turn.text}, ${turn.startS})
        SELECT $1, $2, u.idx - 1, u.segment, u.seg_idx, u.speaker, u.speaker_name, u.text, u.start_s
          FROM unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::float8[])
               WITH ORDINALITY AS u(segment, seg_idx, speaker, speaker_name, text, start_s, idx)`,
@@ -79,7 +86,7 @@ export class TranscriptsRepository {
 
   @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.TEXT] })
   async header(tx: Tx, orgId: string, callId: string): Promise<TranscriptHeaderRow | null> {
-    const [row] = await tx.query(HEADER, `SELECT ${HEADER} FROM transcripts t WHERE t.org_id = $1 AND t.call_id = $2`, [orgId, callId]);
+    const [row] = await tx.query(HEADER, `SELECT ${HEADER} FROM transcripts t WHERE ${t.orgId} = $1 AND ${t.callId} = $2`, [orgId, callId]);
     return row ?? null;
   }
 
@@ -101,10 +108,10 @@ export class TranscriptsRepository {
     if (segment) {
       params.push(segment);
       text = `SELECT ${TURN} FROM transcript_turns u
-               WHERE u.org_id = $1 AND u.call_id = $2 AND u.segment = $4 AND u.seg_idx >= $3 ORDER BY u.seg_idx`;
+               WHERE ${u.orgId} = $1 AND ${u.callId} = $2 AND ${u.segment} = $4 AND ${u.segIdx} >= $3 ORDER BY ${u.segIdx}`;
     } else {
       text = `SELECT ${TURN} FROM transcript_turns u
-               WHERE u.org_id = $1 AND u.call_id = $2 AND u.idx >= $3 ORDER BY u.idx`;
+               WHERE ${u.orgId} = $1 AND ${u.callId} = $2 AND ${u.idx} >= $3 ORDER BY ${u.idx}`;
     }
     if (limit !== undefined) {
       params.push(limit);

@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql } from '../database/generate-sql.js';
 import { Database } from '../database/sql.js';
 import { DELIVERY, type DeliveryRow } from './webhook-deliveries.repository.js';
 import type { DeliveryStatus } from './webhook-model.js';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+
+const [d, e] = [columns(WebhookDeliveryEntity, 'd'), columns(WebhookEndpointEntity, 'e')];
 
 /** What the console shows of an endpoint's past besides its pages of deliveries: its chart, and what was resent. */
 @Injectable()
@@ -18,9 +23,9 @@ export class DeliveryHistoryRepository {
     since: Date,
   ): Promise<{ hour: Date; status: DeliveryStatus; deliveries: number }[]> {
     return this.db.query<{ hour: Date; status: DeliveryStatus; deliveries: number }>(
-      `SELECT date_trunc('hour', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, d.status, count(*)::int AS deliveries
-         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.endpoint_id = $1 AND d.created_at >= $2 AND e.org_id = $3 AND e.livemode = $4
+      `SELECT date_trunc('hour', ${d.createdAt} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, ${d.status}, count(*)::int AS deliveries
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON ${e.id} = ${d.endpointId}
+        WHERE ${d.endpointId} = $1 AND ${d.createdAt} >= $2 AND ${e.orgId} = $3 AND ${e.livemode} = $4
         GROUP BY 1, 2 ORDER BY 1, 2`,
       [endpointId, since, orgId, livemode],
     );
@@ -32,8 +37,8 @@ export class DeliveryHistoryRepository {
     return this.db.query(
       DELIVERY,
       `SELECT ${DELIVERY} FROM webhook_deliveries d
-        WHERE d.org_id = $1 AND d.endpoint_id = $2 AND d.event_id = ANY($3) AND d.trigger = 'redelivery' AND d.created_at >= $4
-        ORDER BY d.created_at, d.id`,
+        WHERE ${d.orgId} = $1 AND ${d.endpointId} = $2 AND ${d.eventId} = ANY($3) AND ${d.trigger} = 'redelivery' AND ${d.createdAt} >= $4
+        ORDER BY ${d.createdAt}, ${d.id}`,
       [orgId, endpointId, eventIds, since],
     );
   }

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { selectList, type RowOf } from '../database/select-list.js';
+import { SqlParams } from '../database/sql-params.js';
 import { Database, type Tx } from '../database/sql.js';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import type { DeliveryStatus, DeliveryTrigger } from './webhook-model.js';
 
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
@@ -24,6 +27,9 @@ export const DELIVERY = selectList(WebhookDeliveryEntity, 'd', [
 ]);
 const STATUS = selectList(WebhookDeliveryEntity, null, ['status']);
 const CREATED = selectList(WebhookDeliveryEntity, 'd', ['createdAt']);
+
+/** Column names of the reads: the deliveries', and their endpoints'. */
+const [d, e] = [columns(WebhookDeliveryEntity, 'd'), columns(WebhookEndpointEntity, 'e')];
 
 export type DeliveryRow = RowOf<typeof DELIVERY>;
 
@@ -156,28 +162,24 @@ export class WebhookDeliveriesRepository {
     livemode: boolean,
     f: DeliveryFilters & { since: Date; before?: DeliveryPosition; after?: DeliveryPosition; limit: number },
   ): Promise<DeliveryRow[]> {
-    const params: unknown[] = [orgId, f.since, f.limit, livemode];
+    const q = new SqlParams(orgId);
+    const [since, limit, mode] = [q.add(f.since), q.add(f.limit), q.add(livemode)];
     const where = [
-      'd.org_id = $1',
-      'd.created_at >= $2',
-      'd.endpoint_id IN (SELECT e.id FROM webhook_endpoints e WHERE e.org_id = $1 AND e.livemode = $4)',
+      `${d.orgId} = $1`,
+      `${d.createdAt} >= ${since}`,
+      `${d.endpointId} IN (SELECT ${e.id} FROM webhook_endpoints e WHERE ${e.orgId} = $1 AND ${e.livemode} = ${mode})`,
     ];
-    const add = (sql: string, ...values: unknown[]) => {
-      const first = params.length + 1;
-      params.push(...values);
-      where.push(sql.replace(/\$(\d)/g, (_, i: string) => `$${first + Number(i) - 1}`));
-    };
-    if (f.endpointId !== undefined) add('d.endpoint_id = $1', f.endpointId);
-    if (f.eventId !== undefined) add('d.event_id = $1', f.eventId);
-    if (f.status !== undefined) add('d.status = $1', f.status);
-    if (f.eventType !== undefined) add('d.event_type = $1', f.eventType);
-    if (f.before) add('(d.created_at, d.id) < ($1, $2::uuid)', f.before.createdAt, f.before.id);
-    if (f.after) add('(d.created_at, d.id) > ($1, $2::uuid)', f.after.createdAt, f.after.id);
+    if (f.endpointId !== undefined) where.push(`${d.endpointId} = ${q.add(f.endpointId)}`);
+    if (f.eventId !== undefined) where.push(`${d.eventId} = ${q.add(f.eventId)}`);
+    if (f.status !== undefined) where.push(`${d.status} = ${q.add(f.status)}`);
+    if (f.eventType !== undefined) where.push(`${d.eventType} = ${q.add(f.eventType)}`);
+    if (f.before) where.push(`(${d.createdAt}, ${d.id}) < (${q.add(f.before.createdAt)}, ${q.add(f.before.id)}::uuid)`);
+    if (f.after) where.push(`(${d.createdAt}, ${d.id}) > (${q.add(f.after.createdAt)}, ${q.add(f.after.id)}::uuid)`);
     const order = f.after ? 'ASC' : 'DESC';
     return this.db.query(
       DELIVERY,
-      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at ${order}, d.id ${order} LIMIT $3`,
-      params,
+      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY ${d.createdAt} ${order}, ${d.id} ${order} LIMIT ${limit}`,
+      q.values,
     );
   }
 
@@ -186,7 +188,7 @@ export class WebhookDeliveriesRepository {
   async findForOrg(orgId: string, id: string, since: Date): Promise<DeliveryRow | null> {
     const [row] = await this.db.query(
       DELIVERY,
-      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.id = $1 AND d.org_id = $2 AND d.created_at >= $3`,
+      `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE ${d.id} = $1 AND ${d.orgId} = $2 AND ${d.createdAt} >= $3`,
       [id, orgId, since],
     );
     return row ?? null;
@@ -198,7 +200,7 @@ export class WebhookDeliveriesRepository {
     const rows = await tx.query(
       CREATED,
       `SELECT ${CREATED} FROM webhook_deliveries d
-        WHERE d.endpoint_id = $1 AND d.trigger <> 'event' AND d.created_at > $2 ORDER BY d.created_at DESC LIMIT $3`,
+        WHERE ${d.endpointId} = $1 AND ${d.trigger} <> 'event' AND ${d.createdAt} > $2 ORDER BY ${d.createdAt} DESC LIMIT $3`,
       [endpointId, since, limit],
     );
     return rows.map((r) => r.createdAt);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { Database, type Tx } from '../database/sql.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
@@ -10,6 +11,9 @@ export type NewEndpoint = Omit<
   WebhookEndpointEntity,
   'lastSuccessAt' | 'lastFailureAt' | 'failingSince' | 'updatedAt' | 'healthSince' | 'previousSecretEnc' | 'previousSecretExpiresAt'
 >;
+
+/** Column names: under the health update's alias, and alone (its SET's targets, the aggregate's). */
+const [e, col] = [columns(WebhookEndpointEntity, 'e'), columns(WebhookEndpointEntity)];
 
 export type EndpointHealth = Pick<WebhookEndpointEntity, 'lastSuccessAt' | 'lastFailureAt' | 'failingSince'>;
 
@@ -26,15 +30,15 @@ export class WebhookEndpointsRepository {
   ) {}
 
   /** A new endpoint, healthy from its creation. */
-  async insert(tx: Tx, e: NewEndpoint): Promise<WebhookEndpointEntity> {
+  async insert(tx: Tx, endpoint: NewEndpoint): Promise<WebhookEndpointEntity> {
     const endpoints = tx.getRepository(WebhookEndpointEntity);
     const row = endpoints.create({
-      ...e,
+      ...endpoint,
       lastSuccessAt: null,
       lastFailureAt: null,
       failingSince: null,
-      healthSince: e.createdAt,
-      updatedAt: e.createdAt,
+      healthSince: endpoint.createdAt,
+      updatedAt: endpoint.createdAt,
       previousSecretEnc: null,
       previousSecretExpiresAt: null,
     });
@@ -103,9 +107,9 @@ export class WebhookEndpointsRepository {
     }));
     await tx.execute(
       `UPDATE webhook_endpoints e
-          SET last_success_at = x.last_success_at, last_failure_at = x.last_failure_at, failing_since = x.failing_since
+          SET ${col.lastSuccessAt} = x.last_success_at, ${col.lastFailureAt} = x.last_failure_at, ${col.failingSince} = x.failing_since
          FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, last_success_at timestamptz, last_failure_at timestamptz, failing_since timestamptz)
-        WHERE e.id = x.id`,
+        WHERE ${e.id} = x.id`,
       [JSON.stringify(rows)],
     );
   }
@@ -138,8 +142,8 @@ export class WebhookEndpointsRepository {
   @GenerateSql({ params: [DummyValue.DATE], rows: 'one' })
   async failingStats(now: Date): Promise<{ failing: number; oldestFailingSeconds: number }> {
     const [row] = await this.db.query<{ failing: number; oldest: number }>(
-      `SELECT count(*)::int AS failing, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(failing_since))), 0)::float8 AS oldest
-         FROM webhook_endpoints WHERE status = 'enabled' AND failing_since IS NOT NULL`,
+      `SELECT count(*)::int AS failing, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(${col.failingSince}))), 0)::float8 AS oldest
+         FROM webhook_endpoints WHERE ${col.status} = 'enabled' AND ${col.failingSince} IS NOT NULL`,
       [now],
     );
     return { failing: row.failing, oldestFailingSeconds: row.oldest };

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { AppConfig } from '../../config/app-config.js';
+import type { SqlCondition } from '../../database/sql-params.js';
 import { Clock } from '../clock.js';
 import { OpsSignals } from '../ops/ops-signals.js';
 import { deleteInBatches } from './delete-in-batches.js';
@@ -18,10 +19,10 @@ export interface RetentionEntry {
   /** How long rows are kept (by the app clock); null: for ever (partitions are still made ahead). */
   maxAgeMs: number | null;
   /**
-   * SQL condition of rows that must stay even past retention (mail still pending): a partition holding any is
-   * kept and only its other rows are deleted, until a later run finds none and drops it.
+   * The condition of rows that must stay even past retention (mail still pending), written by the table's context: a
+   * partition holding any is kept and only its other rows are deleted, until a later run finds none and drops it.
    */
-  keepWhere?: string;
+  keepWhere?: SqlCondition;
 }
 
 /**
@@ -125,18 +126,19 @@ export class RetentionRunner {
     }
     if (maxAgeMs === null) return run;
     const cutoff = new Date(now.getTime() - maxAgeMs);
-    const finished = keepWhere ? `NOT (${keepWhere})` : 'true';
+    const finished: SqlCondition = keepWhere ? (params) => `NOT (${keepWhere(params)})` : () => 'true';
     for (const p of await this.partitions.list(table)) {
       if (p.upper === null || p.upper > cutoff) continue;
       if (keepWhere && (await this.partitions.holds(p.name, keepWhere))) {
-        run.deleted += (await deleteInBatches((n) => this.partitions.deleteBatch(p.name, finished, [], n), batchSize)).deleted;
+        run.deleted += (await deleteInBatches((n) => this.partitions.deleteBatch(p.name, finished, n), batchSize)).deleted;
         continue;
       }
       await this.partitions.drop(table, p.name);
       run.dropped.push(p.name);
     }
     const key = await this.partitions.keyOf(table);
-    const strays = (n: number) => this.partitions.deleteBatch(`${table}_default`, `${key} < $1 AND ${finished}`, [cutoff], n);
+    const stray: SqlCondition = (params) => `${key} < ${params.add(cutoff)} AND ${finished(params)}`;
+    const strays = (n: number) => this.partitions.deleteBatch(`${table}_default`, stray, n);
     run.deleted += (await deleteInBatches(strays, batchSize)).deleted;
     return run;
   }

@@ -1,5 +1,6 @@
 import { DummyValue, GenerateSql } from '../../database/generate-sql.js';
 import type { SelectList } from '../../database/select-list.js';
+import { SqlParams, type SqlCondition } from '../../database/sql-params.js';
 import type { Queryable } from '../../database/sql.js';
 
 export const DAY_MS = 86_400_000;
@@ -124,24 +125,21 @@ export class TimePartitions {
   }
 
   /** Whether any row of this partition matches `where` (a partition still holding rows that must stay is kept). */
-  @GenerateSql({ params: ['mail_outbox_p20260101', `status = 'pending'`], rows: 'one' })
-  async holds(partition: string, where: string): Promise<boolean> {
-    const [row] = await this.inTransaction((tx) =>
-      tx.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${where}) AS held`),
-    );
+  @GenerateSql({ params: ['mail_outbox_p20260101', () => `status = 'pending'`], rows: 'one' })
+  async holds(partition: string, where: SqlCondition): Promise<boolean> {
+    const params = new SqlParams();
+    const text = `SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${where(params)}) AS held`;
+    const [row] = await this.inTransaction((tx) => tx.query<{ held: boolean }>(text, params.values));
     return row.held;
   }
 
   /** One bounded DELETE of rows matching `where` in one partition (the DEFAULT one's strays, or a kept partition's finished rows). */
-  @GenerateSql({ params: ['events_default', 'occurred_at < $1', [DummyValue.DATE], 1000] })
-  async deleteBatch(partition: string, where: string, params: unknown[], batchSize: number): Promise<number> {
-    const limit = `$${params.length + 1}`;
-    return this.inTransaction((tx) =>
-      tx.execute(
-        `DELETE FROM ${partition} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${partition} WHERE ${where} LIMIT ${limit})) AND ${where}`,
-        [...params, batchSize],
-      ),
-    );
+  @GenerateSql({ params: ['events_default', (params: SqlParams) => `occurred_at < ${params.add(DummyValue.DATE)}`, 1000] })
+  async deleteBatch(partition: string, where: SqlCondition, batchSize: number): Promise<number> {
+    const params = new SqlParams();
+    const condition = where(params);
+    const text = `DELETE FROM ${partition} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${partition} WHERE ${condition} LIMIT ${params.add(batchSize)})) AND ${condition}`;
+    return this.inTransaction((tx) => tx.execute(text, params.values));
   }
 
   /** One change to `table`'s partitions: serialised across processes, under a short lock_timeout, retried while the lock is busy. */
