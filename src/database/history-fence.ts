@@ -56,16 +56,17 @@ export class HistoryFence {
       override connect(): Promise<void>;
       override connect(callback: (err: Error) => void): void;
       override connect(callback?: (err: Error) => void): Promise<void> | void {
+        // Nobody else listens for this connection's 'error' until the pool takes it: a server ending the session just
+        // after it is ready (a shutdown's FATAL in the same packet as ReadyForQuery, before the history read starts),
+        // during that read, or just after it is refused would emit one unheard and end the process. The read fails
+        // with the same error; later ones the pool and its users hear too (database-pool.ts listens the same way).
+        this.on('error', () => undefined);
         const admitted = super.connect().then(() => this.admitted());
         if (!callback) return admitted;
         admitted.then(() => callback(undefined as unknown as Error), callback);
       }
 
       private async admitted(): Promise<void> {
-        // Until the pool takes it, nobody listens for this connection's 'error': a server ending the session during
-        // the history read (or just after it is refused) would emit one unheard and end the process. The read fails
-        // with the same error; later ones the pool and its users hear too (database-pool.ts listens the same way).
-        this.on('error', () => undefined);
         try {
           admit(this, await readHistory(this));
         } catch (err) {

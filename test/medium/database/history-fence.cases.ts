@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../../../src/common/errors/db-errors';
 import { DatabasePool } from '../../../src/database/database-pool';
@@ -75,6 +76,37 @@ describe('the history fence of the pool', () => {
     } finally {
       await admin.query(`DROP FUNCTION log_lineage()`);
       await admin.query(`ALTER FUNCTION log_lineage_kept() RENAME TO log_lineage`);
+    }
+  });
+
+  it('a shutdown`s FATAL in the same packet as the server`s ReadyForQuery fails that connection, not the process', async () => {
+    // What a server shutting down can send a connection it has just made ready (seen in the chaos run: the process
+    // ended on an 'error' nobody heard): a fake server sends AuthenticationOk, ReadyForQuery and the FATAL at once.
+    const message = (type: string, body: Buffer) => {
+      const head = Buffer.alloc(5);
+      head.write(type, 0, 'latin1');
+      head.writeInt32BE(body.length + 4, 1);
+      return Buffer.concat([head, body]);
+    };
+    const fields = ['SFATAL', 'VFATAL', 'C57P01', 'Mterminating connection due to administrator command'].map((f) => `${f}\0`).join('');
+    const packet = Buffer.concat([
+      message('R', Buffer.from([0, 0, 0, 0])),
+      message('Z', Buffer.from('I', 'latin1')),
+      message('E', Buffer.from(`${fields}\0`, 'latin1')),
+    ]);
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end(packet));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const Pool = new DatabasePool().driver.Pool;
+      const shutting = new Pool({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, user: 'x', database: 'x', max: 1 });
+      const failed = await shutting.connect().catch((err: unknown) => err);
+      expect(failed).toBeInstanceOf(Error);
+      await shutting.end();
+    } finally {
+      server.close();
     }
   });
 
