@@ -1,5 +1,6 @@
 // Following the events feed without a public endpoint: GET /v1/events with `wait`, resuming after the last event seen.
-import { ApiError, type ReceptionistClient } from './index.js';
+import type { Client } from 'openapi-fetch';
+import { ApiError } from './api-error.js';
 import type { EventLogEntry } from './webhooks.js';
 import type { paths } from './schema.js';
 
@@ -35,7 +36,7 @@ const REMEMBERED_IDS = 10_000;
  * the log holds is missed. Any other error answer ends the iteration with an
  * ApiError (a key without webhooks:read: 403).
  */
-export async function* followEvents(client: ReceptionistClient, opts: FollowEventsOptions = {}): AsyncGenerator<EventLogEntry> {
+export async function* followEvents(client: Client<paths>, opts: FollowEventsOptions = {}): AsyncGenerator<EventLogEntry> {
   let after = opts.after;
   const types = opts.types?.length ? new Set(opts.types) : null;
   const type = types?.size === 1 ? ([...types][0] as EventsQuery['type']) : undefined;

@@ -1,6 +1,7 @@
 // A small typed client over the generated types: openapi-fetch plus cursor iteration.
 // It names paths only (never operationIds or schema names), so a regenerated document keeps it compiling.
 import createClient, { type Client } from 'openapi-fetch';
+import { ApiError } from './api-error.js';
 import { retryingFetch, type RetryOptions } from './retries.js';
 import type { paths } from './schema.js';
 
@@ -29,16 +30,6 @@ export function createReceptionistClient(baseUrl: string, apiKey: string, option
   return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` }, fetch: retryingFetch(options) });
 }
 
-/** An answer other than 2xx: the problem+json body, with its stable `code`. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: unknown,
-  ) {
-    super(`HTTP ${status}: ${JSON.stringify(problem)}`);
-  }
-}
-
 /** Every call matching the query, page after page (next_cursor while has_more). */
 export async function* iterateCalls(client: ReceptionistClient, query: CallsQuery = {}): AsyncGenerator<Call> {
   let cursor: string | undefined;
@@ -61,6 +52,7 @@ export async function* iterateLeads(client: ReceptionistClient, query: LeadsQuer
   } while (cursor);
 }
 
+export { ApiError } from './api-error.js';
 export { followEvents, type FollowEventsOptions } from './follow-events.js';
 export { retryingFetch, type RetryOptions } from './retries.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions } from './verify.js';
