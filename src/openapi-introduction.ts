@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_KEY_KEPT_TEXT } from './common/http/idempotency-key-header.js';
 import { CONCURRENCY_TEXT, RATE_LIMIT_TEXT } from './common/http/openapi-headers.js';
-import { DEFAULT_DELIVERY_ATTEMPTS } from './config/app-config.js';
+import { DEFAULT_DELIVERY_ATTEMPTS, WEBHOOK_SEND_TIMEOUT_MS } from './config/app-config.js';
 import { EVENT_RETENTION_TEXT, MAX_EVENT_WAIT_S } from './events/index.js';
 
 /**
@@ -62,7 +62,7 @@ const SECTIONS: [heading: string | null, paragraphs: string[]][] = [
     'Webhooks',
     [
       'Each event is POSTed to the firm\u2019s webhook endpoints, signed as [Standard Webhooks](https://www.standardwebhooks.com/) says: `webhook-id` (the event id, the same on every retry: de-duplicate on it), `webhook-timestamp` and `webhook-signature`. The body is the event as `GET /v1/events/{event_id}` returns it; the webhooks section of this document describes each type.',
-      `Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to ${DEFAULT_DELIVERY_ATTEMPTS} attempts in all (a \`webhook.test\` event gets one), and 410 turns the endpoint off. The same event can arrive more than once and out of order. \`POST /v1/webhook-endpoints/{endpoint_id}/test\` sends one \`webhook.test\` event to an endpoint.`,
+      `Answer any 2xx within ${WEBHOOK_SEND_TIMEOUT_MS / 1000} seconds; anything else is a failed attempt, retried up to ${DEFAULT_DELIVERY_ATTEMPTS} attempts in all (a \`webhook.test\` event gets one), and 410 turns the endpoint off. The same event can arrive more than once and out of order. \`POST /v1/webhook-endpoints/{endpoint_id}/test\` sends one \`webhook.test\` event to an endpoint.`,
     ],
   ],
   [

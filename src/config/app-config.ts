@@ -94,6 +94,8 @@ export const DEFAULT_RECORDING_MAX_BYTES = 256 * 1024 * 1024;
 
 export const DEFAULT_RETRY_SCHEDULE = '1m,5m,30m,2h,6h,12h,24h';
 /** A delivery's attempts with the default schedule: the first and one after each wait (8); the document states it. */
+/** How long a receiver has to answer a delivery (whole answer) before the attempt counts as failed; the document states it. */
+export const WEBHOOK_SEND_TIMEOUT_MS = 10_000;
 export const DEFAULT_DELIVERY_ATTEMPTS = DEFAULT_RETRY_SCHEDULE.split(',').length + 1;
 
 /** The general per-key limit when RATE_LIMIT_PER_SECOND is unset (the burst defaults to twice it); the OpenAPI document states it. */

@@ -1,6 +1,6 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN } from '../common/ids.js';
-import { DEFAULT_DELIVERY_ATTEMPTS } from '../config/app-config.js';
+import { DEFAULT_DELIVERY_ATTEMPTS, WEBHOOK_SEND_TIMEOUT_MS } from '../config/app-config.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from './event-catalogue.js';
 
 /** One signature: `v1,` (HMAC-SHA256) or `v1a,` (ed25519), then base64. */
@@ -142,7 +142,7 @@ export function eventWebhooks(): Record<string, unknown> {
         post: {
           operationId: `on${type.replace(/(^|[._])([a-z])/g, (_m, _d, c: string) => c.toUpperCase())}`,
           summary: EVENT_CATALOGUE[type].summary,
-          description: `${EVENT_CATALOGUE[type].summary} Answer any 2xx within 10 seconds; anything else is a failed attempt, retried up to ${DEFAULT_DELIVERY_ATTEMPTS} attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
+          description: `${EVENT_CATALOGUE[type].summary} Answer any 2xx within ${WEBHOOK_SEND_TIMEOUT_MS / 1000} seconds; anything else is a failed attempt, retried up to ${DEFAULT_DELIVERY_ATTEMPTS} attempts in total (webhook.test is not retried). The same event can arrive more than once and out of order.`,
           tags: ['Webhooks'],
           security: [],
           parameters: SIGNATURE_HEADERS,

@@ -159,7 +159,7 @@ export class WebhookDeliveriesService {
   }
 
   /**
-   * 409 when the endpoint is off; 429 past 5 tests/resends in the last
+   * 409 when the endpoint is off; 429 past MANUAL_SENDS_PER_MINUTE tests/resends in the last
    * minute, counted from the deliveries table under the endpoint's row lock,
    * so the limit holds across any number of API processes. Retry-After is
    * when the oldest of those 5 leaves the window.

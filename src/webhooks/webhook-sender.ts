@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { Agent, Dispatcher, request } from 'undici';
+import { WEBHOOK_SEND_TIMEOUT_MS } from '../config/app-config.js';
 import type { AttemptResult } from './delivery-rules.js';
 import { literalAddressAllowed, safeLookup } from './safe-target.js';
 
 /** A receiver has this long to answer (2xx), from the start of the connection. */
-export const SEND_TIMEOUT_MS = 10_000;
+export const SEND_TIMEOUT_MS = WEBHOOK_SEND_TIMEOUT_MS;
 export const RESPONSE_BODY_CHARS = 500;
 /** Enough bytes for 500 characters of any UTF-8 text; never read more. */
 const RESPONSE_BODY_BYTES = RESPONSE_BODY_CHARS * 4;

@@ -26,7 +26,7 @@ export const IDEMPOTENCY_KEY_HEADER_DOC = [
   'Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value per operation, such as a UUID v4, sent again unchanged on each retry of it.',
   `${MAX_IDEMPOTENCY_KEY_LENGTH} characters at most: visible ASCII (\`8e03978e-40d5-43e8-bc93-6894a57f9324\`), or the draft's structured-field string (\`"8e03978e-40d5-43e8-bc93-6894a57f9324"\`, the same key); anything else answers 400.`,
   `The first request with a key runs, and its answer (status and body) is kept for ${IDEMPOTENCY_KEY_KEPT_TEXT} for the API key that sent it (two keys never share one).`,
-  "The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (5 tests and resends per endpoint a minute, the test calls an hour); like any request it counts against the key's rate limit.",
+  "The same key with the same route and body answers that stored answer with `Idempotent-Replayed: true` and runs nothing again: no new event, delivery, link or test call, and nothing spent of the operation's own limits (an endpoint's tests and resends a minute, the test calls an hour); like any request it counts against the key's rate limit.",
   'The same key with another route or body answers 422 `idempotency_key_reused`; while the first request is still being processed, 409 `idempotency_key_in_use` with `Retry-After`.',
   'Answers that say the request was not run are not kept, so the same key can be retried: 400, 401, 403, 413, 415, 429 and 5xx. Without the header a request runs as it always does.',
 ].join(' ');

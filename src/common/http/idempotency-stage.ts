@@ -75,7 +75,7 @@ const bearerToken = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(
  * so no other request pays for it), after the access guard (the key, its scope and the general rate limit) and
  * around the handler and its validation: with an `Idempotency-Key`, the first request takes the key and runs, and its
  * answer, success or refusal, is stored before it is sent; the same request again answers it with
- * `Idempotent-Replayed: true` and runs nothing (no event, no delivery, none of an endpoint's 5 sends a minute).
+ * `Idempotent-Replayed: true` and runs nothing (no event, no delivery, nothing of an endpoint's sends a minute).
  * Without the header nothing changes.
  */
 @Injectable()
