@@ -2,39 +2,36 @@
 
 -- DeliveryClaimsRepository.claim
 -- prepared as delivery_claim_due
+SELECT id, event_id AS "eventId", event_occurred_at::text AS "eventKey" FROM webhook_pending_deliveries
+WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+ORDER BY next_attempt_at
+LIMIT $2
+  FOR UPDATE SKIP LOCKED
+
 WITH claimed AS (
   UPDATE webhook_pending_deliveries c
-     SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-   WHERE c.id IN (SELECT p.id FROM webhook_pending_deliveries p
-                   WHERE p.next_attempt_at <= $1 AND (p.locked_until IS NULL OR p.locked_until < now())
-                   ORDER BY p.next_attempt_at
-                   LIMIT $2
-                     FOR UPDATE OF p SKIP LOCKED)
-  RETURNING c.*)
-SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType", c.attempt_count AS "attemptCount", c.trigger, c.created_at AS "createdAt", c.claim_token AS "claimToken", c.created_at::text AS "createdKey", c.event_occurred_at::text AS "eventKey", e.url, e.secret_enc AS "secretEnc", e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus"
+     SET locked_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+   WHERE c.id = ANY($1::uuid[])
+  RETURNING c.id, c.org_id, c.endpoint_id, c.event_id, c.event_type, c.attempt_count, c.claim_token, c.trigger, c.created_at,
+            c.event_occurred_at, c.next_attempt_at)
+SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType", c.attempt_count AS "attemptCount", c.trigger, c.created_at AS "createdAt", c.claim_token AS "claimToken", c.created_at::text AS "createdKey", e.url, e.secret_enc AS "secretEnc", e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus", ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"
   FROM claimed c
   JOIN webhook_endpoints e ON e.id = c.endpoint_id
+  LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
+                     AND ev.id = ANY($3::text[]) AND ev.occurred_at = ANY($4::timestamptz[])
  ORDER BY c.next_attempt_at
 
 SELECT ev.id AS "eventId", ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext" FROM events ev WHERE ev.id = ANY($1::text[])
 
 -- DeliveryClaimsRepository.claim (first attempts only of events a standby holds)
 -- prepared as delivery_claim_due_held
-WITH claimed AS (
-  UPDATE webhook_pending_deliveries c
-     SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-   WHERE c.id IN (SELECT p.id FROM webhook_pending_deliveries p
-                   WHERE p.next_attempt_at <= $1 AND (p.locked_until IS NULL OR p.locked_until < now())
-                     AND (p.attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
-                                                            AND (ev.history, ev.txid) < ($4::integer, $5::xid8)))
-                   ORDER BY p.next_attempt_at
-                   LIMIT $2
-                     FOR UPDATE OF p SKIP LOCKED)
-  RETURNING c.*)
-SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType", c.attempt_count AS "attemptCount", c.trigger, c.created_at AS "createdAt", c.claim_token AS "claimToken", c.created_at::text AS "createdKey", c.event_occurred_at::text AS "eventKey", e.url, e.secret_enc AS "secretEnc", e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus"
-  FROM claimed c
-  JOIN webhook_endpoints e ON e.id = c.endpoint_id
- ORDER BY c.next_attempt_at
+SELECT id, event_id AS "eventId", event_occurred_at::text AS "eventKey" FROM webhook_pending_deliveries p
+WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+  AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
+                                       AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
+ORDER BY next_attempt_at
+LIMIT $2
+  FOR UPDATE OF p SKIP LOCKED
 
 -- DeliveryClaimsRepository.applyTransitions
 WITH x AS (

@@ -22,10 +22,9 @@ const EVENT = computed<{
 }>(
   'ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"',
 );
-type EventColumns = RowOf<typeof EVENT>;
 const EVENT_BY_ID = computed<{ eventId: string }>('ev.id AS "eventId"').and(EVENT);
 
-/** A delivery leased to this worker with its endpoint: the claim's join of the pending delivery and its endpoint. */
+/** A delivery leased to this worker: the claim's join of the pending delivery, its endpoint and its event. */
 const LEASED = selectList(WebhookPendingDeliveryEntity, 'c', [
   'id',
   'orgId',
@@ -38,16 +37,19 @@ const LEASED = selectList(WebhookPendingDeliveryEntity, 'c', [
 ])
   // The token the claim's own UPDATE set (so never null here); the partition keys exactly, as PostgreSQL's text (a
   // Date keeps milliseconds; the columns may hold microseconds).
-  .and(
-    computed<{ claimToken: string; createdKey: string; eventKey: string | null }>(
-      'c.claim_token AS "claimToken", c.created_at::text AS "createdKey", c.event_occurred_at::text AS "eventKey"',
-    ),
-  )
+  .and(computed<{ claimToken: string; createdKey: string }>('c.claim_token AS "claimToken", c.created_at::text AS "createdKey"'))
   .and(selectList(WebhookEndpointEntity, 'e', ['url', 'secretEnc', 'previousSecretEnc', 'previousSecretExpiresAt']))
-  .and(selectList(WebhookEndpointEntity, 'e', ['status'], 'endpoint'));
+  .and(selectList(WebhookEndpointEntity, 'e', ['status'], 'endpoint'))
+  .and(EVENT);
 
 /** A delivery leased to this worker, with what sending it needs: its endpoint and its event. */
-export type ClaimedDelivery = Omit<RowOf<typeof LEASED>, 'eventKey'> & EventColumns;
+export type ClaimedDelivery = RowOf<typeof LEASED>;
+
+/** A due row of the queue, with its event's partition key as PostgreSQL's text: exact to the microsecond, unlike a Date. */
+const DUE = selectList(WebhookPendingDeliveryEntity, null, ['id', 'eventId']).and(
+  computed<{ eventKey: string | null }>('event_occurred_at::text AS "eventKey"'),
+);
+type Due = RowOf<typeof DUE>;
 
 /** The recorded result of one claimed delivery. */
 export interface DeliveryTransition {
@@ -63,34 +65,16 @@ export interface DeliveryTransition {
 
 const ID = selectList(WebhookDeliveryEntity, 'd', ['id']);
 
-const NO_EVENT: EventColumns = { eventOccurredAt: null, eventTest: null, eventLivemode: null, eventData: null, traceContext: null };
-
 const distinct = (keys: string[]): string[] => [...new Set(keys)];
 
-/** The claim's statement: due rows locked with SKIP LOCKED (`due` is the condition on them), leased, with their endpoints. */
-const claimStatement = (due: string) =>
-  `WITH claimed AS (
-     UPDATE webhook_pending_deliveries c
-        SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-      WHERE c.id IN (SELECT p.id FROM webhook_pending_deliveries p
-                      WHERE ${due}
-                      ORDER BY p.next_attempt_at
-                      LIMIT $2
-                        FOR UPDATE OF p SKIP LOCKED)
-     RETURNING c.*)
-   SELECT ${LEASED}
-     FROM claimed c
-     JOIN webhook_endpoints e ON e.id = c.endpoint_id
-    ORDER BY c.next_attempt_at`;
-
-const DUE = 'p.next_attempt_at <= $1 AND (p.locked_until IS NULL OR p.locked_until < now())';
+/** Due and not leased (a lease that ran out is due again). */
+const DUE_NOW = 'next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())';
 
 /**
- * The dispatcher's statements: claim, record, give back. A claim and a release touch only
- * `webhook_pending_deliveries` (the queue: small, unpartitioned, one index); a result also writes the delivery's
- * row in the log (`webhook_deliveries`, partitioned by day like `events`), found by its id and its day as bind
- * parameters, so PostgreSQL plans the write against that day's partition alone; the event is read the same way
- * (docs/benchmarks.md, "Dispatch").
+ * The dispatcher's statements: claim, record, give back. A claim leases rows of `webhook_pending_deliveries` (the
+ * queue: small, unpartitioned, one index) and reads their events by id and day as bind parameters; a result also
+ * writes the delivery's row in the log (`webhook_deliveries`, partitioned by day like `events`) by id and day, so
+ * PostgreSQL plans each against those days' partitions alone (docs/benchmarks.md, "Dispatch").
  */
 @Injectable()
 export class DeliveryClaimsRepository {
@@ -108,57 +92,83 @@ export class DeliveryClaimsRepository {
   )
   async claim(now: Date, limit: number, leaseSeconds: number, before: CarriedPosition | null): Promise<ClaimedDelivery[]> {
     return this.db.transaction(async (tx) => {
-      const leased = before
-        ? await this.leaseDueHeld(tx, now, limit, leaseSeconds, before)
-        : await this.leaseDue(tx, now, limit, leaseSeconds);
-      if (leased.length === 0) return [];
-      return this.withEvents(tx, leased);
+      const due = before ? await this.lockDueHeld(tx, now, limit, before) : await this.lockDue(tx, now, limit);
+      if (due.length === 0) return [];
+      const claimed = await this.lease(tx, due, leaseSeconds);
+      return this.withEventsById(tx, claimed);
     });
   }
 
-  /** The due rows, oldest first, leased. Prepared: its plan does not depend on the values. */
-  private leaseDue(tx: Tx, now: Date, limit: number, leaseSeconds: number): Promise<RowOf<typeof LEASED>[]> {
-    return tx.prepared('delivery_claim_due', LEASED, claimStatement(DUE), [now, limit, leaseSeconds]);
-  }
-
   /**
-   * leaseDue under EVENTS_WAIT_FOR_STANDBY: a first attempt only once a standby holds its event (its position before
-   * `before`, the standby horizon), so a promotion never takes back an event a receiver was sent. A retry's event was
-   * published before its first attempt. (The lockDueHeld of the trees before the queue: the same condition.)
+   * The due rows, oldest first, locked. A plain SELECT, not a subquery of the lease's UPDATE: its index scan then
+   * marks the entries of rows the queue no longer holds as dead, and later claims skip them; inside an UPDATE each
+   * claim read every such row again until a vacuum (docs/benchmarks.md, issue 45). Prepared: its plan does not
+   * depend on the values.
    */
-  private leaseDueHeld(tx: Tx, now: Date, limit: number, leaseSeconds: number, before: CarriedPosition): Promise<RowOf<typeof LEASED>[]> {
+  private lockDue(tx: Tx, now: Date, limit: number): Promise<Due[]> {
     return tx.prepared(
-      'delivery_claim_due_held',
-      LEASED,
-      claimStatement(`${DUE}
-                        AND (p.attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
-                                                               AND (ev.history, ev.txid) < ($4::integer, $5::xid8)))`),
-      [now, limit, leaseSeconds, before.history, before.txid],
+      'delivery_claim_due',
+      DUE,
+      `SELECT ${DUE} FROM webhook_pending_deliveries
+        WHERE ${DUE_NOW}
+        ORDER BY next_attempt_at
+        LIMIT $2
+          FOR UPDATE SKIP LOCKED`,
+      [now, limit],
     );
   }
 
   /**
-   * The claimed deliveries' events, read by id and day as bind parameters (pruned to those days' partitions); then,
-   * by id alone (every partition; rare), those of deliveries made before deliveries kept their event's day or whose
-   * event was not found there. An event no longer kept reads as none.
+   * lockDue under EVENTS_WAIT_FOR_STANDBY: a first attempt only once a standby holds its event (its position before
+   * `before`, the standby horizon), so a promotion never takes back an event a receiver was sent. A retry's event was
+   * published before its first attempt.
    */
-  private async withEvents(tx: Queryable, leased: RowOf<typeof LEASED>[]): Promise<ClaimedDelivery[]> {
-    const keyed = leased.filter((d) => d.eventKey !== null);
-    const found = new Map<string, EventColumns>();
-    if (keyed.length > 0) {
-      const rows = await tx.query(
-        EVENT_BY_ID,
-        `SELECT ${EVENT_BY_ID} FROM events ev WHERE ev.id = ANY($1::text[]) AND ev.occurred_at = ANY($2::timestamptz[])`,
-        [distinct(keyed.map((d) => d.eventId)), distinct(keyed.map((d) => d.eventKey!))],
-      );
-      for (const { eventId, ...event } of rows) found.set(eventId, event);
-    }
-    const missing = distinct(leased.filter((d) => !found.has(d.eventId)).map((d) => d.eventId));
-    if (missing.length > 0) {
-      const rows = await tx.query(EVENT_BY_ID, `SELECT ${EVENT_BY_ID} FROM events ev WHERE ev.id = ANY($1::text[])`, [missing]);
-      for (const { eventId, ...event } of rows) found.set(eventId, event);
-    }
-    return leased.map(({ eventKey: _, ...d }) => ({ ...d, ...(found.get(d.eventId) ?? NO_EVENT) }));
+  private lockDueHeld(tx: Tx, now: Date, limit: number, before: CarriedPosition): Promise<Due[]> {
+    return tx.prepared(
+      'delivery_claim_due_held',
+      DUE,
+      `SELECT ${DUE} FROM webhook_pending_deliveries p
+        WHERE ${DUE_NOW}
+          AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
+                                               AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
+        ORDER BY next_attempt_at
+        LIMIT $2
+          FOR UPDATE OF p SKIP LOCKED`,
+      [now, limit, before.history, before.txid],
+    );
+  }
+
+  /** Leases the locked rows and reads their endpoints and events, the events by id and day as bind parameters. */
+  private lease(tx: Tx, due: Due[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    const withEvent = due.filter((d) => d.eventKey !== null);
+    return tx.query(
+      LEASED,
+      `WITH claimed AS (
+         UPDATE webhook_pending_deliveries c
+            SET locked_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+          WHERE c.id = ANY($1::uuid[])
+         RETURNING c.id, c.org_id, c.endpoint_id, c.event_id, c.event_type, c.attempt_count, c.claim_token, c.trigger, c.created_at,
+                   c.event_occurred_at, c.next_attempt_at)
+       SELECT ${LEASED}
+         FROM claimed c
+         JOIN webhook_endpoints e ON e.id = c.endpoint_id
+         LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
+                            AND ev.id = ANY($3::text[]) AND ev.occurred_at = ANY($4::timestamptz[])
+        ORDER BY c.next_attempt_at`,
+      [due.map((d) => d.id), leaseSeconds, withEvent.map((d) => d.eventId), distinct(withEvent.map((d) => d.eventKey!))],
+    );
+  }
+
+  /**
+   * Deliveries whose event the partition-keyed join did not find: made before deliveries kept their event's
+   * partition key, or whose event is no longer kept. Looked up by id alone (every partition); rare.
+   */
+  private async withEventsById(tx: Queryable, claimed: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
+    const ids = distinct(claimed.filter((c) => c.eventOccurredAt === null).map((c) => c.eventId));
+    if (ids.length === 0) return claimed;
+    const events = await tx.query(EVENT_BY_ID, `SELECT ${EVENT_BY_ID} FROM events ev WHERE ev.id = ANY($1::text[])`, [ids]);
+    const byId = new Map(events.map((e) => [e.eventId, e]));
+    return claimed.map((c) => (c.eventOccurredAt === null && byId.has(c.eventId) ? { ...c, ...byId.get(c.eventId)! } : c));
   }
 
   /**
