@@ -114,8 +114,12 @@ async function round(url, orgId, receiver, waitForStandby) {
       [ids, orgId, now],
     );
     await client.query(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
-       SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3, $3 FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2`,
+      `WITH d AS (
+         INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
+         SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3, $3 FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2
+         RETURNING id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at)
+       INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at)
+       SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at FROM d`,
       [ids, orgId, now],
     );
     await client.query(`SELECT pg_notify('webhook_deliveries', '')`);

@@ -224,9 +224,11 @@ async function prepareDatabase(adminUrl, name, receiverPort, history) {
       `SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'webhook_deliveries' AND column_name = 'event_occurred_at') AS e`,
     )
   ).rows[0].e;
+  // Whether pending deliveries are queued in a table of their own (migration 1764330000000).
+  const queue = (await db.query(`SELECT to_regclass('webhook_pending_deliveries') IS NOT NULL AS q`)).rows[0].q;
   if (history.days > 0) await seedHistory(db, orgId, history.days, history.perDay, eventTime);
   await db.end();
-  return { url: url.toString(), orgId, endpoints, eventTime };
+  return { url: url.toString(), orgId, endpoints, eventTime, queue };
 }
 
 /**
@@ -234,7 +236,7 @@ async function prepareDatabase(adminUrl, name, receiverPort, history) {
  * transaction the fan-out (ours: a pending delivery per subscribed endpoint +
  * NOTIFY; baseline: a graphile-worker job per delivery via add_job).
  */
-function makeProducer(client, orgId, system, eventTime) {
+function makeProducer(client, orgId, system, eventTime, queue) {
   const { newEventId } = globalThis.__ids;
   return async (count) => {
     const now = new Date();
@@ -252,7 +254,20 @@ function makeProducer(client, orgId, system, eventTime) {
       `INSERT INTO events (id, org_id, type, test, occurred_at, data) SELECT id, $2, 'call.completed', false, $3, data::json FROM unnest($1::text[], $4::text[]) AS x(id, data)`,
       [ids, orgId, now, datas],
     );
-    if (system === 'ours') {
+    if (system === 'ours' && queue) {
+      // The fan-out's statement (WebhookDeliveriesRepository.fanOut) for many events: the log's rows and the queue's.
+      await client.query(
+        `WITH d AS (
+           INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
+           SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3, $3
+             FROM unnest($1::text[]) AS x(id) JOIN webhook_endpoints e ON e.org_id = $2 AND e.status = 'enabled' AND 'call.completed' = ANY(e.event_types)
+           RETURNING id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at)
+         INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at)
+         SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at FROM d`,
+        [ids, orgId, now],
+      );
+      await client.query(`SELECT pg_notify('webhook_deliveries', '')`);
+    } else if (system === 'ours') {
       await client.query(
         `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at${eventTime ? ', event_occurred_at' : ''})
          SELECT gen_random_uuid(), e.org_id, e.id, x.id, 'call.completed', 'event', 'pending', $3, $3${eventTime ? ', $3' : ''}
@@ -362,7 +377,7 @@ async function runScenario({ name, system, workers, adminUrl, pgDir, receiver, e
       receiver.reset();
       const client = new pg.Client({ connectionString: setup.url });
       await client.connect();
-      const produce = makeProducer(client, setup.orgId, system, setup.eventTime);
+      const produce = makeProducer(client, setup.orgId, system, setup.eventTime, setup.queue);
       const commits = new Map();
       const expected = events * setup.endpoints.length;
       let t0;

@@ -16,6 +16,7 @@ import { Console1764250000000 } from './1764250000000-console.js';
 import { LogHistories1764300000000 } from './1764300000000-log-histories.js';
 import { IdempotencyKeys1764320000000 } from './1764320000000-idempotency-keys.js';
 import { WebhookSignatureSchemes1764320100000 } from './1764320100000-webhook-signature-schemes.js';
+import { PendingDeliveries1764330000000 } from './1764330000000-pending-deliveries.js';
 import { ConsoleReadOnlySessions1764310000000 } from './1764310000000-console-read-only-sessions.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service, the CLI and Jest load the same set. */
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ConsoleReadOnlySessions1764310000000,
   IdempotencyKeys1764320000000,
   WebhookSignatureSchemes1764320100000,
+  PendingDeliveries1764330000000,
 ];

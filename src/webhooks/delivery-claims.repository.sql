@@ -2,49 +2,63 @@
 
 -- DeliveryClaimsRepository.claim
 -- prepared as delivery_claim_due
-SELECT id, event_id AS "eventId", created_at::text AS "createdKey", event_occurred_at::text AS "eventKey" FROM webhook_deliveries
-WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+SELECT id, event_id AS "eventId", event_occurred_at::text AS "eventKey" FROM webhook_pending_deliveries
+WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
 ORDER BY next_attempt_at
 LIMIT $2
   FOR UPDATE SKIP LOCKED
 
 WITH claimed AS (
-  UPDATE webhook_deliveries d
-     SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-   WHERE d.id = ANY($1::uuid[]) AND d.created_at = ANY($2::timestamptz[])
-  RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token, d.trigger, d.created_at,
-            d.event_occurred_at)
+  UPDATE webhook_pending_deliveries c
+     SET locked_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+   WHERE c.id = ANY($1::uuid[])
+  RETURNING c.id, c.org_id, c.endpoint_id, c.event_id, c.event_type, c.attempt_count, c.claim_token, c.trigger, c.created_at,
+            c.event_occurred_at, c.next_attempt_at)
 SELECT c.id, c.org_id AS "orgId", c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.event_type AS "eventType", c.attempt_count AS "attemptCount", c.trigger, c.created_at AS "createdAt", c.claim_token AS "claimToken", c.created_at::text AS "createdKey", e.url, e.secret_enc AS "secretEnc", e.previous_secret_enc AS "previousSecretEnc", e.previous_secret_expires_at AS "previousSecretExpiresAt", e.status AS "endpointStatus", ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"
   FROM claimed c
   JOIN webhook_endpoints e ON e.id = c.endpoint_id
   LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
-                     AND ev.id = ANY($4::text[]) AND ev.occurred_at = ANY($5::timestamptz[])
+                     AND ev.id = ANY($3::text[]) AND ev.occurred_at = ANY($4::timestamptz[])
+ ORDER BY c.next_attempt_at
 
 SELECT ev.id AS "eventId", ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext" FROM events ev WHERE ev.id = ANY($1::text[])
 
 -- DeliveryClaimsRepository.claim (first attempts only of events a standby holds)
 -- prepared as delivery_claim_due_held
-SELECT id, event_id AS "eventId", created_at::text AS "createdKey", event_occurred_at::text AS "eventKey" FROM webhook_deliveries d
-WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
-  AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = d.event_id AND ev.occurred_at = d.event_occurred_at
+SELECT id, event_id AS "eventId", event_occurred_at::text AS "eventKey" FROM webhook_pending_deliveries p
+WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+  AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
                                        AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
 ORDER BY next_attempt_at
 LIMIT $2
-  FOR UPDATE OF d SKIP LOCKED
+  FOR UPDATE OF p SKIP LOCKED
 
 -- DeliveryClaimsRepository.applyTransitions
+WITH x AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)),
+settled AS (
+  DELETE FROM webhook_pending_deliveries p USING x
+   WHERE p.id = x.id AND p.claim_token = x.claim_token AND x.status <> 'pending'
+  RETURNING p.id),
+retried AS (
+  UPDATE webhook_pending_deliveries p
+     SET attempt_count = p.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
+         next_attempt_at = x.next_attempt_at, locked_until = NULL, claim_token = NULL
+    FROM x
+   WHERE p.id = x.id AND p.claim_token = x.claim_token AND x.status = 'pending'
+  RETURNING p.id)
 UPDATE webhook_deliveries d
-  SET status = x.status,
-      attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
-      attempts = CASE WHEN x.attempt IS NULL THEN d.attempts ELSE d.attempts || jsonb_build_array(x.attempt) END,
-      next_attempt_at = x.next_attempt_at,
-      completed_at = x.completed_at,
-      locked_until = NULL,
-      claim_token = NULL
- FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)
-WHERE d.id = x.id AND d.claim_token = x.claim_token AND d.status = 'pending'
-  AND d.id = ANY($2::uuid[]) AND d.created_at = ANY($3::timestamptz[])
-RETURNING d.id
+   SET status = x.status,
+       attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
+       attempts = CASE WHEN x.attempt IS NULL THEN d.attempts ELSE d.attempts || jsonb_build_array(x.attempt) END,
+       next_attempt_at = x.next_attempt_at,
+       completed_at = x.completed_at
+  FROM x
+ WHERE d.id = x.id AND d.status = 'pending'
+   AND d.id IN (SELECT id FROM settled UNION ALL SELECT id FROM retried)
+   AND d.id = ANY($2::uuid[]) AND d.created_at = ANY($3::timestamptz[])
+ RETURNING d.id
 
 -- DeliveryClaimsRepository.release
-UPDATE webhook_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[]) AND status = 'pending'
+UPDATE webhook_pending_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[])

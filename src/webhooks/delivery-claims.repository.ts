@@ -4,6 +4,7 @@ import { computed, selectList, type RowOf } from '../database/select-list.js';
 import { Database, type Queryable, type Tx } from '../database/sql.js';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import { WebhookPendingDeliveryEntity } from './entities/webhook-pending-delivery.entity.js';
 import type { CarriedPosition } from '../common/ids.js';
 import type { DeliveryAttempt, DeliveryStatus } from './webhook-model.js';
 
@@ -21,9 +22,10 @@ const EVENT = computed<{
 }>(
   'ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"',
 );
+const EVENT_BY_ID = computed<{ eventId: string }>('ev.id AS "eventId"').and(EVENT);
 
-/** A delivery leased to this worker, with what sending it needs: the claim's join of the delivery, its endpoint and event. */
-const CLAIMED = selectList(WebhookDeliveryEntity, 'c', [
+/** A delivery leased to this worker: the claim's join of the pending delivery, its endpoint and its event. */
+const LEASED = selectList(WebhookPendingDeliveryEntity, 'c', [
   'id',
   'orgId',
   'endpointId',
@@ -33,19 +35,26 @@ const CLAIMED = selectList(WebhookDeliveryEntity, 'c', [
   'trigger',
   'createdAt',
 ])
-  // The token the claim's own UPDATE set (so never null here); `created_at` exactly, as PostgreSQL's text (a Date
-  // keeps milliseconds; the column may hold microseconds).
+  // The token the claim's own UPDATE set (so never null here); the partition keys exactly, as PostgreSQL's text (a
+  // Date keeps milliseconds; the columns may hold microseconds).
   .and(computed<{ claimToken: string; createdKey: string }>('c.claim_token AS "claimToken", c.created_at::text AS "createdKey"'))
   .and(selectList(WebhookEndpointEntity, 'e', ['url', 'secretEnc', 'previousSecretEnc', 'previousSecretExpiresAt']))
   .and(selectList(WebhookEndpointEntity, 'e', ['status'], 'endpoint'))
   .and(EVENT);
 
-export type ClaimedDelivery = RowOf<typeof CLAIMED>;
+/** A delivery leased to this worker, with what sending it needs: its endpoint and its event. */
+export type ClaimedDelivery = RowOf<typeof LEASED>;
+
+/** A due row of the queue, with its event's partition key as PostgreSQL's text: exact to the microsecond, unlike a Date. */
+const DUE = selectList(WebhookPendingDeliveryEntity, null, ['id', 'eventId']).and(
+  computed<{ eventKey: string | null }>('event_occurred_at::text AS "eventKey"'),
+);
+type Due = RowOf<typeof DUE>;
 
 /** The recorded result of one claimed delivery. */
 export interface DeliveryTransition {
   id: string;
-  /** The delivery's partition key exactly (ClaimedDelivery.createdKey), so the write goes to its day's partition alone. */
+  /** The delivery's partition key in the log exactly (ClaimedDelivery.createdKey), so the write goes to its day's partition alone. */
   createdKey: string;
   claimToken: string;
   status: DeliveryStatus;
@@ -54,22 +63,18 @@ export interface DeliveryTransition {
   completedAt: Date | null;
 }
 
-/** A due row, with its partition keys as PostgreSQL's text: exact to the microsecond, unlike a Date. */
-const DUE = selectList(WebhookDeliveryEntity, null, ['id', 'eventId']).and(
-  computed<{ createdKey: string; eventKey: string | null }>(`created_at::text AS "createdKey", event_occurred_at::text AS "eventKey"`),
-);
-type Due = RowOf<typeof DUE>;
-
 const ID = selectList(WebhookDeliveryEntity, 'd', ['id']);
 
 const distinct = (keys: string[]): string[] => [...new Set(keys)];
 
+/** Due and not leased (a lease that ran out is due again). */
+const DUE_NOW = 'next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())';
+
 /**
- * The dispatcher's statements on `webhook_deliveries`: claim, record, give back. The table and `events` are
- * partitioned by day, and a month of days is kept; every statement here names the partition key of the rows it
- * touches as bind parameters, so PostgreSQL plans it against those days' partitions alone. A statement that finds
- * rows by id only (or joins on it) is planned over every partition and, as the days fill, scans them
- * (docs/benchmarks.md, "Dispatch").
+ * The dispatcher's statements: claim, record, give back. A claim leases rows of `webhook_pending_deliveries` (the
+ * queue: small, unpartitioned, one index) and reads their events by id and day as bind parameters; a result also
+ * writes the delivery's row in the log (`webhook_deliveries`, partitioned by day like `events`) by id and day, so
+ * PostgreSQL plans each against those days' partitions alone (docs/benchmarks.md, "Dispatch").
  */
 @Injectable()
 export class DeliveryClaimsRepository {
@@ -77,10 +82,9 @@ export class DeliveryClaimsRepository {
 
   /**
    * Claims due deliveries for one worker, in one short transaction: the due rows locked with SKIP LOCKED (so
-   * concurrent workers never wait on or share a row), then a lease in database time set on exactly those rows
-   * (a worker that dies loses nothing: the row is due again when the lease runs out), returning what sending
-   * needs: the endpoint, and the event (its envelope's columns and stored trace context; none when it is no
-   * longer kept).
+   * concurrent workers never wait on or share a row) and leased in database time in one statement (a worker that
+   * dies loses nothing: the row is due again when the lease runs out), returning what sending needs: the endpoint,
+   * and the event (its envelope's columns and stored trace context; none when it is no longer kept).
    */
   @GenerateSql(
     { params: [DummyValue.DATE, 64, 60, null], rows: 'one' },
@@ -96,15 +100,17 @@ export class DeliveryClaimsRepository {
   }
 
   /**
-   * The due rows, oldest first, locked. Prepared: its plan does not depend on the values, and planning it
-   * over a month of partitions costs more than running it.
+   * The due rows, oldest first, locked. A plain SELECT, not a subquery of the lease's UPDATE: its index scan then
+   * marks the entries of rows the queue no longer holds as dead, and later claims skip them; inside an UPDATE each
+   * claim read every such row again until a vacuum (docs/benchmarks.md, issue 45). Prepared: its plan does not
+   * depend on the values.
    */
   private lockDue(tx: Tx, now: Date, limit: number): Promise<Due[]> {
     return tx.prepared(
       'delivery_claim_due',
       DUE,
-      `SELECT ${DUE} FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
+      `SELECT ${DUE} FROM webhook_pending_deliveries
+        WHERE ${DUE_NOW}
         ORDER BY next_attempt_at
         LIMIT $2
           FOR UPDATE SKIP LOCKED`,
@@ -121,39 +127,35 @@ export class DeliveryClaimsRepository {
     return tx.prepared(
       'delivery_claim_due_held',
       DUE,
-      `SELECT ${DUE} FROM webhook_deliveries d
-        WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())
-          AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = d.event_id AND ev.occurred_at = d.event_occurred_at
+      `SELECT ${DUE} FROM webhook_pending_deliveries p
+        WHERE ${DUE_NOW}
+          AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
                                                AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
         ORDER BY next_attempt_at
         LIMIT $2
-          FOR UPDATE OF d SKIP LOCKED`,
+          FOR UPDATE OF p SKIP LOCKED`,
       [now, limit, before.history, before.txid],
     );
   }
 
+  /** Leases the locked rows and reads their endpoints and events, the events by id and day as bind parameters. */
   private lease(tx: Tx, due: Due[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
     const withEvent = due.filter((d) => d.eventKey !== null);
     return tx.query(
-      CLAIMED,
+      LEASED,
       `WITH claimed AS (
-         UPDATE webhook_deliveries d
-            SET locked_until = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
-          WHERE d.id = ANY($1::uuid[]) AND d.created_at = ANY($2::timestamptz[])
-         RETURNING d.id, d.org_id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.claim_token, d.trigger, d.created_at,
-                   d.event_occurred_at)
-       SELECT ${CLAIMED}
+         UPDATE webhook_pending_deliveries c
+            SET locked_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+          WHERE c.id = ANY($1::uuid[])
+         RETURNING c.id, c.org_id, c.endpoint_id, c.event_id, c.event_type, c.attempt_count, c.claim_token, c.trigger, c.created_at,
+                   c.event_occurred_at, c.next_attempt_at)
+       SELECT ${LEASED}
          FROM claimed c
          JOIN webhook_endpoints e ON e.id = c.endpoint_id
          LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
-                            AND ev.id = ANY($4::text[]) AND ev.occurred_at = ANY($5::timestamptz[])`,
-      [
-        due.map((d) => d.id),
-        distinct(due.map((d) => d.createdKey)),
-        leaseSeconds,
-        withEvent.map((d) => d.eventId),
-        distinct(withEvent.map((d) => d.eventKey!)),
-      ],
+                            AND ev.id = ANY($3::text[]) AND ev.occurred_at = ANY($4::timestamptz[])
+        ORDER BY c.next_attempt_at`,
+      [due.map((d) => d.id), leaseSeconds, withEvent.map((d) => d.eventId), distinct(withEvent.map((d) => d.eventKey!))],
     );
   }
 
@@ -162,18 +164,17 @@ export class DeliveryClaimsRepository {
    * partition key, or whose event is no longer kept. Looked up by id alone (every partition); rare.
    */
   private async withEventsById(tx: Queryable, claimed: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
-    const ids = [...new Set(claimed.filter((c) => c.eventOccurredAt === null).map((c) => c.eventId))];
+    const ids = distinct(claimed.filter((c) => c.eventOccurredAt === null).map((c) => c.eventId));
     if (ids.length === 0) return claimed;
-    const columns = computed<{ eventId: string }>('ev.id AS "eventId"').and(EVENT);
-    const events = await tx.query(columns, `SELECT ${columns} FROM events ev WHERE ev.id = ANY($1::text[])`, [ids]);
+    const events = await tx.query(EVENT_BY_ID, `SELECT ${EVENT_BY_ID} FROM events ev WHERE ev.id = ANY($1::text[])`, [ids]);
     const byId = new Map(events.map((e) => [e.eventId, e]));
     return claimed.map((c) => (c.eventOccurredAt === null && byId.has(c.eventId) ? { ...c, ...byId.get(c.eventId)! } : c));
   }
 
   /**
-   * Records many results in one statement. Only rows still held by the same
-   * claim are written (a lease that ran out belongs to another worker now);
-   * returns the ids written.
+   * Records many results in one statement. Only deliveries still held by the same claim are written (a lease that
+   * ran out belongs to another worker now): a settled one leaves the queue, a retry stays in it with its next time
+   * and no lease, and the log's row takes the status and the attempt either way. Returns the ids written.
    */
   @GenerateSql({ params: [SQL, [{ id: DummyValue.UUID, createdKey: '2026-01-01 00:00:00+00', claimToken: DummyValue.UUID }]] })
   async applyTransitions(tx: Tx, items: DeliveryTransition[]): Promise<Set<string>> {
@@ -188,16 +189,29 @@ export class DeliveryClaimsRepository {
     }));
     const rows = await tx.query(
       ID,
-      `UPDATE webhook_deliveries d
+      `WITH x AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+                  AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)),
+       settled AS (
+         DELETE FROM webhook_pending_deliveries p USING x
+          WHERE p.id = x.id AND p.claim_token = x.claim_token AND x.status <> 'pending'
+         RETURNING p.id),
+       retried AS (
+         UPDATE webhook_pending_deliveries p
+            SET attempt_count = p.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
+                next_attempt_at = x.next_attempt_at, locked_until = NULL, claim_token = NULL
+           FROM x
+          WHERE p.id = x.id AND p.claim_token = x.claim_token AND x.status = 'pending'
+         RETURNING p.id)
+       UPDATE webhook_deliveries d
           SET status = x.status,
               attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
               attempts = CASE WHEN x.attempt IS NULL THEN d.attempts ELSE d.attempts || jsonb_build_array(x.attempt) END,
               next_attempt_at = x.next_attempt_at,
-              completed_at = x.completed_at,
-              locked_until = NULL,
-              claim_token = NULL
-         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)
-        WHERE d.id = x.id AND d.claim_token = x.claim_token AND d.status = 'pending'
+              completed_at = x.completed_at
+         FROM x
+        WHERE d.id = x.id AND d.status = 'pending'
+          AND d.id IN (SELECT id FROM settled UNION ALL SELECT id FROM retried)
           AND d.id = ANY($2::uuid[]) AND d.created_at = ANY($3::timestamptz[])
         RETURNING ${ID}`,
       [JSON.stringify(payload), items.map((i) => i.id), distinct(items.map((i) => i.createdKey))],
@@ -205,12 +219,12 @@ export class DeliveryClaimsRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Gives leases back (shutdown): the rows are due again at once for any worker. */
+  /** Gives leases back (shutdown): the deliveries are due again at once for any worker. */
   @GenerateSql({ params: [[DummyValue.UUID]] })
   async release(claimTokens: string[]): Promise<number> {
     if (claimTokens.length === 0) return 0;
     return this.db.execute(
-      `UPDATE webhook_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[]) AND status = 'pending'`,
+      `UPDATE webhook_pending_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[])`,
       [claimTokens],
     );
   }

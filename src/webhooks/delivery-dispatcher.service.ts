@@ -28,10 +28,8 @@ interface Ready {
  * batches sized by ClaimPacer (the free send slots plus a prefetch that keeps
  * the slots busy while the next claim is on its way), sends at most
  * WEBHOOK_DISPATCH_CONCURRENCY at once (DeliveryAttempt), and hands each
- * outcome to DeliveryRecorder, which commits them in batches. A delivery is
- * never sent by two workers at once unless a lease ran out (one held ready
- * too long is given back, not sent), and one that was not recorded is sent
- * again (at least once).
+ * outcome to DeliveryRecorder, which commits them in batches. A delivery is never sent by two workers at once
+ * unless a lease ran out (one held ready too long is given back, not sent); one not recorded is sent again.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -191,8 +189,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       freeSlot();
       await this.recorder.record({ claimed: c, outcome });
     } catch (err) {
-      // Not recorded: the lease runs out and the delivery is sent again.
-      this.logger.warn({ delivery_id: c.id, err }, 'could not record a delivery attempt; it will be retried after its lease');
+      // Not recorded: sent again after its lease. An unreachable database is the outage's one line, not one per delivery.
+      if (!this.outage.backgroundFailed(err, 'the webhook dispatcher'))
+        this.logger.warn({ delivery_id: c.id, err }, 'could not record a delivery attempt; it will be retried after its lease');
     } finally {
       freeSlot();
       this.inFlight.delete(c.id);

@@ -68,6 +68,12 @@ const NEWER_OF_ONE_TYPE = {
   limit: 21,
 };
 
+/** After an INSERT into the log (a CTE `d` returning its rows): its pending rows into the queue, in the same statement. */
+const QUEUE_PENDING = `INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger,
+                                          next_attempt_at)
+         SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at
+           FROM d WHERE status = 'pending'`;
+
 /**
  * `webhook_deliveries`, written out: the table is partitioned by day on `created_at`, and each statement here is
  * shaped for that (the fan-out's INSERT ... SELECT, keyset pages, reads bounded by the days kept).
@@ -90,16 +96,19 @@ export class WebhookDeliveriesRepository {
   async fanOut(tx: Tx, e: { orgId: string; eventId: string; eventType: string; livemode: boolean; at: Date }): Promise<number> {
     const rows = await tx.query(
       STATUS,
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at,
-                                       event_occurred_at)
-       SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
-              CASE WHEN status = 'enabled' THEN 'pending' ELSE 'failed' END,
-              CASE WHEN status = 'enabled' THEN $4::timestamptz END,
-              CASE WHEN status = 'enabled' THEN NULL ELSE $4::timestamptz END,
-              $4, $4
-         FROM webhook_endpoints
-        WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
-       RETURNING ${STATUS}`,
+      `WITH d AS (
+         INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at,
+                                         event_occurred_at)
+         SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
+                CASE WHEN status = 'enabled' THEN 'pending' ELSE 'failed' END,
+                CASE WHEN status = 'enabled' THEN $4::timestamptz END,
+                CASE WHEN status = 'enabled' THEN NULL ELSE $4::timestamptz END,
+                $4, $4
+           FROM webhook_endpoints
+          WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
+         RETURNING id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at, status),
+       queued AS (${QUEUE_PENDING})
+       SELECT ${STATUS} FROM d`,
       [e.orgId, e.eventId, e.eventType, e.at, e.livemode],
     );
     return rows.filter((r) => r.status === 'pending').length;
@@ -121,8 +130,12 @@ export class WebhookDeliveriesRepository {
   ): Promise<DeliveryRow> {
     const [row] = await tx.query(
       DELIVERY,
-      `INSERT INTO webhook_deliveries AS d (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7) RETURNING ${DELIVERY}`,
+      `WITH d AS (
+         INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7)
+         RETURNING *),
+       queued AS (${QUEUE_PENDING})
+       SELECT ${DELIVERY} FROM d`,
       [d.orgId, d.endpointId, d.eventId, d.eventType, d.trigger, d.now, d.eventOccurredAt],
     );
     return row;
@@ -207,25 +220,30 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * An endpoint turned off: its pending deliveries that no worker holds are
-   * closed as failed and will not be sent later. Held ones are closed by
-   * their worker (see the dispatcher).
+   * An endpoint turned off: its pending deliveries that no worker holds leave the queue and are closed as failed in
+   * the log; they will not be sent later. Held ones are closed by their worker (see the dispatcher). The queue has
+   * no index on the endpoint (it would cost every delivery a write): this reads it whole, once per endpoint turned off.
    */
   @GenerateSql({ params: [SQL, DummyValue.UUID, DummyValue.DATE] })
   closePending(tx: Tx, endpointId: string, now: Date): Promise<number> {
     return tx.execute(
-      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = $2
-        WHERE endpoint_id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`,
+      `WITH closed AS (
+         DELETE FROM webhook_pending_deliveries
+          WHERE endpoint_id = $1 AND (locked_until IS NULL OR locked_until < now())
+         RETURNING id, created_at)
+       UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, completed_at = $2
+         FROM closed c
+        WHERE d.id = c.id AND d.created_at = c.created_at AND d.endpoint_id = $1 AND d.status = 'pending'`,
       [endpointId, now],
     );
   }
 
-  /** Pending deliveries whose time has come (in flight or not), and how long the oldest of them has waited. */
+  /** Pending deliveries whose time has come (in flight or not, from the queue), and how long the oldest of them has waited. */
   @GenerateSql({ params: [DummyValue.DATE], rows: 'one' })
   async dueStats(now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
     const [row] = await this.db.query<{ due: number; oldest: number }>(
       `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest
-         FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1`,
+         FROM webhook_pending_deliveries WHERE next_attempt_at <= $1`,
       [now],
     );
     return { due: row.due, oldestDueSeconds: row.oldest };

@@ -24,10 +24,17 @@ import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhookDeliveriesController, WebhookEndpointsController } from './webhooks.controller.js';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import { WebhookPendingDeliveryEntity } from './entities/webhook-pending-delivery.entity.js';
 
 /** Endpoints, deliveries, fan-out and the API (every role, the CLI included). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity]), AccountModule, AuditModule, EventsModule, MailModule],
+  imports: [
+    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity, WebhookPendingDeliveryEntity]),
+    AccountModule,
+    AuditModule,
+    EventsModule,
+    MailModule,
+  ],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     { provide: SecretBox, useFactory: (config: AppConfig) => new SecretBox(config.webhookSecretKey), inject: [AppConfig] },

@@ -6,6 +6,7 @@
 import './database/template-database.cases';
 import './database/time-partitions-migration.cases';
 import './database/delivery-event-time-migration.cases';
+import './database/pending-deliveries-migration.cases';
 import './database/migration-check.cases';
 import './database/database-session-ended.cases';
 import './database/partition-retention.cases';

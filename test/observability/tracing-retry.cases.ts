@@ -31,7 +31,10 @@ describe('tracing: a retry hours later, by another worker, joins the same trace'
     await patchLeadInTrace(api, firm, leadId, incoming.header);
     await waitFor(() => deliveriesTo(rx, '/flaky', leadId).length === 1, 'the first, failing attempt');
     await waitFor(async () => {
-      const [d] = await api.sql(`SELECT attempt_count, locked_until FROM webhook_deliveries WHERE org_id = $1`, [firm.orgId]);
+      const [d] = await api.sql(
+        `SELECT attempt_count, (SELECT locked_until FROM webhook_pending_deliveries p WHERE p.id = d.id) AS locked_until FROM webhook_deliveries d WHERE org_id = $1`,
+        [firm.orgId],
+      );
       return d?.attempt_count === 1 && d.locked_until === null;
     }, 'the failed attempt recorded');
     // The app that handled the request stops sending; another app on the same database (its own tracer provider,

@@ -10,7 +10,7 @@ export const firstAttemptsRecorded = (sql: Sql, eventIds: string[], count: numbe
     async () =>
       (
         await sql(
-          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND locked_until IS NULL`,
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND attempt_count > 0 AND id NOT IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL)`,
           [eventIds],
         )
       )[0].n === count,
@@ -20,7 +20,13 @@ export const firstAttemptsRecorded = (sql: Sql, eventIds: string[], count: numbe
 /** The delivery has reached `status`, unleased. */
 export const deliveryReaches = (sql: Sql, id: string, status: string) =>
   waitFor(
-    async () => (await sql(`SELECT status FROM webhook_deliveries WHERE id = $1 AND locked_until IS NULL`, [id]))[0]?.status === status,
+    async () =>
+      (
+        await sql(
+          `SELECT status FROM webhook_deliveries WHERE id = $1 AND id NOT IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL)`,
+          [id],
+        )
+      )[0]?.status === status,
     `delivery ${status}`,
   );
 

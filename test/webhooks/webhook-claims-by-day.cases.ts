@@ -20,8 +20,9 @@ function relationsOf(plan: Record<string, unknown>): string[] {
 }
 
 /**
- * The dispatcher against a month of day partitions, through the real worker: each statement that leases
- * deliveries or records their results is planned against the days of the rows it holds, not every day kept (a
+ * The dispatcher against a month of day partitions, through the real worker: the claim leases rows of the queue
+ * (webhook_pending_deliveries) and reads their events, and the result batch writes the log; each is planned against
+ * the days of the rows it holds, not every day kept (a
  * statement finding deliveries or events by id alone is planned over all of them and, as the days fill, scans
  * them: docs/benchmarks.md, "Dispatch"). The statements are caught on the pool's own pg client and planned again
  * with EXPLAIN (not run).
@@ -83,8 +84,12 @@ describe('webhook dispatch on day-partitioned tables', () => {
       twoDaysAgo,
     ]);
     await t.sql(
-      `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, 'lead.created', 'event', 'pending', $4, $4::timestamptz + interval '123 microseconds')`,
+      `WITH d AS (
+         INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, 'lead.created', 'event', 'pending', $4, $4::timestamptz + interval '123 microseconds')
+         RETURNING *)
+       INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, trigger, next_attempt_at)
+       SELECT id, created_at, org_id, endpoint_id, event_id, event_type, trigger, next_attempt_at FROM d`,
       [f.orgId, endpoint.id, legacyEvent, twoDaysAgo],
     );
     await t.sql(`SELECT pg_notify('webhook_deliveries', '')`);
@@ -105,17 +110,22 @@ describe('webhook dispatch on day-partitioned tables', () => {
       [fresh.envelope.id]: expect.objectContaining({ n: 2 }),
     });
 
-    const leases = statements.allWithValues.filter((c) => /^\s*WITH claimed AS/.test(c.text));
-    const results = statements.allWithValues.filter((c) => /^\s*UPDATE webhook_deliveries d\s+SET status/.test(c.text));
-    expect(leases.length).toBeGreaterThan(0);
+    // The claim leases queue rows and reads their events in their days; the results are written in their days.
+    const claims = statements.allWithValues.filter((c) => /^\s*WITH claimed AS/.test(c.text));
+    const results = statements.allWithValues.filter((c) => /^\s*WITH x AS .*UPDATE webhook_deliveries d\s+SET status/s.test(c.text));
+    expect(claims.length).toBeGreaterThan(0);
     expect(results.length).toBeGreaterThan(0);
     const days = [dayPartitionName('webhook_deliveries', twoDaysAgo), dayPartitionName('webhook_deliveries', today)];
-    for (const c of [...leases, ...results]) {
+    for (const c of claims) {
       const rels = await planned(c.text, c.values);
-      const deliveries = partitionsOf(rels, 'webhook_deliveries');
+      expect(rels).toContain('webhook_pending_deliveries');
+      expect(partitionsOf(rels, 'webhook_deliveries')).toEqual([]);
+      expect(days).toEqual(expect.arrayContaining(partitionsOf(rels, 'events').map((r) => r.replace(/^events_/, 'webhook_deliveries_'))));
+    }
+    for (const c of results) {
+      const deliveries = partitionsOf(await planned(c.text, c.values), 'webhook_deliveries');
       expect(deliveries.length).toBeGreaterThan(0);
       expect(days).toEqual(expect.arrayContaining(deliveries));
-      expect(days).toEqual(expect.arrayContaining(partitionsOf(rels, 'events').map((r) => r.replace(/^events_/, 'webhook_deliveries_'))));
     }
   });
 });

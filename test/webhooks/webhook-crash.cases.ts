@@ -80,13 +80,17 @@ describe('crash safety with real worker processes', () => {
     const worker = startWorker(databaseUrl);
     children.push(worker);
     // A bound for a hang (the worker's start among it): seconds when quiet, minutes at load 25.
-    await waitFor(async () => (await count(`locked_until > now()`, more)) > 0, 'the worker to have deliveries in flight', 180_000);
+    await waitFor(
+      async () => (await count(`id IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until > now())`, more)) > 0,
+      'the worker to have deliveries in flight',
+      180_000,
+    );
     const inFlight = rx.received.length;
     worker.kill('SIGTERM');
     const exit = await exited(worker);
     expect(exit).toEqual({ code: 0, signal: null }); // a clean exit, after the drain
     const sentDuringShutdown = rx.received.length - inFlight;
-    expect(await count(`locked_until IS NOT NULL`, more)).toBe(0); // finished or released, never left leased
+    expect(await count(`id IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL)`, more)).toBe(0); // finished or released, never left leased
     const succeeded = await count(`status = 'succeeded'`, more);
     expect(succeeded).toBeGreaterThan(0);
     expect(succeeded).toBeLessThan(30); // it stopped claiming

@@ -115,7 +115,7 @@ describe('webhook delivery metrics', () => {
       await waitFor(
         async () => {
           const rows = await api.sql(
-            `SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ANY($1::uuid[]) AND attempt_count = 1 AND locked_until IS NULL`,
+            `SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ANY($1::uuid[]) AND attempt_count = 1 AND id NOT IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL)`,
             [ids],
           );
           return rows.length === 3;

@@ -3,15 +3,16 @@ import type { DeliveryAttempt, DeliveryStatus, DeliveryTrigger } from '../webhoo
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 
 /**
- * A delivery of an event to an endpoint (`webhook_deliveries`), its attempts kept on the row. Partitioned by UTC
- * day on `createdAt`, which is therefore part of the primary key; the day partitions have `fillfactor = 80` so the
- * claim's lease is a HOT update. The list indexes sort `createdAt` and `id` descending (named here, defined by the migrations alone:
+ * A delivery of an event to an endpoint (`webhook_deliveries`, the deliveries log), its attempts kept on the row.
+ * Partitioned by UTC day on `createdAt`, which is therefore part of the primary key. While it is pending, its due
+ * time and lease live in `webhook_pending_deliveries` (WebhookPendingDeliveryEntity) too; no index here covers a
+ * column an attempt's result changes, and the day partitions have `fillfactor = 40`, so recording a result is a HOT
+ * update. The list indexes sort `createdAt` and `id` descending (named here, defined by the migrations alone:
  * TypeORM has no column order, docs/decisions.md).
  */
 @Entity('webhook_deliveries')
 @Check('webhook_deliveries_trigger_check', `trigger IN ('event', 'test', 'redelivery')`)
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'succeeded', 'failed')`)
-@Index('webhook_deliveries_due_idx', ['nextAttemptAt'], { where: `status = 'pending'` })
 @Index('webhook_deliveries_org_idx', { synchronize: false })
 @Index('webhook_deliveries_endpoint_idx', { synchronize: false })
 @Index('webhook_deliveries_event_idx', { synchronize: false })
@@ -52,13 +53,6 @@ export class WebhookDeliveryEntity {
 
   @Column('timestamptz', { nullable: true })
   completedAt: Date | null;
-
-  /** The lease of the worker sending it (database time), and which claim holds it. */
-  @Column('timestamptz', { nullable: true })
-  lockedUntil: Date | null;
-
-  @Column('uuid', { nullable: true })
-  claimToken: string | null;
 
   @PrimaryColumn('timestamptz', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
   createdAt: Date;

@@ -69,6 +69,7 @@ describe('migration check', () => {
       'transcripts',
       'webhook_deliveries',
       'webhook_endpoints',
+      'webhook_pending_deliveries',
     ]);
     expect(await schemaDrift(dataSource)).toEqual({ typeorm: [], catalogue: [] });
   });

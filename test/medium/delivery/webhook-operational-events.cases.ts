@@ -71,7 +71,7 @@ describe('events about the webhooks themselves', () => {
   const settled = (eventId: string, endpointId: string, check: (d: any) => boolean) =>
     waitFor(async () => {
       const [d] = await m.sql(
-        `SELECT * FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2 AND locked_until IS NULL ORDER BY created_at DESC LIMIT 1`,
+        `SELECT * FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2 AND id NOT IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL) ORDER BY created_at DESC LIMIT 1`,
         [eventId, endpointId],
       );
       return d && check(d) ? d : null;

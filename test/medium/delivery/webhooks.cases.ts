@@ -75,7 +75,7 @@ const advance = (ms: number) => {
 const settled = async (eventId: string, endpointId: string, check: (d: any) => boolean = () => true) =>
   waitFor(async () => {
     const [d] = await m.sql(
-      `SELECT * FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2 AND locked_until IS NULL ORDER BY created_at DESC LIMIT 1`,
+      `SELECT * FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2 AND id NOT IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL) ORDER BY created_at DESC LIMIT 1`,
       [eventId, endpointId],
     );
     return d && check(d) ? d : null;
@@ -497,8 +497,7 @@ describe('deliveries an endpoint missed while it was off', () => {
     await m.sut.idle();
     expect(rx.at('/missed/off')).toEqual([]);
     expect(await listed(f, { endpoint_id: off })).toEqual([missed]);
-    const [row] = await m.sql(`SELECT locked_until, claim_token FROM webhook_deliveries WHERE id = $1`, [missed.id]);
-    expect(row).toEqual({ locked_until: null, claim_token: null });
+    expect(await m.sql(`SELECT id FROM webhook_pending_deliveries WHERE id = $1`, [missed.id])).toEqual([]);
   });
 
   it('send no owner email and leave the endpoint health alone', async () => {
@@ -979,7 +978,7 @@ describe('dispatch batches', () => {
       [endpoint.id, events],
     );
     const [{ claim_token: otherToken }] = await m.sql(
-      `UPDATE webhook_deliveries SET claim_token = gen_random_uuid() WHERE id = $1 RETURNING claim_token`,
+      `UPDATE webhook_pending_deliveries SET claim_token = gen_random_uuid() WHERE id = $1 RETURNING claim_token`,
       [lost.id],
     );
     for (const res of held) res.end('ok');
@@ -989,7 +988,8 @@ describe('dispatch batches', () => {
     );
     await m.sut.idle();
     const rows = await m.sql(
-      `SELECT status, attempt_count, jsonb_array_length(attempts) AS attempts, claim_token FROM webhook_deliveries WHERE id = ANY($1) ORDER BY id = $2 DESC`,
+      `SELECT status, attempt_count, jsonb_array_length(attempts) AS attempts, (SELECT claim_token FROM webhook_pending_deliveries p WHERE p.id = d.id) AS claim_token
+         FROM webhook_deliveries d WHERE id = ANY($1) ORDER BY id = $2 DESC`,
       [[mine.id, lost.id], mine.id],
     );
     expect(rows).toEqual([
@@ -1028,10 +1028,11 @@ describe('misbehaving receivers', () => {
     const e2 = await record(f2.orgId, 'call.completed', { call_id: 'call_m' });
     const row = async (endpointId: string) =>
       (
-        await m.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = ANY($2)`, [
-          endpointId,
-          [e1.envelope.id, e2.envelope.id],
-        ])
+        await m.sql(
+          `SELECT d.*, (SELECT p.locked_until FROM webhook_pending_deliveries p WHERE p.id = d.id) AS locked_until
+             FROM webhook_deliveries d WHERE endpoint_id = $1 AND event_id = ANY($2)`,
+          [endpointId, [e1.envelope.id, e2.envelope.id]],
+        )
       )[0];
     const recorded = (endpointId: string, timeoutMs = 5000) =>
       waitFor(
@@ -1099,10 +1100,10 @@ describe('misbehaving receivers', () => {
     const stored = (check: (d: any) => boolean, what: string) =>
       waitFor(
         async () => {
-          const [d] = await m.sql(`SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2 AND locked_until IS NULL`, [
-            endpoint.id,
-            e.envelope.id,
-          ]);
+          const [d] = await m.sql(
+            `SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2 AND id NOT IN (SELECT id FROM webhook_pending_deliveries WHERE locked_until IS NOT NULL)`,
+            [endpoint.id, e.envelope.id],
+          );
           return d && check(d) ? d : null;
         },
         what,
