@@ -42,6 +42,8 @@ describe('reference integrations (examples/)', () => {
     const env = { API_URL: t.baseUrl, API_KEY: f.keys['read-update-leads'], STATE_DIR: dir };
     const mirror = (kind: string) => JSON.parse(readFileSync(join(dir, `${kind}.json`), 'utf8'));
 
+    // Listable once every older transaction of the cluster has ended (another test's CREATE DATABASE holds them back).
+    await firmEventsListable(t, f.orgId);
     const run1 = await runExample('sync-poller.mjs', env);
     expect(run1).toMatchObject({ code: 0 });
     const out1 = JSON.parse(run1.stdout);
