@@ -71,6 +71,9 @@ export class ClusterRun {
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s',
       DATABASE_STATEMENT_TIMEOUT: '5s',
       RATE_LIMIT_PER_SECOND: '5000',
+      // Three readers and a poller share one key and stand for separate readers: the per-key cap on requests under
+      // way would queue them behind one another and thin the traffic the failover is judged on.
+      CONCURRENT_REQUESTS_PER_KEY: '100',
       LOG_LEVEL: 'warn',
       DATA_DIR: join(this.root, 'service-data'),
       ...extra,
