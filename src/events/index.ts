@@ -9,6 +9,7 @@ export type { EventEnvelope, RecordedEvent } from './event-types.js';
 export { eventSchemas, eventWebhooks } from './event-webhooks.openapi.js';
 export { eventTypeReference } from './event-type-reference.js';
 export type { EventMemberReference, EventTypeReference } from './event-type-reference.js';
+export { eventColumns } from './event-columns.js';
 export { EventWaits } from './event-waits.js';
 export { StandbyHorizon } from './standby-horizon.js';
 export { WaitingEventsList } from './waiting-events-list.js';

@@ -8,7 +8,7 @@ import type { DeliveryOutcome } from './delivery-rules.js';
 import { SecretBox } from './secret-box.js';
 import { SigningKeys } from './signing-keys.js';
 import { webhookHeaders } from './signing.js';
-import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
+import type { ClaimedDelivery } from './delivery-claims.repository.js';
 import { WebhookSender } from './webhook-sender.js';
 import { displayUrl } from './webhook.mapper.js';
 import { WebhookMetrics } from './webhook-metrics.js';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { columns } from '../database/columns.js';
 import { DummyValue, GenerateSql, SQL } from '../database/generate-sql.js';
 import { computed, selectList, type RowOf } from '../database/select-list.js';
 import { Database, type Queryable, type Tx } from '../database/sql.js';
@@ -6,7 +7,18 @@ import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 import { WebhookPendingDeliveryEntity } from './entities/webhook-pending-delivery.entity.js';
 import type { CarriedPosition } from '../common/ids.js';
+import { eventColumns } from '../events/index.js';
 import type { DeliveryAttempt, DeliveryStatus } from './webhook-model.js';
+
+const ev = eventColumns('ev');
+/** The queue's columns: bare (a SET's targets, the unaliased claim), and as the claim's statements alias it. */
+const [queue, c, p] = [
+  columns(WebhookPendingDeliveryEntity),
+  columns(WebhookPendingDeliveryEntity, 'c'),
+  columns(WebhookPendingDeliveryEntity, 'p'),
+];
+const [log, d] = [columns(WebhookDeliveryEntity), columns(WebhookDeliveryEntity, 'd')];
+const e = columns(WebhookEndpointEntity, 'e');
 
 /**
  * The event's columns a claim reads (events is the events context's table: named here, typed by the claim), all
@@ -20,9 +32,9 @@ const EVENT = computed<{
   /** The traceparent stored with the event (recorded while tracing was on). */
   traceContext: string | null;
 }>(
-  'ev.occurred_at AS "eventOccurredAt", ev.test AS "eventTest", ev.livemode AS "eventLivemode", ev.data AS "eventData", ev.trace_context AS "traceContext"',
+  `${ev.occurredAt} AS "eventOccurredAt", ${ev.test} AS "eventTest", ${ev.livemode} AS "eventLivemode", ${ev.data} AS "eventData", ${ev.traceContext} AS "traceContext"`,
 );
-const EVENT_BY_ID = computed<{ eventId: string }>('ev.id AS "eventId"').and(EVENT);
+const EVENT_BY_ID = computed<{ eventId: string }>(`${ev.id} AS "eventId"`).and(EVENT);
 
 /** A delivery leased to this worker: the claim's join of the pending delivery, its endpoint and its event. */
 const LEASED = selectList(WebhookPendingDeliveryEntity, 'c', [
@@ -37,7 +49,7 @@ const LEASED = selectList(WebhookPendingDeliveryEntity, 'c', [
 ])
   // The token the claim's own UPDATE set (so never null here); the partition keys exactly, as PostgreSQL's text (a
   // Date keeps milliseconds; the columns may hold microseconds).
-  .and(computed<{ claimToken: string; createdKey: string }>('c.claim_token AS "claimToken", c.created_at::text AS "createdKey"'))
+  .and(computed<{ claimToken: string; createdKey: string }>(`${c.claimToken} AS "claimToken", ${c.createdAt}::text AS "createdKey"`))
   .and(selectList(WebhookEndpointEntity, 'e', ['url', 'secretEnc', 'previousSecretEnc', 'previousSecretExpiresAt']))
   .and(selectList(WebhookEndpointEntity, 'e', ['status'], 'endpoint'))
   .and(EVENT);
@@ -47,7 +59,7 @@ export type ClaimedDelivery = RowOf<typeof LEASED>;
 
 /** A due row of the queue, with its event's partition key as PostgreSQL's text: exact to the microsecond, unlike a Date. */
 const DUE = selectList(WebhookPendingDeliveryEntity, null, ['id', 'eventId']).and(
-  computed<{ eventKey: string | null }>('event_occurred_at::text AS "eventKey"'),
+  computed<{ eventKey: string | null }>(`${queue.eventOccurredAt}::text AS "eventKey"`),
 );
 type Due = RowOf<typeof DUE>;
 
@@ -68,7 +80,7 @@ const ID = selectList(WebhookDeliveryEntity, 'd', ['id']);
 const distinct = (keys: string[]): string[] => [...new Set(keys)];
 
 /** Due and not leased (a lease that ran out is due again). */
-const DUE_NOW = 'next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < now())';
+const DUE_NOW = `${queue.nextAttemptAt} <= $1 AND (${queue.lockedUntil} IS NULL OR ${queue.lockedUntil} < now())`;
 
 /**
  * The dispatcher's statements: claim, record, give back. A claim leases rows of `webhook_pending_deliveries` (the
@@ -111,7 +123,7 @@ export class DeliveryClaimsRepository {
       DUE,
       `SELECT ${DUE} FROM webhook_pending_deliveries
         WHERE ${DUE_NOW}
-        ORDER BY next_attempt_at
+        ORDER BY ${queue.nextAttemptAt}
         LIMIT $2
           FOR UPDATE SKIP LOCKED`,
       [now, limit],
@@ -129,9 +141,9 @@ export class DeliveryClaimsRepository {
       DUE,
       `SELECT ${DUE} FROM webhook_pending_deliveries p
         WHERE ${DUE_NOW}
-          AND (attempt_count > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ev.id = p.event_id AND ev.occurred_at = p.event_occurred_at
-                                               AND (ev.history, ev.txid) < ($3::integer, $4::xid8)))
-        ORDER BY next_attempt_at
+          AND (${queue.attemptCount} > 0 OR EXISTS (SELECT 1 FROM events ev WHERE ${ev.id} = ${p.eventId} AND ${ev.occurredAt} = ${p.eventOccurredAt}
+                                               AND (${ev.history}, ev.txid) < ($3::integer, $4::xid8)))
+        ORDER BY ${queue.nextAttemptAt}
         LIMIT $2
           FOR UPDATE OF p SKIP LOCKED`,
       [now, limit, before.history, before.txid],
@@ -145,16 +157,16 @@ export class DeliveryClaimsRepository {
       LEASED,
       `WITH claimed AS (
          UPDATE webhook_pending_deliveries c
-            SET locked_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
-          WHERE c.id = ANY($1::uuid[])
-         RETURNING c.id, c.org_id, c.endpoint_id, c.event_id, c.event_type, c.attempt_count, c.claim_token, c.trigger, c.created_at,
-                   c.event_occurred_at, c.next_attempt_at)
+            SET ${queue.lockedUntil} = now() + make_interval(secs => $2), ${queue.claimToken} = gen_random_uuid()
+          WHERE ${c.id} = ANY($1::uuid[])
+         RETURNING ${c.id}, ${c.orgId}, ${c.endpointId}, ${c.eventId}, ${c.eventType}, ${c.attemptCount}, ${c.claimToken}, ${c.trigger}, ${c.createdAt},
+                   ${c.eventOccurredAt}, ${c.nextAttemptAt})
        SELECT ${LEASED}
          FROM claimed c
-         JOIN webhook_endpoints e ON e.id = c.endpoint_id
-         LEFT JOIN events ev ON ev.id = c.event_id AND ev.occurred_at = c.event_occurred_at
-                            AND ev.id = ANY($3::text[]) AND ev.occurred_at = ANY($4::timestamptz[])
-        ORDER BY c.next_attempt_at`,
+         JOIN webhook_endpoints e ON ${e.id} = ${c.endpointId}
+         LEFT JOIN events ev ON ${ev.id} = ${c.eventId} AND ${ev.occurredAt} = ${c.eventOccurredAt}
+                            AND ${ev.id} = ANY($3::text[]) AND ${ev.occurredAt} = ANY($4::timestamptz[])
+        ORDER BY ${c.nextAttemptAt}`,
       [due.map((d) => d.id), leaseSeconds, withEvent.map((d) => d.eventId), distinct(withEvent.map((d) => d.eventKey!))],
     );
   }
@@ -166,7 +178,7 @@ export class DeliveryClaimsRepository {
   private async withEventsById(tx: Queryable, claimed: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
     const ids = distinct(claimed.filter((c) => c.eventOccurredAt === null).map((c) => c.eventId));
     if (ids.length === 0) return claimed;
-    const events = await tx.query(EVENT_BY_ID, `SELECT ${EVENT_BY_ID} FROM events ev WHERE ev.id = ANY($1::text[])`, [ids]);
+    const events = await tx.query(EVENT_BY_ID, `SELECT ${EVENT_BY_ID} FROM events ev WHERE ${ev.id} = ANY($1::text[])`, [ids]);
     const byId = new Map(events.map((e) => [e.eventId, e]));
     return claimed.map((c) => (c.eventOccurredAt === null && byId.has(c.eventId) ? { ...c, ...byId.get(c.eventId)! } : c));
   }
@@ -194,25 +206,25 @@ export class DeliveryClaimsRepository {
                   AS x(id uuid, claim_token uuid, status text, attempt jsonb, next_attempt_at timestamptz, completed_at timestamptz)),
        settled AS (
          DELETE FROM webhook_pending_deliveries p USING x
-          WHERE p.id = x.id AND p.claim_token = x.claim_token AND x.status <> 'pending'
-         RETURNING p.id),
+          WHERE ${p.id} = x.id AND ${p.claimToken} = x.claim_token AND x.status <> 'pending'
+         RETURNING ${p.id}),
        retried AS (
          UPDATE webhook_pending_deliveries p
-            SET attempt_count = p.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
-                next_attempt_at = x.next_attempt_at, locked_until = NULL, claim_token = NULL
+            SET ${queue.attemptCount} = ${p.attemptCount} + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
+                ${queue.nextAttemptAt} = x.next_attempt_at, ${queue.lockedUntil} = NULL, ${queue.claimToken} = NULL
            FROM x
-          WHERE p.id = x.id AND p.claim_token = x.claim_token AND x.status = 'pending'
-         RETURNING p.id)
+          WHERE ${p.id} = x.id AND ${p.claimToken} = x.claim_token AND x.status = 'pending'
+         RETURNING ${p.id})
        UPDATE webhook_deliveries d
-          SET status = x.status,
-              attempt_count = d.attempt_count + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
-              attempts = CASE WHEN x.attempt IS NULL THEN d.attempts ELSE d.attempts || jsonb_build_array(x.attempt) END,
-              next_attempt_at = x.next_attempt_at,
-              completed_at = x.completed_at
+          SET ${log.status} = x.status,
+              ${log.attemptCount} = ${d.attemptCount} + CASE WHEN x.attempt IS NULL THEN 0 ELSE 1 END,
+              ${log.attempts} = CASE WHEN x.attempt IS NULL THEN ${d.attempts} ELSE ${d.attempts} || jsonb_build_array(x.attempt) END,
+              ${log.nextAttemptAt} = x.next_attempt_at,
+              ${log.completedAt} = x.completed_at
          FROM x
-        WHERE d.id = x.id AND d.status = 'pending'
-          AND d.id IN (SELECT id FROM settled UNION ALL SELECT id FROM retried)
-          AND d.id = ANY($2::uuid[]) AND d.created_at = ANY($3::timestamptz[])
+        WHERE ${d.id} = x.id AND ${d.status} = 'pending'
+          AND ${d.id} IN (SELECT id FROM settled UNION ALL SELECT id FROM retried)
+          AND ${d.id} = ANY($2::uuid[]) AND ${d.createdAt} = ANY($3::timestamptz[])
         RETURNING ${ID}`,
       [JSON.stringify(payload), items.map((i) => i.id), distinct(items.map((i) => i.createdKey))],
     );
@@ -224,7 +236,7 @@ export class DeliveryClaimsRepository {
   async release(claimTokens: string[]): Promise<number> {
     if (claimTokens.length === 0) return 0;
     return this.db.execute(
-      `UPDATE webhook_pending_deliveries SET locked_until = NULL, claim_token = NULL WHERE claim_token = ANY($1::uuid[])`,
+      `UPDATE webhook_pending_deliveries SET ${queue.lockedUntil} = NULL, ${queue.claimToken} = NULL WHERE ${queue.claimToken} = ANY($1::uuid[])`,
       [claimTokens],
     );
   }

@@ -1,7 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { traceparentOf, type Span } from '../common/tracing/tracing.js';
 import type { AttemptResult } from './delivery-rules.js';
-import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
+import type { ClaimedDelivery } from './delivery-claims.repository.js';
 
 /** What identifies an attempt in a trace: ids only, never the endpoint's URL (it may carry a token) or its secret. */
 export function attemptSpanAttributes(c: ClaimedDelivery): Record<string, string | number> {

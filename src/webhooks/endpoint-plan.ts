@@ -1,5 +1,5 @@
 import { foldHealth, noSuccessFor3Days, type DeliveryDecision, type DeliveryOutcome } from './delivery-rules.js';
-import type { ClaimedDelivery } from './webhook-deliveries.repository.js';
+import type { ClaimedDelivery } from './delivery-claims.repository.js';
 import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 
 export interface DecidedDelivery {

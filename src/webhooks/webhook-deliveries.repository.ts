@@ -6,11 +6,12 @@ import { SqlParams } from '../database/sql-params.js';
 import { Database, type Tx } from '../database/sql.js';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
-import type { DeliveryStatus, DeliveryTrigger } from './webhook-model.js';
+import { WebhookPendingDeliveryEntity } from './entities/webhook-pending-delivery.entity.js';
+import type { DeliveryFilters, DeliveryPosition, DeliveryTrigger } from './webhook-model.js';
 
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
 
-/** A delivery as listed and shown: every column but the lease and its event's partition key. */
+/** A delivery as listed and shown: every column but its event's partition key. */
 export const DELIVERY = selectList(WebhookDeliveryEntity, 'd', [
   'id',
   'orgId',
@@ -28,26 +29,16 @@ export const DELIVERY = selectList(WebhookDeliveryEntity, 'd', [
 const STATUS = selectList(WebhookDeliveryEntity, null, ['status']);
 const CREATED = selectList(WebhookDeliveryEntity, 'd', ['createdAt']);
 
-/** Column names of the reads: the deliveries', and their endpoints'. */
-const [d, e] = [columns(WebhookDeliveryEntity, 'd'), columns(WebhookEndpointEntity, 'e')];
+/** Column names as the statements alias their tables; then bare (INSERT lists, SET targets, the fan-out's endpoints). */
+const [d, e, closed] = [
+  columns(WebhookDeliveryEntity, 'd'),
+  columns(WebhookEndpointEntity, 'e'),
+  columns(WebhookPendingDeliveryEntity, 'c'),
+];
+const [log, queue, endpoint] = [columns(WebhookDeliveryEntity), columns(WebhookPendingDeliveryEntity), columns(WebhookEndpointEntity)];
 
 export type DeliveryRow = RowOf<typeof DELIVERY>;
-
-export type { ClaimedDelivery, DeliveryTransition } from './delivery-claims.repository.js';
-
-export interface DeliveryFilters {
-  endpointId?: string;
-  eventId?: string;
-  status?: DeliveryStatus;
-  /** The console's filter (the API lists every type). */
-  eventType?: string;
-}
-
-/** A keyset position: (created_at, id). */
-export interface DeliveryPosition {
-  createdAt: Date;
-  id: string;
-}
+export type { DeliveryFilters, DeliveryPosition } from './webhook-model.js';
 
 const NEW_DELIVERY = {
   orgId: DummyValue.UUID,
@@ -69,10 +60,10 @@ const NEWER_OF_ONE_TYPE = {
 };
 
 /** After an INSERT into the log (a CTE `d` returning its rows): its pending rows into the queue, in the same statement. */
-const QUEUE_PENDING = `INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger,
-                                          next_attempt_at)
-         SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at
-           FROM d WHERE status = 'pending'`;
+const QUEUE_PENDING = `INSERT INTO webhook_pending_deliveries (${queue.id}, ${queue.createdAt}, ${queue.orgId}, ${queue.endpointId}, ${queue.eventId}, ${queue.eventType}, ${queue.eventOccurredAt}, ${queue.trigger},
+                                          ${queue.nextAttemptAt})
+         SELECT ${log.id}, ${log.createdAt}, ${log.orgId}, ${log.endpointId}, ${log.eventId}, ${log.eventType}, ${log.eventOccurredAt}, ${log.trigger}, ${log.nextAttemptAt}
+           FROM d WHERE ${log.status} = 'pending'`;
 
 /**
  * `webhook_deliveries`, written out: the table is partitioned by day on `created_at`, and each statement here is
@@ -97,16 +88,16 @@ export class WebhookDeliveriesRepository {
     const rows = await tx.query(
       STATUS,
       `WITH d AS (
-         INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, completed_at, created_at,
-                                         event_occurred_at)
-         SELECT gen_random_uuid(), org_id, id, $2, $3, 'event',
-                CASE WHEN status = 'enabled' THEN 'pending' ELSE 'failed' END,
-                CASE WHEN status = 'enabled' THEN $4::timestamptz END,
-                CASE WHEN status = 'enabled' THEN NULL ELSE $4::timestamptz END,
+         INSERT INTO webhook_deliveries (${log.id}, ${log.orgId}, ${log.endpointId}, ${log.eventId}, ${log.eventType}, ${log.trigger}, ${log.status}, ${log.nextAttemptAt}, ${log.completedAt}, ${log.createdAt},
+                                         ${log.eventOccurredAt})
+         SELECT gen_random_uuid(), ${endpoint.orgId}, ${endpoint.id}, $2, $3, 'event',
+                CASE WHEN ${endpoint.status} = 'enabled' THEN 'pending' ELSE 'failed' END,
+                CASE WHEN ${endpoint.status} = 'enabled' THEN $4::timestamptz END,
+                CASE WHEN ${endpoint.status} = 'enabled' THEN NULL ELSE $4::timestamptz END,
                 $4, $4
            FROM webhook_endpoints
-          WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
-         RETURNING id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at, status),
+          WHERE ${endpoint.orgId} = $1 AND $3 = ANY(${endpoint.eventTypes}) AND ${endpoint.livemode} = $5
+         RETURNING ${log.id}, ${log.createdAt}, ${log.orgId}, ${log.endpointId}, ${log.eventId}, ${log.eventType}, ${log.eventOccurredAt}, ${log.trigger}, ${log.nextAttemptAt}, ${log.status}),
        queued AS (${QUEUE_PENDING})
        SELECT ${STATUS} FROM d`,
       [e.orgId, e.eventId, e.eventType, e.at, e.livemode],
@@ -131,7 +122,7 @@ export class WebhookDeliveriesRepository {
     const [row] = await tx.query(
       DELIVERY,
       `WITH d AS (
-         INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
+         INSERT INTO webhook_deliveries (${log.id}, ${log.orgId}, ${log.endpointId}, ${log.eventId}, ${log.eventType}, ${log.trigger}, ${log.status}, ${log.nextAttemptAt}, ${log.createdAt}, ${log.eventOccurredAt})
          VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7)
          RETURNING *),
        queued AS (${QUEUE_PENDING})
@@ -229,11 +220,11 @@ export class WebhookDeliveriesRepository {
     return tx.execute(
       `WITH closed AS (
          DELETE FROM webhook_pending_deliveries
-          WHERE endpoint_id = $1 AND (locked_until IS NULL OR locked_until < now())
-         RETURNING id, created_at)
-       UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, completed_at = $2
+          WHERE ${queue.endpointId} = $1 AND (${queue.lockedUntil} IS NULL OR ${queue.lockedUntil} < now())
+         RETURNING ${queue.id}, ${queue.createdAt})
+       UPDATE webhook_deliveries d SET ${log.status} = 'failed', ${log.nextAttemptAt} = NULL, ${log.completedAt} = $2
          FROM closed c
-        WHERE d.id = c.id AND d.created_at = c.created_at AND d.endpoint_id = $1 AND d.status = 'pending'`,
+        WHERE ${d.id} = ${closed.id} AND ${d.createdAt} = ${closed.createdAt} AND ${d.endpointId} = $1 AND ${d.status} = 'pending'`,
       [endpointId, now],
     );
   }
@@ -242,8 +233,8 @@ export class WebhookDeliveriesRepository {
   @GenerateSql({ params: [DummyValue.DATE], rows: 'one' })
   async dueStats(now: Date): Promise<{ due: number; oldestDueSeconds: number }> {
     const [row] = await this.db.query<{ due: number; oldest: number }>(
-      `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at))), 0)::float8 AS oldest
-         FROM webhook_pending_deliveries WHERE next_attempt_at <= $1`,
+      `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(${queue.nextAttemptAt}))), 0)::float8 AS oldest
+         FROM webhook_pending_deliveries WHERE ${queue.nextAttemptAt} <= $1`,
       [now],
     );
     return { due: row.due, oldestDueSeconds: row.oldest };

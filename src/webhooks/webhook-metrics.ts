@@ -3,7 +3,8 @@ import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
 import { Clock } from '../common/clock.js';
 import { sharedReadGauges } from '../common/ops/shared-read-gauges.js';
 import { isSuccess, type AttemptResult } from './delivery-rules.js';
-import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
+import type { ClaimedDelivery } from './delivery-claims.repository.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
 /** success: a 2xx answer; http_error: any other answer; no_response: timeout, refused or reset connection, disallowed address. */

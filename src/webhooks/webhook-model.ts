@@ -11,3 +11,18 @@ export interface DeliveryAttempt {
   error: string | null;
   response_body: string | null;
 }
+
+/** What a listing of deliveries is narrowed to. */
+export interface DeliveryFilters {
+  endpointId?: string;
+  eventId?: string;
+  status?: DeliveryStatus;
+  /** The console's filter (the API lists every type). */
+  eventType?: string;
+}
+
+/** A keyset position: (created_at, id). */
+export interface DeliveryPosition {
+  createdAt: Date;
+  id: string;
+}
