@@ -10,7 +10,4 @@ const LeadsError = errorsOf(LEADS_ERRORS);
 /** The lead is not at the expected status, or changed while the request was handled. */
 export class StatusConflictError extends LeadsError {
   readonly code = 'status_conflict';
-  constructor(detail: string, extra: Record<string, unknown>) {
-    super(detail, extra);
-  }
 }

@@ -10,7 +10,4 @@ const WebhooksError = errorsOf(WEBHOOKS_ERRORS);
 /** The webhook endpoint is turned off: nothing is sent to it (test, redeliver, the console's send). */
 export class EndpointDisabledError extends WebhooksError {
   readonly code = 'endpoint_disabled';
-  constructor(detail: string, extra: Record<string, unknown>) {
-    super(detail, extra);
-  }
 }
