@@ -11,7 +11,7 @@ const LIMIT_LINE =
 /**
  * What the command may hold at most while refusing an answer of any size: Node and undici take about 60 MiB, the
  * answer 8 MiB, and what the socket and zlib read ahead of the refusal; both cases peaked at 226 MiB once, at the end
- * of a full run (100 to 190 MiB otherwise). Without the bound an endless body took it to 6.4 GB in 30 s and a gzip
+ * of a full run. Without the bound an endless body took it to 6.4 GB in 30 s and a gzip
  * bomb to about 1 GB: this bound tells the two apart with room for a busy machine.
  */
 const PEAK_RSS_MIB = 320;
