@@ -15,6 +15,18 @@ export async function startApi(env) {
  * `output()` (what it wrote so far) and `exited` (set when it exits: {code, signal}).
  */
 export async function startService(role, env) {
+  // The free port is free when asked, not when the service binds it: another process (a bench beside this one) can
+  // take it in between. Then the service exits with EADDRINUSE, and another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(role, env);
+    } catch (err) {
+      if (attempt >= 3 || !String(err.message).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startServiceOnce(role, env) {
   const port = role === 'worker' ? 0 : await freePort();
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: root,
