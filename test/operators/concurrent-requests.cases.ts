@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { ConcurrentRequests } from '../../src/auth/index';
+import { waitFor } from '../support/receiver';
 import { createFirm, type TestFirm } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -17,10 +18,7 @@ async function holdPlace(app: TestApp, key: string): Promise<Socket> {
   socket.on('error', () => {});
   const limiter = app.app.get(ConcurrentRequests);
   const before = limiter.taken();
-  for (const started = Date.now(); limiter.taken() === before;) {
-    if (Date.now() - started > 10_000) throw new Error('the held request never took its place');
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await waitFor(() => limiter.taken() > before, 'the held request to take its place', 10_000);
   return socket;
 }
 
