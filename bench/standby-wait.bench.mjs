@@ -11,18 +11,17 @@
  * Prints one JSON object: p50/p99 latency in ms for each setting and round, the ratios on/off, and the load average.
  * `npm test` runs it once with a few events (test/benches.e2e.spec.ts).
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PostgresNode } from './failover/postgres-node.mjs';
 import { LaggingLink } from './failover/tcp-links.mjs';
 import { freePort } from './free-port.mjs';
 import { quantile } from './quantiles.mjs';
+import { startService } from './service-process.mjs';
 
 const dist = (p) => import(new URL(`../dist/src/${p}`, import.meta.url).href);
 const SECRET_KEY = Buffer.alloc(32, 13).toString('base64');
@@ -67,36 +66,17 @@ async function prepare(db, receiverPort) {
   return orgId;
 }
 
-function startWorker(databaseUrl, waitForStandby) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
-    env: {
-      PATH: process.env.PATH,
-      ROLE: 'worker',
-      DATABASE_URL: databaseUrl,
-      WEBHOOK_SECRET_KEY: SECRET_KEY,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      EVENTS_WAIT_FOR_STANDBY: String(waitForStandby),
-      LOG_LEVEL: 'error',
-      BASE_URL: 'http://api.test',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  return {
-    child,
-    started: async () => {
-      for (const until = Date.now() + 120_000; !err.includes('Receptionist API (worker)'); await sleep(50))
-        if (child.exitCode !== null || Date.now() > until) throw new Error(`the worker did not start:\n${err}`);
-    },
-  };
-}
-
 /** One round: `events` committed at `rate`, each with its pending delivery and NOTIFY, as the fan-out writes them. */
 async function round(url, orgId, receiver, waitForStandby) {
   const { newEventId } = await dist('common/ids.js');
-  const worker = startWorker(url, waitForStandby);
-  await worker.started();
+  const worker = await startService('worker', {
+    DATABASE_URL: url,
+    WEBHOOK_SECRET_KEY: SECRET_KEY,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    EVENTS_WAIT_FOR_STANDBY: String(waitForStandby),
+    LOG_LEVEL: 'error',
+    BASE_URL: 'http://api.test',
+  });
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   receiver.first.clear();
