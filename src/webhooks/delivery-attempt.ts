@@ -34,6 +34,8 @@ export class DeliveryAttempt {
   private readonly logger = new Logger('WebhookDispatcher');
   private readonly sender: WebhookSender;
   private readonly keys: SigningKeys;
+  /** LOG_LEVEL debug or trace: each attempt is logged (its fields, URL parsed for display, are built only then). */
+  private readonly logsAttempts: boolean;
 
   constructor(
     secrets: SecretBox,
@@ -44,6 +46,7 @@ export class DeliveryAttempt {
   ) {
     this.keys = new SigningKeys(secrets, this.logger);
     this.sender = new WebhookSender({ allowPrivateTargets: config.webhookAllowPrivateTargets });
+    this.logsAttempts = config.logLevel === 'debug' || config.logLevel === 'trace';
   }
 
   /** What happened to this delivery now: cancelled without sending, or the attempt's result. */
@@ -75,16 +78,17 @@ export class DeliveryAttempt {
     recordAttemptOnSpan(span, result);
     // The failure is known only now (up to the 10 s deadline after `at`): retries wait from here.
     const endedAt = this.clock.now();
-    this.logger.debug(
-      {
-        delivery_id: c.id,
-        endpoint: displayUrl(c.url),
-        status_code: result.statusCode,
-        error: result.error,
-        duration_ms: result.durationMs,
-      },
-      'webhook attempt',
-    );
+    if (this.logsAttempts)
+      this.logger.debug(
+        {
+          delivery_id: c.id,
+          endpoint: displayUrl(c.url),
+          status_code: result.statusCode,
+          error: result.error,
+          duration_ms: result.durationMs,
+        },
+        'webhook attempt',
+      );
     return { kind: 'attempt', at, endedAt, result };
   }
 }

@@ -1,6 +1,6 @@
 import { foldHealth, noSuccessFor3Days, type DeliveryDecision, type DeliveryOutcome } from './delivery-rules.js';
 import type { ClaimedDelivery } from './delivery-claims.repository.js';
-import type { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+import type { LockedEndpoint } from './webhook-endpoints.repository.js';
 
 export interface DecidedDelivery {
   claimed: ClaimedDelivery;
@@ -10,7 +10,7 @@ export interface DecidedDelivery {
 }
 
 export interface EndpointPlan {
-  endpoint: WebhookEndpointEntity;
+  endpoint: LockedEndpoint;
   /** The endpoint's health after this batch's real attempts; null when it had none. */
   health: ReturnType<typeof foldHealth> | null;
   /** Deliveries of this batch that used their last attempt. */
@@ -22,7 +22,7 @@ export interface EndpointPlan {
 }
 
 /** What one recording batch does to one endpoint. Test deliveries never count. */
-export function planEndpoint(endpoint: WebhookEndpointEntity, mine: DecidedDelivery[], now: Date): EndpointPlan {
+export function planEndpoint(endpoint: LockedEndpoint, mine: DecidedDelivery[], now: Date): EndpointPlan {
   const real = mine.filter((d) => !d.isTest && d.outcome.kind === 'attempt');
   const ended: Date[] = [];
   const health =
