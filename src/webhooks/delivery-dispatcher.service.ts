@@ -90,8 +90,6 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.claimAgain = true;
       return;
     }
-    // Every finished send wakes the dispatcher; most find nothing to claim, and they start no claim loop to learn it.
-    if (this.wanted() === 0) return;
     this.claiming = this.claimLoop().finally(() => {
       this.claiming = null;
       if (this.claimAgain) {
@@ -110,8 +108,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async claimLoop(): Promise<void> {
+    const concurrency = this.config.webhookDispatchConcurrency;
     while (this.active) {
-      const want = this.wanted();
+      // Back-pressure: do not run ahead of the database recording results.
+      if (this.inFlight.size - this.sending - this.ready.length >= 2 * concurrency) return;
+      const want = this.pacer.want({ sending: this.sending, ready: this.ready.length });
       if (want === 0) return;
       const claimedAtMs = performance.now();
       const claimed = await this.claim(want);
@@ -123,12 +124,6 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       this.pump();
       if (claimed.length < want) return;
     }
-  }
-
-  /** How many deliveries to claim now: none while results wait to be recorded (back-pressure), else what the pacer wants. */
-  private wanted(): number {
-    if (this.inFlight.size - this.sending - this.ready.length >= 2 * this.config.webhookDispatchConcurrency) return 0;
-    return this.pacer.want({ sending: this.sending, ready: this.ready.length });
   }
 
   /** Due deliveries, with their events; null when there is nothing to send or the claim failed (the next wake tries again). */
