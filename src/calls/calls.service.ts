@@ -92,30 +92,7 @@ export class CallsService {
     const fingerprint = { ...filters, ids: filters.ids ? [...filters.ids].sort() : undefined };
     const after = this.cursors.decode(CURSOR_KIND, q.cursor, fingerprint, cursorScopeOf(principal));
     const limit = q.limit ?? CALL_PAGE.default;
-    const answer = await this.readPage(principal, filters, fingerprint, after, limit);
-    // The audit entry naming the ids read goes in before the answer does. Written once the rows are mapped, so that
-    // while it is on its way each waiting request holds its answer, not also the rows it came from (issue 45).
-    await this.auditRead(
-      principal,
-      'calls.listed',
-      answer.calls.map((c) => c.call_id),
-    );
-    return answer;
-  }
-
-  /**
-   * Two statements: the key's standing with the timezone and as_of (read before the page's snapshot,
-   * change-stamp.ts), then the page, mapped to its answer.
-   */
-  private async readPage(
-    principal: ApiPrincipal,
-    filters: CallListFilters,
-    fingerprint: Record<string, unknown>,
-    after: KeysetPosition | null,
-    limit: number,
-  ): Promise<CallListDto> {
-    const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.db, principal.orgId, principal.livemode, filters, after, limit);
+    const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: fingerprint, firmId: cursorScopeOf(principal) }, (r) => ({
       at: startedAt(r).toISOString(),
       id: r.callId,
@@ -126,6 +103,21 @@ export class CallsService {
       calls: page.items.map((r) => this.mapper.item(r)),
       ...listPageFields(page, asOf),
     };
+  }
+
+  /**
+   * Two statements: the key's standing with the timezone and as_of (read before the
+   * page's snapshot, change-stamp.ts), then the page; then the audit entry naming the ids read.
+   */
+  private async readPage(principal: ApiPrincipal, filters: CallListFilters, after: KeysetPosition | null, limit: number) {
+    const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(this.db, principal.orgId, principal.livemode, filters, after, limit);
+    await this.auditRead(
+      principal,
+      'calls.listed',
+      rows.slice(0, limit).map((r) => r.callId),
+    );
+    return { timezone, asOf, rows };
   }
 
   private auditRead(principal: ApiPrincipal, action: string, ids: string[]): Promise<void> {

@@ -46,28 +46,7 @@ export class LeadsService {
     };
     const after = this.cursors.decode(CURSOR_KIND, q.cursor, { ...filters }, cursorScopeOf(principal));
     const limit = q.limit ?? LEAD_PAGE.default;
-    const answer = await this.readPage(principal, filters, after, limit);
-    // The audit entry naming the ids read goes in before the answer does, once the rows are mapped (see CallsService.list).
-    await this.auditRead(
-      principal,
-      'leads.listed',
-      answer.leads.map((l) => l.lead_id),
-    );
-    return answer;
-  }
-
-  /**
-   * Two statements: the key's standing with the timezone and as_of (read before the page's snapshot,
-   * change-stamp.ts), then the page, mapped to its answer.
-   */
-  private async readPage(
-    principal: ApiPrincipal,
-    filters: LeadListFilters,
-    after: KeysetPosition | null,
-    limit: number,
-  ): Promise<LeadListDto> {
-    const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
-    const rows = await this.repo.listPage(this.db, principal.orgId, principal.livemode, filters, after, limit);
+    const { timezone, asOf, rows } = await this.readPage(principal, filters, after, limit);
     const page = this.cursors.page(CURSOR_KIND, rows, limit, { filters: { ...filters }, firmId: cursorScopeOf(principal) }, (r) => ({
       at: r.capturedAt.toISOString(),
       id: r.leadId,
@@ -78,6 +57,21 @@ export class LeadsService {
       leads: page.items.map(toLeadDto),
       ...listPageFields(page, asOf),
     };
+  }
+
+  /**
+   * Two statements: the key's standing with the timezone and as_of (read before the
+   * page's snapshot, change-stamp.ts), then the page; then the audit entry naming the ids read.
+   */
+  private async readPage(principal: ApiPrincipal, filters: LeadListFilters, after: KeysetPosition | null, limit: number) {
+    const { timezone, asOf } = await this.standing.listStart(principal, this.config.listAsOfMarginMs);
+    const rows = await this.repo.listPage(this.db, principal.orgId, principal.livemode, filters, after, limit);
+    await this.auditRead(
+      principal,
+      'leads.listed',
+      rows.slice(0, limit).map((r) => r.leadId),
+    );
+    return { timezone, asOf, rows };
   }
 
   /** GET /v1/leads/{lead_id} with the intake: one statement (the key's standing, the timezone and the lead), then the audit entry. */
