@@ -603,7 +603,12 @@ function sameRunRatios(results, ceiling) {
     return c ? c.workers + c.postgres + c.bench : null;
   };
   const cpuRatio = (a, b) => (cpu(a) && cpu(b) ? +(cpu(b) / cpu(a)).toFixed(2) : null);
+  // The worker's own CPU per delivery against the ceiling sender's (the same signing and sending code, in the same
+  // run): what claiming and recording add to a send, the figure the dispatcher's changes are judged on.
+  const senderCpu = (name) => (name === 'ceiling' ? ceiling : results.find((r) => r.name === name))?.burst?.cpu_ms_per_1000?.workers;
+  const overCeilingSender = senderCpu('ours-1') && senderCpu('ceiling') ? +(senderCpu('ours-1') / senderCpu('ceiling')).toFixed(2) : null;
   return {
+    "ours-1 worker CPU per delivery, times the ceiling sender's": overCeilingSender,
     'ours-1 / graphile-1 (CPU per delivery)': cpuRatio('ours-1', 'graphile-1'),
     'ours-1 / ceiling (CPU per delivery)': cpuRatio('ours-1', 'ceiling'),
     'ours-1 / graphile-1': ratio('ours-1', 'graphile-1'),
