@@ -86,8 +86,8 @@ export class WebhookEndpointsRepository {
 
   /**
    * Locks several endpoints in id order (the dispatcher's recording transaction, once per batch of results), reading
-   * what the batch's plan and notices need. Written out rather than TypeORM's `find`, whose query building cost the
-   * worker about 5 µs a delivery (docs/benchmarks.md, issue 45).
+   * what the batch's plan and notices need. Written out rather than TypeORM's `find`, whose query building ran on the
+   * worker's one thread for every batch (docs/benchmarks.md, issue 45, second round).
    */
   @GenerateSql({ params: [SQL, [DummyValue.UUID]] })
   async lockMany(tx: Tx, ids: string[]): Promise<LockedEndpoint[]> {
