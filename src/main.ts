@@ -66,11 +66,7 @@ async function start(config: AppConfig, running: Running, stopping: () => boolea
   if (config.webhookAllowPrivateTargets) {
     warn('WARNING: WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets webhooks reach http and private addresses. For development and tests only.');
   }
-  const db = await prepareDatabase(
-    config,
-    (line) => (config.logLevel === 'debug' || config.logLevel === 'trace' ? warn(line.trimEnd()) : undefined),
-    { stopsOnSignals: true },
-  );
+  const db = await prepareDatabase(config, (line) => (config.logsDebug ? warn(line.trimEnd()) : undefined), { stopsOnSignals: true });
   running.db = db;
   if (stopping()) return;
   const app = await createApp({ config, databaseUrl: db.url });

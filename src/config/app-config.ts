@@ -87,6 +87,10 @@ export class AppConfig {
   get runsWorker(): boolean {
     return this.role === 'all' || this.role === 'worker';
   }
+  /** LOG_LEVEL debug or trace: debug lines are written (work that only feeds them is skipped otherwise). */
+  get logsDebug(): boolean {
+    return this.logLevel === 'debug' || this.logLevel === 'trace';
+  }
 }
 
 /** 256 MiB: about 24 hours of 24 kbit/s Opus, far beyond any phone call. */

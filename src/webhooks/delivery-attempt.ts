@@ -34,7 +34,7 @@ export class DeliveryAttempt {
   private readonly logger = new Logger('WebhookDispatcher');
   private readonly sender: WebhookSender;
   private readonly keys: SigningKeys;
-  /** LOG_LEVEL debug or trace: each attempt is logged (its fields, URL parsed for display, are built only then). */
+  /** Each attempt is logged at debug only: its fields (the URL parsed for display) are built only then. */
   private readonly logsAttempts: boolean;
 
   constructor(
@@ -46,7 +46,7 @@ export class DeliveryAttempt {
   ) {
     this.keys = new SigningKeys(secrets, this.logger);
     this.sender = new WebhookSender({ allowPrivateTargets: config.webhookAllowPrivateTargets });
-    this.logsAttempts = config.logLevel === 'debug' || config.logLevel === 'trace';
+    this.logsAttempts = config.logsDebug;
   }
 
   /** What happened to this delivery now: cancelled without sending, or the attempt's result. */
