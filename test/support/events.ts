@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Tx } from '../../src/database/sql';
-import type { EventData, EventFeed, EventType, EventsService, RecordedEvent } from '../../src/events/index';
+import type { EventData, EventFeed, EventType, EventsService, EventWaits, RecordedEvent } from '../../src/events/index';
 import { newEventId } from '../../src/common/ids';
 import { waitFor } from './receiver';
 import type { TestApp } from './test-app';
@@ -130,5 +130,22 @@ export function onEachEventsPage(
   events.pager = (feed, query, recheck) => {
     const p = pager(feed, query, recheck);
     return { ...p, page: () => (seen(feed, query), p.page()) };
+  };
+}
+
+/**
+ * Calls `seen` with the feed key and the reason of every wake a waiting request's subscription receives from now on
+ * (a wrapper that calls through): which notifications reached which feed.
+ */
+export function onEachWake(
+  waits: EventWaits,
+  seen: (feed: string, why: Parameters<ReturnType<EventWaits['subscribe']>['wake']>[0]) => void,
+): void {
+  const subscribe = waits.subscribe.bind(waits);
+  waits.subscribe = (feed, type) => {
+    const sub = subscribe(feed, type);
+    const wake = sub.wake.bind(sub);
+    sub.wake = (why) => (seen(feed, why), wake(why));
+    return sub;
   };
 }

@@ -1,6 +1,6 @@
 import { Database } from '../../src/database/sql';
 import { EventsService, EventWaits, feedKeyOf } from '../../src/events';
-import { onEachEventsPage, recordEvent } from '../support/events';
+import { onEachEventsPage, onEachWake, recordEvent } from '../support/events';
 import { createFirm } from '../support/factories';
 import { waitFor } from '../support/receiver';
 import { startTestApp, type HttpResult, type TestApp } from '../support/test-app';
@@ -21,13 +21,7 @@ describe('waiting on the events feed, by mode', () => {
     pageQueries = [];
     onEachEventsPage(t.app.get(EventsService), (feed) => pageQueries.push({ orgId: feed.orgId, livemode: feed.livemode }));
     wakes = [];
-    const subscribe = waits.subscribe.bind(waits);
-    waits.subscribe = (feed, type) => {
-      const sub = subscribe(feed, type);
-      const wake = sub.wake.bind(sub);
-      sub.wake = (why) => (wakes.push({ feed, why }), wake(why));
-      return sub;
-    };
+    onEachWake(waits, (feed, why) => wakes.push({ feed, why }));
   });
   afterAll(() => t.close());
 
