@@ -12,10 +12,8 @@ WITH d AS (
     FROM webhook_endpoints
    WHERE org_id = $1 AND $3 = ANY(event_types) AND livemode = $5
   RETURNING id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at, status),
-queued AS (INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger,
-                                   next_attempt_at)
-  SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at
-    FROM d WHERE status = 'pending')
+queued AS (INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at)
+  SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at FROM d WHERE status = 'pending')
 SELECT status FROM d
 
 -- WebhookDeliveriesRepository.insertOne
@@ -23,10 +21,8 @@ WITH d AS (
   INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_type, trigger, status, next_attempt_at, created_at, event_occurred_at)
   VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'pending', $6, $6, $7)
   RETURNING *),
-queued AS (INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger,
-                                   next_attempt_at)
-  SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at
-    FROM d WHERE status = 'pending')
+queued AS (INSERT INTO webhook_pending_deliveries (id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at)
+  SELECT id, created_at, org_id, endpoint_id, event_id, event_type, event_occurred_at, trigger, next_attempt_at FROM d WHERE status = 'pending')
 SELECT d.id, d.org_id AS "orgId", d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.event_type AS "eventType", d.trigger, d.status, d.attempt_count AS "attemptCount", d.attempts, d.next_attempt_at AS "nextAttemptAt", d.completed_at AS "completedAt", d.created_at AS "createdAt" FROM d
 
 -- WebhookDeliveriesRepository.notify

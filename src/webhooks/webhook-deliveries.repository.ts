@@ -59,11 +59,13 @@ const NEWER_OF_ONE_TYPE = {
   limit: 21,
 };
 
-/** After an INSERT into the log (a CTE `d` returning its rows): its pending rows into the queue, in the same statement. */
-const QUEUE_PENDING = `INSERT INTO webhook_pending_deliveries (${queue.id}, ${queue.createdAt}, ${queue.orgId}, ${queue.endpointId}, ${queue.eventId}, ${queue.eventType}, ${queue.eventOccurredAt}, ${queue.trigger},
-                                          ${queue.nextAttemptAt})
-         SELECT ${log.id}, ${log.createdAt}, ${log.orgId}, ${log.endpointId}, ${log.eventId}, ${log.eventType}, ${log.eventOccurredAt}, ${log.trigger}, ${log.nextAttemptAt}
-           FROM d WHERE ${log.status} = 'pending'`;
+/** What a pending delivery's queue row copies from its row in the log: one list, so the two sides cannot drift apart. */
+const COPIED = ['id', 'createdAt', 'orgId', 'endpointId', 'eventId', 'eventType', 'eventOccurredAt', 'trigger', 'nextAttemptAt'] as const;
+const COPIED_FROM_LOG = COPIED.map((k) => log[k]).join(', ');
+
+/** After an INSERT into the log (a CTE `d` returning at least COPIED_FROM_LOG and the status): its pending rows into the queue, in the same statement. */
+const QUEUE_PENDING = `INSERT INTO webhook_pending_deliveries (${COPIED.map((k) => queue[k]).join(', ')})
+         SELECT ${COPIED_FROM_LOG} FROM d WHERE ${log.status} = 'pending'`;
 
 /**
  * `webhook_deliveries`, written out: the table is partitioned by day on `created_at`, and each statement here is
@@ -97,7 +99,7 @@ export class WebhookDeliveriesRepository {
                 $4, $4
            FROM webhook_endpoints
           WHERE ${endpoint.orgId} = $1 AND $3 = ANY(${endpoint.eventTypes}) AND ${endpoint.livemode} = $5
-         RETURNING ${log.id}, ${log.createdAt}, ${log.orgId}, ${log.endpointId}, ${log.eventId}, ${log.eventType}, ${log.eventOccurredAt}, ${log.trigger}, ${log.nextAttemptAt}, ${log.status}),
+         RETURNING ${COPIED_FROM_LOG}, ${log.status}),
        queued AS (${QUEUE_PENDING})
        SELECT ${STATUS} FROM d`,
       [e.orgId, e.eventId, e.eventType, e.at, e.livemode],
