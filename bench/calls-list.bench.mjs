@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * GET /v1/calls (five scenarios), GET /v1/leads and GET /v1/calls/{id} under
+ * GET /v1/calls (six scenarios), GET /v1/leads and GET /v1/calls/{id} under
  * load: the real service against a minimal Fastify + pg baseline serving the
  * same SQL and the same JSON, in the same run, on one firm with 200,000 calls
  * (and a lead for one call in seven).
@@ -24,7 +24,10 @@
  * BENCH_SYSCALLS=1 (needs strace: system calls per request of each server, by peer, 200 requests one at a time per
  *   scenario, after the measurement),
  * BENCH_ACCEPT_ENCODING (sent to the service, e.g. "gzip" or "br": its answers are then compressed;
- * the baseline never compresses, so the ratio then includes the cost of compression).
+ * the baseline never compresses, so the ratio then includes the cost of compression),
+ * BENCH_BARE_IN_SERVICE=1 (the baseline's handler listens inside the service's process, beside the idle service, and is
+ *   measured there: what running in that process costs the same handler, apart from what the service's stages cost;
+ *   BENCH_CPU_PROF then writes one profile for both).
  *
  * Both servers run in their own child process; autocannon runs here. The
  * baseline calls the service's own CallsRepository.listPage / findDetail,
@@ -35,6 +38,7 @@
  * `npm test` runs it once with tiny parameters (test/benches.e2e.spec.ts), so it keeps running.
  */
 import { fork } from 'node:child_process';
+import { once as exited } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
@@ -56,13 +60,14 @@ const log = (line) => process.stderr.write(line + '\n');
 const BASELINE_ROLE = 'bench_baseline';
 
 const role = process.argv[2];
-if (role === 'service') await serveService(process.argv[3]);
+if (role === 'service') await serveService(process.argv[3], process.argv[4], process.argv[5]);
 else if (role === 'baseline') await serveBaseline(process.argv[3], process.argv[4]);
 else await main();
 
 // ---------------------------------------------------------------- children
 
-async function serveService(databaseUrl) {
+/** With `bareUrl` (BENCH_BARE_IN_SERVICE=1), the bare handler listens in this process too, beside the idle service. */
+async function serveService(databaseUrl, orgId, bareUrl) {
   require('reflect-metadata');
   const { loadConfig } = require(dist('config/app-config.js'));
   const { createApp } = require(dist('create-app.js'));
@@ -81,9 +86,10 @@ async function serveService(databaseUrl) {
   });
   const app = await createApp({ config, databaseUrl });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  const barePort = bareUrl ? await startBaseline(bareUrl, orgId) : undefined;
   // A CPU profile is written on exit, which SIGTERM's default action skips.
   process.once('SIGTERM', () => process.exit(0));
-  process.send({ port: app.getHttpServer().address().port });
+  process.send({ port: app.getHttpServer().address().port, barePort });
 }
 
 /**
@@ -100,6 +106,13 @@ async function baselineRole(client, databaseUrl) {
 }
 
 async function serveBaseline(databaseUrl, orgId) {
+  const port = await startBaseline(databaseUrl, orgId);
+  process.once('SIGTERM', () => process.exit(0));
+  process.send({ port });
+}
+
+/** The bare handler: Fastify and a pg Pool around the service's compiled repositories and mappers; its port. */
+async function startBaseline(databaseUrl, orgId) {
   require('reflect-metadata');
   const { default: Fastify } = await import('fastify');
   const { default: pg } = await import('pg');
@@ -109,6 +122,8 @@ async function serveBaseline(databaseUrl, orgId) {
   const { LeadsRepository } = require(dist('leads/leads.repository.js'));
   const { toLeadDto } = require(dist('leads/lead.mapper.js'));
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  // The bench stops PostgreSQL under idle connections; their 'error' must not end the process before it is killed.
+  pool.on('error', () => undefined);
   const repo = new CallsRepository();
   const mapper = new CallMapper(null);
   const app = Fastify();
@@ -173,11 +188,28 @@ async function serveBaseline(databaseUrl, orgId) {
     return { timezone: 'America/Chicago', caller_data: 'full', call: mapper.detail(row) };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.once('SIGTERM', () => process.exit(0));
-  process.send({ port: app.server.address().port });
+  return app.server.address().port;
 }
 
 // ---------------------------------------------------------------- main
+
+/**
+ * Node CPU of a request and of each item, from the first page and the one-call page of the same run (the same query
+ * and mapping; only the number of rows differs): what every request costs apart from its items, and what each item adds.
+ */
+function perItemLine(rows, pageSize) {
+  const page = rows.find((r) => r.name === 'first page');
+  const one = rows.find((r) => r.name === 'one-call page');
+  if (!page || !one) return '';
+  const items = pageSize.get('first page') - pageSize.get('one-call page');
+  if (items <= 0) return '';
+  const perItem = (who) => (page[who].nodeUs - one[who].nodeUs) / items;
+  const [s, b] = [perItem('s'), perItem('b')];
+  return (
+    `Node CPU apart from the items (one-call page): service ${one.s.nodeUs.toFixed(0)} µs, baseline ${one.b.nodeUs.toFixed(0)} µs (${(one.s.nodeUs / one.b.nodeUs).toFixed(2)}x); ` +
+    `each item more (first page minus one-call page, over ${items}): service ${s.toFixed(1)} µs, baseline ${b.toFixed(1)} µs (${(s / b).toFixed(2)}x).`
+  );
+}
 
 /** BENCH_SYSCALLS=1: each scenario's system calls per request on both servers, 200 requests sent one at a time. */
 async function syscallTable(scenarios, { service, baseline, auth, pgPort }) {
@@ -241,10 +273,18 @@ function postgresCpuSeconds(postmaster) {
   return total;
 }
 
+/** SIGTERM, and the child's exit (at once if it has already ended). */
+async function stopChild(proc) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const gone = exited(proc, 'exit');
+  proc.kill();
+  await gone;
+}
+
 function child(args, execArgv = []) {
   return new Promise((resolve, reject) => {
     const proc = fork(fileURLToPath(import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
-    proc.once('message', (m) => resolve({ proc, port: m.port }));
+    proc.once('message', (m) => resolve({ proc, port: m.port, barePort: m.barePort }));
     proc.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
   });
 }
@@ -395,15 +435,22 @@ async function main() {
 
     // 5. Both servers, each in its own process.
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    const service = await child(['service', databaseUrl], profile);
+    const bareInService = process.env.BENCH_BARE_IN_SERVICE === '1';
+    const service = await child(['service', databaseUrl, org.id, ...(bareInService ? [baselineUrl] : [])], profile);
     children.push(service.proc);
     const baselineProfile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/baseline`] : [];
-    const baseline = await child(['baseline', baselineUrl, org.id], baselineProfile);
-    children.push(baseline.proc);
+    // Sharing a process, the two are measured apart by their rounds, which alternate (the idle one costs next to nothing).
+    const baseline = bareInService
+      ? { proc: service.proc, port: service.barePort }
+      : await child(['baseline', baselineUrl, org.id], baselineProfile);
+    if (!bareInService) children.push(baseline.proc);
+    if (bareInService) log("BENCH_BARE_IN_SERVICE=1: the baseline is served from the service's process");
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
     // [name, service path, baseline path, the member holding the items compared]
     const scenarios = [
       ['first page', '/v1/calls?limit=100', '/v1/calls?limit=100', 'calls'],
+      // The same page of one call: beside the first page, it parts a request's own cost from its items' (perItemLine).
+      ['one-call page', '/v1/calls?limit=1', '/v1/calls?limit=1', 'calls'],
       [
         'after 1,000 cursor steps',
         `/v1/calls?limit=100&cursor=${encodeURIComponent(serviceCursor)}`,
@@ -440,13 +487,14 @@ async function main() {
     // so both see the same conditions; report the mean throughput and the median round's latencies.
     // CPU per request (the server's process and PostgreSQL's) is steadier than req/s on a shared machine.
     const served = new Map();
-    const once = async (url, headers, connections, duration, pid) => {
+    const once = async (url, headers, connections, duration, server) => {
+      const pid = server.proc.pid;
       const node0 = cpuSeconds(pid);
       const pg0 = postgresCpuSeconds(postmaster);
       const r = await autocannon({ url, headers, connections, duration });
       if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       const n = r.requests.total || 1;
-      served.set(pid, (served.get(pid) ?? 0) + r.requests.total);
+      served.set(server, (served.get(server) ?? 0) + r.requests.total);
       return {
         rps: r.requests.average,
         p50: r.latency.p50,
@@ -464,10 +512,10 @@ async function main() {
       pgUs: median(rs.map((r) => r.pgUs)),
     });
     const compare = async (sUrl, bUrl) => {
-      const sRound = () => once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS, service.proc.pid);
-      const bRound = () => once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS, baseline.proc.pid);
-      await once(sUrl, auth, CONNECTIONS, WARMUP, service.proc.pid); // warm-up
-      await once(bUrl, {}, CONNECTIONS, WARMUP, baseline.proc.pid);
+      const sRound = () => once(sUrl, auth, CONNECTIONS, DURATION / ROUNDS, service);
+      const bRound = () => once(bUrl, {}, CONNECTIONS, DURATION / ROUNDS, baseline);
+      await once(sUrl, auth, CONNECTIONS, WARMUP, service); // warm-up
+      await once(bUrl, {}, CONNECTIONS, WARMUP, baseline);
       const s = [];
       const b = [];
       for (let i = 0; i < ROUNDS; i++) {
@@ -487,14 +535,14 @@ async function main() {
     await statsClient.connect();
     for (const [name, sp, bp] of scenarios) {
       await resetStatements(statsClient);
-      const before = [service, baseline].map((c) => served.get(c.proc.pid) ?? 0);
+      const before = [service, baseline].map((c) => served.get(c) ?? 0);
       const { s, b } = await compare(`http://127.0.0.1:${service.port}${sp}`, `http://127.0.0.1:${baseline.port}${bp}`);
       rows.push({ name, s, b });
       for (const [i, [who, user]] of [
         ['service', new URL(databaseUrl).username],
         ['baseline', BASELINE_ROLE],
       ].entries()) {
-        const requests = (served.get([service, baseline][i].proc.pid) ?? 0) - before[i];
+        const requests = (served.get([service, baseline][i]) ?? 0) - before[i];
         log(
           statementsTable(
             `${name}, ${who}: PostgreSQL statements per request`,
@@ -508,9 +556,9 @@ async function main() {
     }
     await statsClient.end();
     if (syscallsWanted()) await syscallTable(scenarios, { service, baseline, auth, pgPort: Number(new URL(databaseUrl).port) });
-    const run = async (url, headers, connections, duration, pid) => {
-      await once(url, headers, connections, WARMUP, pid);
-      return once(url, headers, connections, duration, pid);
+    const run = async (url, headers, connections, duration, server) => {
+      await once(url, headers, connections, WARMUP, server);
+      return once(url, headers, connections, duration, server);
     };
     // BENCH_TRANSCRIPT=0 leaves it out (so a CPU profile holds only the scenarios above).
     const tr =
@@ -521,18 +569,19 @@ async function main() {
             auth,
             1,
             DURATION,
-            service.proc.pid,
+            service,
           );
     if (tr) log(`transcript page of 500 turns (1 connection): p50 ${tr.p50} ms p99 ${tr.p99} ms, ${tr.rps.toFixed(0)} req/s`);
 
-    log(
-      `requests served (for CPU profiles per request): service ${served.get(service.proc.pid)}, baseline ${served.get(baseline.proc.pid)}`,
-    );
+    log(`requests served (for CPU profiles per request): service ${served.get(service)}, baseline ${served.get(baseline)}`);
 
     // 6. The table for docs/benchmarks.md.
     const f = (n) => n.toFixed(0);
     const first = rows.find((r) => r.name === 'first page')?.s.p50 ?? NaN;
-    const label = (name) => (pageSize.get(name) === 100 || name === 'call detail' ? name : `${name} (${pageSize.get(name)} items)`);
+    const label = (name) => {
+      const n = pageSize.get(name);
+      return n === 100 || name === 'call detail' ? name : `${name} (${n} item${n === 1 ? '' : 's'})`;
+    };
     const lines = [
       `Seeded ${CALLS.toLocaleString('en-US')} calls for one firm in ${seedSeconds.toFixed(1)} s. autocannon, ${CONNECTIONS} connections,${acceptEncoding ? ` Accept-Encoding: ${acceptEncoding} to the service,` : ''} ${DURATION} s per scenario and server (${ROUNDS} alternating rounds) after ${WARMUP} s warm-up; PostgreSQL ${process.env.BENCH_DATABASE_URL ? 'from BENCH_DATABASE_URL' : 'embedded'}.`,
       '',
@@ -552,6 +601,8 @@ async function main() {
           `| ${label(name)} | ${f(s.nodeUs)} | ${f(s.pgUs)} | ${f(b.nodeUs)} | ${f(b.pgUs)} | ${(s.nodeUs / b.nodeUs).toFixed(2)}x | ${(s.pgUs / b.pgUs).toFixed(2)}x |`,
       ),
       '',
+      perItemLine(rows, pageSize),
+      '',
       `Load average at the end: ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}.`,
@@ -560,7 +611,8 @@ async function main() {
     ];
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
-    for (const c of children) c.kill();
+    // Gone before PostgreSQL stops: a server's connection ended under it would print an unheard 'error' on the way out.
+    await Promise.all(children.map(stopChild));
     await stopPg().catch(() => undefined);
   }
 }
