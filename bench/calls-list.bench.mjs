@@ -29,7 +29,7 @@
  *   measured there: what running in that process costs the same handler, apart from what the service's stages cost;
  *   BENCH_CPU_PROF then writes one profile for both).
  *
- * Both servers run in their own child process; autocannon runs here. The
+ * Both servers run in their own child process (unless BENCH_BARE_IN_SERVICE=1); autocannon runs here. The
  * baseline calls the service's own CallsRepository.listPage / findDetail,
  * LeadsRepository.listPage, readAsOf, CallMapper and toLeadDto (compiled, from
  * dist/), so the SQL and JSON are identical; it
