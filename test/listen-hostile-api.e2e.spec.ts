@@ -136,10 +136,12 @@ describe('listen: safe against the API it polls', () => {
     const from = urls.length;
     await waitFor(() => urls.length >= from + 4, 'three more polls');
     // At most once a second, judged by when they arrived, not counted in a window. listen spaces the polls it sends;
-    // an arrival is late by however long the loaded machine took to deliver it (a gap of 936 ms at load 14, the one
-    // before it late), so each gap may fall short by that much, and the three together only by the first's delay.
+    // an arrival is late by however long the loaded machine took to deliver it (gaps of 936 ms at load 14 and of 786 ms
+    // in a full run, the one before each late), so a gap may fall short by that much, and the three together only by
+    // the first's delay. The rate is judged by the three together; each gap's floor is there for two polls sent
+    // back to back, which would arrive close together however late.
     const gaps = gapsFrom(from).slice(0, 3);
-    expect(gaps.filter((gap) => gap < 800)).toEqual([]);
+    expect(gaps.filter((gap) => gap < 500)).toEqual([]);
     expect(gaps.reduce((sum, gap) => sum + gap, 0)).toBeGreaterThanOrEqual(2_850);
     await stopped(l);
   });
