@@ -134,15 +134,15 @@ describe('listen: safe against the API it polls', () => {
     const l = start();
     await waitFor(() => l.lines[0], 'the ready line');
     const from = urls.length;
-    await waitFor(() => urls.length >= from + 4, 'three more polls');
+    await waitFor(() => urls.length >= from + 6, 'five more polls', 15_000);
     // At most once a second, judged by when they arrived, not counted in a window. listen spaces the polls it sends;
     // an arrival is late by however long the loaded machine took to deliver it (gaps of 936 ms at load 14 and of 786 ms
-    // in a full run, the one before each late), so a gap may fall short by that much, and the three together only by
-    // the first's delay. The rate is judged by the three together; each gap's floor is there for two polls sent
-    // back to back, which would arrive close together however late.
-    const gaps = gapsFrom(from).slice(0, 3);
+    // in a full run, the one before each late), so one gap may fall short by that much, and five together only by the
+    // first's delay (up to 300 ms allowed; 0.9 s between polls would still fail). Each gap's floor is there for two
+    // polls sent back to back, which would arrive close together however late.
+    const gaps = gapsFrom(from).slice(0, 5);
     expect(gaps.filter((gap) => gap < 500)).toEqual([]);
-    expect(gaps.reduce((sum, gap) => sum + gap, 0)).toBeGreaterThanOrEqual(2_850);
+    expect(gaps.reduce((sum, gap) => sum + gap, 0)).toBeGreaterThanOrEqual(4_700);
     await stopped(l);
   });
 
