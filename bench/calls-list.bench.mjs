@@ -443,8 +443,8 @@ async function main() {
     const baseline = bareInService
       ? { proc: service.proc, port: service.barePort }
       : await child(['baseline', baselineUrl, org.id], baselineProfile);
-    if (!bareInService) children.push(baseline.proc);
     if (bareInService) log("BENCH_BARE_IN_SERVICE=1: the baseline is served from the service's process");
+    else children.push(baseline.proc);
     const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
     // [name, service path, baseline path, the member holding the items compared]
     const scenarios = [
