@@ -4,6 +4,7 @@ import { AccountService } from '../account/index.js';
 import { AuditService } from '../audit/index.js';
 import { Clock } from '../common/clock.js';
 import { OpsSignals } from '../common/ops/ops-signals.js';
+import { DatabaseOutage } from '../common/ops/database-outage.js';
 import { UnauthorizedError } from '../common/errors/problems.js';
 import type { ApiPrincipal } from '../common/http/principal.js';
 import { PERMISSION_SETS, PERMISSION_SET_NAMES, type PermissionSet, type Scope, sortScopes } from '../common/http/scopes.js';
@@ -55,10 +56,12 @@ export class ApiKeyService implements OnApplicationShutdown {
     private readonly db: Database,
     private readonly principals: PrincipalCache,
     signals: OpsSignals,
+    outage: DatabaseOutage,
   ) {
     this.lastUsed = new LastUsedRecorder(
       (uses) => this.keys.touchMany(uses),
       (n) => signals.writeFailed('last_used', n),
+      (err) => outage.backgroundFailed(err, 'the key usage recorder'),
     );
   }
 

@@ -9,7 +9,8 @@ const FLUSH_AFTER_MS = 1_000;
  * `last_used_at`, off the request path: a use is noted in memory (at most once
  * a minute per key and process, application time) and written with the other
  * keys' uses in one UPDATE a second later, which no request waits for. A
- * failed write is logged and counted in `failures`; the next use writes again.
+ * failed write is counted and logged (unless the database is unreachable: the
+ * outage is logged once, by its own watcher); the next use writes again.
  */
 export class LastUsedRecorder {
   private readonly logger = new Logger(LastUsedRecorder.name);
@@ -21,6 +22,8 @@ export class LastUsedRecorder {
     private readonly write: (uses: Map<string, Date>) => Promise<void>,
     /** Counts a failed write (guarded_write_failures_total{write="last_used"}). */
     private readonly failed: (count: number) => void,
+    /** True when the failure is the database being unreachable, which DatabaseOutage reports (once per outage). */
+    private readonly outage: (err: unknown) => boolean,
   ) {}
 
   note(keyId: string, now: Date): void {
@@ -45,7 +48,7 @@ export class LastUsedRecorder {
     } catch (err) {
       this.failed(uses.size);
       for (const id of uses.keys()) this.lastNoted.delete(id);
-      this.logger.warn({ err: String(err) }, 'could not record last_used_at');
+      if (!this.outage(err)) this.logger.warn({ err: String(err) }, 'could not record last_used_at');
     }
   }
 }
