@@ -121,7 +121,7 @@ describe('quick start on the embedded database', () => {
     expect(waits.length).toBeGreaterThanOrEqual(4);
     const rx = mkdtempSync(join(tmpdir(), 'quick-start-waits-'));
     try {
-      const appear = `(sleep 0.5; echo listening > "$RX/receiver.log"; echo '{"kind":"ready"}' > "$RX/listen.log"; printf '%s\\n' call.completed lead.created lead.updated > "$RX/handled.ndjson") &`;
+      const appear = `(sleep 0.5; echo listening > "$RX/receiver.log"; printf '%s\\n' '{"kind":"ready"}' '{"kind":"forwarded","type":"lead.updated"}' > "$RX/listen.log"; printf '%s\\n' call.completed lead.created lead.updated > "$RX/handled.ndjson") &`;
       const started = Date.now();
       const { code, stderr } = await runBash([`RX=${rx}`, appear, ...waits, 'wait'].join('\n'));
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
