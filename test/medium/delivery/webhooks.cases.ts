@@ -153,7 +153,7 @@ describe('fan-out (WebhookFanOut, in the transaction that records the event)', (
 });
 
 describe('sending (DeliveryDispatcher)', () => {
-  it('POSTs the event envelope, signed (verified with standardwebhooks), within a second of the commit', async () => {
+  it('POSTs the event envelope, signed (verified with standardwebhooks), within seconds of the commit', async () => {
     const f = await newFirm();
     const { endpoint, secret } = await createEndpoint(f, '/signed', 'lead.created');
     const before = Date.now();
@@ -166,7 +166,8 @@ describe('sending (DeliveryDispatcher)', () => {
       url: 'http://api.test/v1/leads/lead_s',
     });
     const got = await waitFor(() => rx.at('/signed')[0], 'the POST');
-    expect(got.at - before).toBeLessThan(1000);
+    // The spec's "normally within seconds"; typically tens of ms. The bound leaves room for a loaded 2-core machine.
+    expect(got.at - before).toBeLessThan(3000);
 
     const envelope = await m.module.get(EventsService).get({ orgId: f.orgId, livemode: true }, e.envelope.id);
     expect(got.body).toBe(JSON.stringify(envelope));
@@ -207,11 +208,12 @@ describe('sending (DeliveryDispatcher)', () => {
     const e = await record(f.orgId, 'lead.updated', { lead_id: 'lead_r', changes: ['status'] });
     for (let i = 0; i < 8; i++) {
       if (i > 0) {
-        // Not due a moment before its wait has passed.
-        advance(SCHEDULE[i - 1] - 2000);
+        // Not due 10 s before its wait has passed (the clock runs on meanwhile: 10 s of it, not the 2 s this had, outlast
+        // the reads below on a loaded machine; the schedule's steps differ by minutes).
+        advance(SCHEDULE[i - 1] - 10_000);
         await m.sut.idle();
         expect((await settled(e.envelope.id, endpoint.id)).attempt_count).toBe(i);
-        advance(2000);
+        advance(10_000);
       }
       const d = await settled(e.envelope.id, endpoint.id, (x) => x.attempt_count === i + 1);
       const attempt = d.attempts[i];
@@ -374,7 +376,7 @@ describe('sending (DeliveryDispatcher)', () => {
     expect(rx.at('/off').map((p) => JSON.parse(p.body).data.n)).toEqual([1, 3]);
   });
 
-  it('reconnects its LISTEN connection and keeps delivering within a second', async () => {
+  it('reconnects its LISTEN connection and keeps delivering within seconds', async () => {
     const listeners = () =>
       m.sql(`SELECT pid FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher' AND datname = current_database()`);
     const [old] = await waitFor(async () => ((await listeners()).length === 1 ? await listeners() : null), 'the listener');
@@ -392,7 +394,7 @@ describe('sending (DeliveryDispatcher)', () => {
     const before = Date.now();
     const e = await record(f.orgId, 'lead.created', {});
     await waitFor(() => rx.at('/relisten')[0], 'the POST');
-    expect(rx.at('/relisten')[0].at - before).toBeLessThan(1000);
+    expect(rx.at('/relisten')[0].at - before).toBeLessThan(3000);
     await settled(e.envelope.id, endpoint.id, (x) => x.status === 'succeeded');
   });
 
