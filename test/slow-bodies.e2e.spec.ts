@@ -69,7 +69,10 @@ const CHUNKED = 'Transfer-Encoding: chunked';
 describe(`slow bodies (HTTP_IDLE_TIMEOUT_MS=${IDLE_MS}, HTTP_REQUEST_TIMEOUT_MS=${REQUEST_MS})`, () => {
   const data = tempDataDir();
   let t: TestApp;
-  /** The same service and database with bounds longer than any wait here: what closes its connections is not a timeout. */
+  /**
+   * The same service and database with bounds longer than any wait here: what closes its connections is not a timeout.
+   * Calls are ingested through it too: `t`'s idle bound also runs while an answer is being prepared.
+   */
   let patient: TestApp;
   let firm: TestFirm;
 
@@ -140,7 +143,7 @@ describe(`slow bodies (HTTP_IDLE_TIMEOUT_MS=${IDLE_MS}, HTTP_REQUEST_TIMEOUT_MS=
     ['no key', []],
     ['an unknown key', ['Authorization: Bearer svc_live_not_a_real_key']],
   ])('a PATCH with %s and a trickling body is answered 401 at once and the connection closed', async (_name, auth) => {
-    const leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string;
+    const leadId = (await ingestOk(patient, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string;
     const r = await trickle(patient.baseUrl, headOf('PATCH', `/v1/leads/${leadId}`, [...auth, 'Content-Type: application/json', LENGTH]));
     expect({ status: r.status, code: r.code, connection: r.connection }).toEqual({
       status: 401,
@@ -157,7 +160,7 @@ describe(`slow bodies (HTTP_IDLE_TIMEOUT_MS=${IDLE_MS}, HTTP_REQUEST_TIMEOUT_MS=
         { framing: LENGTH, chunked: false },
         { framing: CHUNKED, chunked: true },
       ].map(async ({ framing, chunked }) => {
-        const leadId = (await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string;
+        const leadId = (await ingestOk(patient, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string;
         const head = headOf('PATCH', `/v1/leads/${leadId}`, [
           `Authorization: Bearer ${firm.keys['read-update-leads']}`,
           'Content-Type: application/json',

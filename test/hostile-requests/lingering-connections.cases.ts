@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { LINGER_MAX_BYTES, LINGER_MAX_MS } from '../../src/common/http/lingering-close';
-import { fullCallDocument, ingestOk, internalEnv, nextCallId } from '../support/call-documents';
+import { IngestionService } from '../../src/ingestion';
+import { fullCallDocument, internalEnv, nextCallId } from '../support/call-documents';
 import { createFirm } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/receiver';
@@ -66,7 +67,9 @@ describe('a sender that goes on sending after its answer holds the connection no
     // The whole-request bound is far off: only the lingering bounds can close these connections in time.
     t = await startTestApp({ env: { ...internalEnv, HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS), HTTP_REQUEST_TIMEOUT_MS: '600000' } });
     const firm = await createFirm(t.app);
-    leadPath = `/v1/leads/${(await ingestOk(t, firm.orgId, nextCallId(), fullCallDocument())).lead_id as string}`;
+    // Through the pipeline's port: the 2 s idle bound also runs while an answer is being prepared.
+    const ingested = await t.app.get(IngestionService).ingest(firm.orgId, fullCallDocument(), nextCallId(), { livemode: true });
+    leadPath = `/v1/leads/${ingested.lead_id as string}`;
   });
   afterAll(() => t.close());
 
