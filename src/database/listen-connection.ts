@@ -22,7 +22,22 @@ export interface ListenOptions {
    * (once, however many attempts fail), so this says nothing; false, and the attempt is logged here.
    */
   outage(err: unknown): boolean;
+  /** How often the connection must show it still answers, and how long it gets; the defaults below (tests shorten them). */
+  heartbeat?: Heartbeat;
 }
+
+export interface Heartbeat {
+  everyMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * A LISTEN connection only receives: one whose server went away without a word (a host lost in a failover, a
+ * dropped NAT entry, a frozen server) hears nothing for ever, and waiting requests would each wait out their whole
+ * wait. So every 10 s it runs `SELECT 1`, and an answer not back within 5 s (or a connect not made within 5 s)
+ * counts as the connection lost. A busy server answers `SELECT 1` in milliseconds.
+ */
+export const LISTEN_HEARTBEAT: Heartbeat = { everyMs: 10_000, timeoutMs: 5_000 };
 
 const FIRST_RETRY_MS = 500;
 
@@ -35,6 +50,7 @@ export class ListenConnection {
   private client: pg.Client | null = null;
   private readonly dropped = new WeakSet<pg.Client>();
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
   private delayMs = FIRST_RETRY_MS;
   private running = false;
 
@@ -65,7 +81,13 @@ export class ListenConnection {
   private async connect(): Promise<void> {
     if (!this.running) return;
     const { databaseUrl, channel, applicationName, what, whileDown } = this.options;
-    const client = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
+    const heartbeat = this.options.heartbeat ?? LISTEN_HEARTBEAT;
+    const client = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: applicationName,
+      connectionTimeoutMillis: heartbeat.timeoutMs,
+      query_timeout: heartbeat.timeoutMs,
+    });
     client.on('notification', (n) => this.options.notified(n.payload ?? ''));
     client.on('error', (err) => {
       // Not a warning by itself: the reconnect that follows either works (and waiters re-check) or says why it failed.
@@ -79,6 +101,8 @@ export class ListenConnection {
       if (!this.running) return this.drop(client);
       this.client = client;
       this.delayMs = FIRST_RETRY_MS;
+      this.heartbeatTimer = setInterval(() => this.beat(client), heartbeat.everyMs);
+      this.heartbeatTimer.unref();
       this.options.listening();
     } catch (err) {
       if (!this.options.outage(err)) this.logger.warn({ err }, `could not LISTEN for ${what}; retrying (${whileDown})`);
@@ -86,10 +110,23 @@ export class ListenConnection {
     }
   }
 
+  /** `SELECT 1` answered in time, or the connection is dropped (and made again). */
+  private beat(client: pg.Client): void {
+    client.query('SELECT 1').catch((err: unknown) => {
+      if (this.client !== client) return;
+      this.logger.log({ err }, `${this.options.what} LISTEN connection did not answer; reconnecting`);
+      this.drop(client);
+    });
+  }
+
   private drop(client: pg.Client): void {
     if (this.dropped.has(client)) return;
     this.dropped.add(client);
-    if (this.client === client) this.client = null;
+    if (this.client === client) {
+      this.client = null;
+      if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+      this.heartbeatTimer = null;
+    }
     client.removeAllListeners('notification');
     client.end().catch((err: unknown) => this.logger.debug({ err }, `closing the ${this.options.what} LISTEN connection failed`));
     if (this.running && !this.reconnectTimer) {

@@ -1,7 +1,7 @@
 /**
  * The database itself: migrations, the template, partitions and retention, sessions ended mid-transaction, the test
- * helpers and the migration check. Each case keeps its own context or connection: they migrate, drop, delete or
- * end sessions across the whole database.
+ * helpers, the migration check and a LISTEN connection's heartbeat. Each case keeps its own context or connection:
+ * they migrate, drop, delete or end sessions across the whole database.
  */
 import './database/template-database.cases';
 import './database/time-partitions-migration.cases';
@@ -13,3 +13,4 @@ import './database/partition-retention.cases';
 import './database/test-data-retention.cases';
 import './database/test-helpers.cases';
 import './database/history-fence.cases';
+import './database/listen-heartbeat.cases';
