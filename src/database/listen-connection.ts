@@ -101,8 +101,7 @@ export class ListenConnection {
       if (!this.running) return this.drop(client);
       this.client = client;
       this.delayMs = FIRST_RETRY_MS;
-      this.heartbeatTimer = setInterval(() => this.beat(client), heartbeat.everyMs);
-      this.heartbeatTimer.unref();
+      this.nextBeat(client, heartbeat);
       this.options.listening();
     } catch (err) {
       if (!this.options.outage(err)) this.logger.warn({ err }, `could not LISTEN for ${what}; retrying (${whileDown})`);
@@ -110,13 +109,21 @@ export class ListenConnection {
     }
   }
 
-  /** `SELECT 1` answered in time, or the connection is dropped (and made again). */
-  private beat(client: pg.Client): void {
-    client.query('SELECT 1').catch((err: unknown) => {
-      if (this.client !== client) return;
-      this.logger.log({ err }, `${this.options.what} LISTEN connection did not answer; reconnecting`);
-      this.drop(client);
-    });
+  /** `SELECT 1` after `everyMs`, and again once answered (never two at once); unanswered in time, the connection is dropped. */
+  private nextBeat(client: pg.Client, heartbeat: Heartbeat): void {
+    this.heartbeatTimer = setTimeout(() => {
+      client.query('SELECT 1').then(
+        () => {
+          if (this.client === client) this.nextBeat(client, heartbeat);
+        },
+        (err: unknown) => {
+          if (this.client !== client) return;
+          this.logger.log({ err }, `${this.options.what} LISTEN connection did not answer; reconnecting`);
+          this.drop(client);
+        },
+      );
+    }, heartbeat.everyMs);
+    this.heartbeatTimer.unref();
   }
 
   private drop(client: pg.Client): void {
@@ -124,7 +131,7 @@ export class ListenConnection {
     this.dropped.add(client);
     if (this.client === client) {
       this.client = null;
-      if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+      if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
       this.heartbeatTimer = null;
     }
     client.removeAllListeners('notification');
