@@ -19,9 +19,10 @@ const SIZE = 100 * MiB;
  * the server and back (upload and download both run in this process).
  * Buffering the file would show as ~100 MB; streaming stays near 0-12 MB.
  */
-// Streaming measures 0-12 MiB on a quiet machine and up to ~50 under two parallel test workers (buffers
-// outlive the minor collections); buffering the 100 MB file shows 100-200 MiB.
-const LIVE_BUDGET = 64 * MiB;
+// Streaming measures 0-12 MiB on a quiet machine, up to ~50 under two parallel test workers (buffers outlive the
+// minor collections) and 66 on S3 with two suites at once (load 11 to 13); buffering the 100 MB file shows 100-200 MiB,
+// and an upload held whole is at 96 MiB or more by its third sample.
+const LIVE_BUDGET = 80 * MiB;
 /**
  * The process's resident size (allocator slack included) stays under the file size too. Streaming stayed under 64
  * MiB in the full runs before, and grew it by 67 MiB on S3 at load 10 to 15 (two suites at once, 23 MiB of buffers
