@@ -45,7 +45,7 @@ describe('a LISTEN connection whose server stops answering', () => {
     try {
       await waitFor(() => listened === 1 && connection.listening, 'the LISTEN');
       const [{ pid }] = await backends();
-      // Ten heartbeats answered: the same connection, listened to once.
+      // About ten heartbeats answered: the same connection, listened to once.
       await hold(2_000);
       expect({ listened, backends: await backends() }).toEqual({ listened: 1, backends: [{ pid }] });
 

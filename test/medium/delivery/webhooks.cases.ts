@@ -208,8 +208,8 @@ describe('sending (DeliveryDispatcher)', () => {
     const e = await record(f.orgId, 'lead.updated', { lead_id: 'lead_r', changes: ['status'] });
     for (let i = 0; i < 8; i++) {
       if (i > 0) {
-        // Not due 10 s before its wait has passed (the clock runs on meanwhile: 10 s of it, not the 2 s this had, outlast
-        // the reads below on a loaded machine; the schedule's steps differ by minutes).
+        // Not due 10 s before its wait has passed. The clock runs on real time meanwhile, so the margin must outlast the
+        // reads below on a loaded machine; the schedule's steps differ by minutes, so a wrong step still shows.
         advance(SCHEDULE[i - 1] - 10_000);
         await m.sut.idle();
         expect((await settled(e.envelope.id, endpoint.id)).attempt_count).toBe(i);
