@@ -160,9 +160,8 @@ describe('listen: bounded against the API it polls', () => {
     ]);
     // Judged by when the retries arrived. The first request is late by however long the command's first fetch takes
     // to start (Node loads its HTTP client then: 0.5 s at load 15) while its deadline already runs, so the gap after
-    // it only shows there was no hot loop; the next gap is the second deadline and the 1 s backoff (2 s), less however
-    // much later than the third request the second one arrived after its deadline had started: 1.5 s still tells both
-    // from the deadline alone (1 s).
+    // it only shows there was no hot loop; the next gap is the second deadline and the 1 s backoff (2 s), shortened by
+    // however late the second request arrived after its deadline started: 1.5 s still tells it from a deadline alone (1 s).
     const gaps = arrivals.slice(1, 3).map((t, i) => t - arrivals[i]);
     expect({ gaps, noHotLoop: gaps[0] >= 900, deadlineAndBackoff: gaps[1] >= 1_500 }).toEqual({
       gaps,

@@ -186,8 +186,8 @@ describe('hostile input', () => {
     it('a keyed PATCH whose body stops after 10 of 100 bytes is closed after the idle bound, and writes nothing', async () => {
       // Written through the pipeline's port, not over HTTP: the 1 s idle bound also runs while a request is being
       // answered, and a loaded machine took longer than that to ingest a call (the fetch was closed unanswered).
-      const leadId = (await short.app.get(IngestionService).ingest(shortFirm.orgId, fullCallDocument(), nextCallId(), { livemode: true }))
-        .lead_id;
+      const ingested = await short.app.get(IngestionService).ingest(shortFirm.orgId, fullCallDocument(), nextCallId(), { livemode: true });
+      const leadId = ingested.lead_id;
       const started = Date.now();
       const r = await rawExchange(
         short.baseUrl,
