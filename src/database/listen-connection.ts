@@ -34,8 +34,8 @@ export interface Heartbeat {
 /**
  * A LISTEN connection only receives: one whose server went away without a word (a host lost in a failover, a
  * dropped NAT entry, a frozen server) hears nothing for ever, and waiting requests would each wait out their whole
- * wait. So 10 s after each answer it runs `SELECT 1`, and an answer not back within 5 s (or a connect not made within 5 s)
- * counts as the connection lost. A busy server answers `SELECT 1` in milliseconds.
+ * wait. So 10 s after each answer it runs `SELECT 1`, and an answer not back within 5 s (or a connect not made
+ * within 5 s) counts as the connection lost. A busy server answers `SELECT 1` in milliseconds.
  */
 export const LISTEN_HEARTBEAT: Heartbeat = { everyMs: 10_000, timeoutMs: 5_000 };
 
