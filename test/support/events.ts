@@ -19,6 +19,13 @@ export async function eventsListable(t: Pick<TestApp, 'sql'>, ids: string[]): Pr
   );
 }
 
+/**
+ * When these committed events are first seen listable (a little late, which only makes a bound counted from it
+ * stricter): the start of a latency bound, since another test file's open transaction may hold them back after
+ * their commit. Start it right after the commit; await it after the answer.
+ */
+export const whenListable = (t: Pick<TestApp, 'sql'>, ids: string[]): Promise<number> => eventsListable(t, ids).then(() => Date.now());
+
 /** Waits (bounded) until every committed event of these firms can be listed. */
 export async function firmEventsListable(t: Pick<TestApp, 'sql'>, ...orgIds: string[]): Promise<void> {
   await waitFor(
