@@ -597,16 +597,17 @@ async function ceilingMain() {
 function sameRunRatios(results, ceiling) {
   const burstOf = (name) => (name === 'ceiling' ? ceiling : results.find((r) => r.name === name))?.burst;
   const burst = (name) => burstOf(name)?.sustained_per_s;
+  const cpuOf = (name) => burstOf(name)?.cpu_ms_per_1000;
   const ratio = (a, b) => (burst(a) && burst(b) ? +(burst(a) / burst(b)).toFixed(2) : null);
   // Deliveries per CPU-second of the whole path (sender, PostgreSQL, receiver): robust where the machine is shared.
   const cpu = (name) => {
-    const c = burstOf(name)?.cpu_ms_per_1000;
+    const c = cpuOf(name);
     return c ? c.workers + c.postgres + c.bench : null;
   };
   const cpuRatio = (a, b) => (cpu(a) && cpu(b) ? +(cpu(b) / cpu(a)).toFixed(2) : null);
   // The worker's own CPU per delivery against the ceiling sender's (the same signing and sending code, in the same
   // run): what claiming and recording add to a send, the figure the dispatcher's changes are judged on.
-  const senderCpu = (name) => burstOf(name)?.cpu_ms_per_1000?.workers;
+  const senderCpu = (name) => cpuOf(name)?.workers;
   const overCeilingSender = senderCpu('ours-1') && senderCpu('ceiling') ? +(senderCpu('ours-1') / senderCpu('ceiling')).toFixed(2) : null;
   return {
     "ours-1 worker CPU per delivery, times the ceiling sender's": overCeilingSender,
