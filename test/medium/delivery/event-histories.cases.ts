@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { AccountService } from '../../../src/account';
 import { readEventId } from '../../../src/common/ids';
+import { DatabasePool } from '../../../src/database/database-pool';
 import { Database } from '../../../src/database/sql';
 import { EventsService, StandbyHorizon, WaitingEventsList } from '../../../src/events';
 import { waitFor } from '../../support/receiver';
@@ -17,11 +18,13 @@ import { newMediumService, type MediumService } from '../../support/medium';
 let m: MediumService<EventsService>;
 let pool: pg.Pool;
 let n = 0;
+/** The application_name of this file's own connections (not the service's). */
+const ASSERTIONS = 'event-histories-assertions';
 
 beforeAll(async () => {
   // A database of its own: these tests renumber its histories.
   m = await newMediumService(EventsService);
-  pool = new pg.Pool({ connectionString: m.databaseUrl, max: 2 });
+  pool = new pg.Pool({ connectionString: m.databaseUrl, max: 2, application_name: ASSERTIONS });
 });
 afterAll(async () => {
   await pool.end();
@@ -59,10 +62,21 @@ async function oldEvent(orgId: string, history: number, txid: string): Promise<s
   return id;
 }
 
-/** This server becomes history `now` (as after a promotion), the history before it `before`, another server's. */
+/**
+ * This server becomes history `now` (as after a promotion), the history before it `before`, another server's. The
+ * service's pooled connections were made to "the server before": a real promotion leaves them on the old server, so
+ * they are ended here (else one drawn later, once a new connection has read `now`, is refused as stale: 503).
+ */
 async function promoted(before: number, now: number): Promise<void> {
   await sql(`UPDATE log_histories SET history = $1 WHERE history = (SELECT max(history) FROM log_histories)`, [now]);
   await sql(`INSERT INTO log_histories (history, system_identifier, timeline) VALUES ($1, 'a server before the promotion', 1)`, [before]);
+  await sql(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND backend_type = 'client backend' AND application_name NOT IN ($1, 'events-listener')`,
+    [ASSERTIONS],
+  );
+  const servicePool = m.module.get(DatabasePool).pool();
+  await waitFor(() => servicePool.totalCount === 0, "the service's pool to drop the ended connections", 10_000);
 }
 
 describe('the events log across database histories', () => {
